@@ -1,0 +1,30 @@
+// What every long computation shares: a cancellation token checked between tiles and a
+// progress callback (fraction done in [0,1]). Both are safe to use from worker threads.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace warplab::compute {
+
+class CancelToken {
+public:
+    void cancel() noexcept { flag_.store(true, std::memory_order_relaxed); }
+    bool cancelled() const noexcept { return flag_.load(std::memory_order_relaxed); }
+private:
+    std::atomic<bool> flag_{false};
+};
+
+using ProgressFn = std::function<void(double fraction)>;
+
+enum class Backend { Auto, Cpu, Cuda, Hip };
+
+struct RunOptions {
+    Backend backend = Backend::Auto;
+    std::string kernel;          // registry name ("cpu.simd", "cuda.shuffle", ...); empty = best for backend
+    int threads = 0;             // CPU threads; 0 = all cores
+    ProgressFn progress;         // may be empty
+    const CancelToken* cancel = nullptr;
+};
+
+}  // namespace warplab::compute

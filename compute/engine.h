@@ -1,0 +1,50 @@
+// The engine's front door: what the CLI, the GUI's job runner and the pattern pipeline call.
+// It validates inputs, z-normalises, picks a backend and kernel, splits work into tiles, runs
+// them on all cores or on a GPU, reports progress and honours cancellation between tiles.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/job.h"
+#include "compute/core/params.h"
+#include "compute/core/results.h"
+#include "compute/core/series.h"
+#include "compute/core/tile.h"
+#include "compute/kernels/kernel.h"
+
+namespace warplab::compute {
+
+// Receives finished tiles (raw values after --sqrt, tile.rows() x tile.cols(), row-major) so
+// that a matrix larger than memory can stream to a writer. Called from one thread at a time.
+using TileSink = std::function<void(const Tile& tile, const double* values)>;
+
+class Engine {
+public:
+    // queries x targets; with `targets == nullptr`, all pairs of `queries` (each pair once,
+    // mirrored). Throws EngineError (BadInput, BadParameter, Device, Cancelled).
+    static DistanceMatrix distanceMatrix(const SeriesSet& queries, const SeriesSet* targets,
+                                         const Params& params, const RunOptions& options);
+
+    // Streaming form: tiles go to `sink` and no full matrix is kept.
+    static void distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* targets,
+                                       const Params& params, const RunOptions& options,
+                                       const TileSink& sink);
+
+    // One pair by the scalar reference, with the warping path and, when asked, the full
+    // accumulated-cost matrix (dtw, cdtw, softdtw, twed, euclidean).
+    static Alignment align(const Series& x, const Series& y, const Params& params, bool withMatrix);
+
+    // Top-k subsequence matches of `query` in `reference` (METRICS.md sdtw, params.topk).
+    static std::vector<Match> search(const Series& query, const Series& reference,
+                                     const Params& params, const RunOptions& options);
+
+    // One distance by the scalar reference (after znorm and sqrt as asked).
+    static double distance(const Series& x, const Series& y, const Params& params);
+
+    // The kernel that `options` selects for `metric` (explicit name, else the best available
+    // for the backend). Throws EngineError naming "kernel" or "backend" when none fits.
+    static Kernel& resolveKernel(Metric metric, const RunOptions& options);
+};
+
+}  // namespace warplab::compute

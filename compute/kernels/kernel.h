@@ -1,0 +1,43 @@
+// A named, selectable compute kernel (cpu.reference, cpu.simd, cuda.antidiagonal, ...). The
+// engine, `warplab-cli bench` and the GUI's kernel comparison list and run them all alike.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "compute/core/job.h"
+#include "compute/core/params.h"
+#include "compute/core/series.h"
+#include "compute/core/tile.h"
+
+namespace warplab::compute {
+
+// One tile of a distance matrix to fill. Inputs are already preprocessed (z-normalised when
+// asked); the kernel writes the raw accumulated cost (the engine applies --sqrt).
+struct TileTask {
+    const SeriesSet& rows;
+    const SeriesSet& cols;
+    const Params& params;
+    Tile tile;
+    bool upperOnly = false;  // symmetric all-pairs: only cells with col >= row are needed
+    double* out = nullptr;   // tile.rows() x tile.cols(), row-major
+    const CancelToken* cancel = nullptr;
+};
+
+class Kernel {
+public:
+    virtual ~Kernel() = default;
+    virtual std::string name() const = 0;            // registry name, e.g. "cpu.simd"
+    virtual std::string description() const = 0;     // one line for lists and tooltips
+    virtual Backend backend() const = 0;
+    virtual bool supports(Metric m) const = 0;
+    // Empty when the kernel can run on this machine, else why not ("no CUDA device found").
+    virtual std::string unavailableReason() const { return {}; }
+    // CPU kernels: the engine runs several tiles at once on its thread pool.
+    // GPU kernels: tiles are submitted one after another from one thread.
+    virtual bool threadParallel() const { return backend() == Backend::Cpu; }
+    virtual std::size_t preferredTileRows() const { return 16; }
+    virtual std::size_t preferredTileCols() const { return 64; }
+    virtual void computeTile(const TileTask& task) = 0;
+};
+
+}  // namespace warplab::compute

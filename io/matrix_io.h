@@ -1,0 +1,27 @@
+// Writing and reading distance matrices: CSV (round-trip precision), NPY (<f8, C order),
+// HDF5 (chunked /distance with metric attributes). Format chosen by extension.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "compute/core/results.h"
+#include "compute/core/tile.h"
+
+namespace warplab::io {
+
+void writeMatrix(const std::string& path, const compute::DistanceMatrix& m);
+compute::DistanceMatrix readMatrix(const std::string& path);
+
+// Streams tiles of a rows x cols matrix to disk as they are computed (NPY or HDF5), so a
+// matrix larger than memory never exists at once. Writes to a temporary name and renames
+// on finish(); destroyed without finish() (cancelled, failed), it removes the temporary.
+class MatrixStreamWriter {
+public:
+    static std::unique_ptr<MatrixStreamWriter> create(const std::string& path, std::size_t rows,
+                                                      std::size_t cols, const compute::Params& params);
+    virtual ~MatrixStreamWriter() = default;
+    virtual void writeTile(const compute::Tile& tile, const double* values) = 0;
+    virtual void finish() = 0;
+};
+
+}  // namespace warplab::io

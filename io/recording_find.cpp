@@ -1,0 +1,22 @@
+#include <charconv>
+
+#include "io/recording.h"
+
+namespace warplab::io {
+
+int Recording::findSignal(std::string_view name) const {
+    const auto& sigs = signals();
+    if (name.size() > 1 && name[0] == '#') {
+        int idx = -1;
+        auto [p, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), idx);
+        if (ec == std::errc() && p == name.data() + name.size() && idx >= 0 && idx < int(sigs.size())) return idx;
+        return -1;
+    }
+    for (const auto& s : sigs)
+        if (s.displayName == name) return s.index;
+    for (const auto& s : sigs)
+        if (s.label == name) return s.index;
+    return -1;
+}
+
+}  // namespace warplab::io
