@@ -1,0 +1,58 @@
+// `warplab-cli search`: the top-k subsequence-DTW matches of a query inside a long reference.
+// Prints CSV `rank,cost,start,end` (start and end are reference sample indices, end inclusive).
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/commands.h"
+#include "app/cli/common_options.h"
+#include "app/cli/csv_output.h"
+#include "compute/engine.h"
+
+namespace warplab::cli {
+
+namespace {
+
+struct SearchOptions {
+    MetricOptions metric;  // --cost, --znorm, --sqrt; the metric is always sdtw
+    RunFlags run;
+    SeriesFlags series;
+    std::string query, reference;
+    int top = 1;
+};
+
+void runSearch(const SearchOptions& o) {
+    compute::Params params = o.metric.params;
+    params.metric = compute::Metric::Sdtw;
+    params.topk = o.top;
+    compute::validate(params);
+    compute::Series query = readOneSeries(o.query, o.series, "query");
+    compute::Series reference = readOneSeries(o.reference, o.series, "reference");
+    std::vector<compute::Match> matches =
+        compute::Engine::search(query, reference, params, toRunOptions(o.run, "search"));
+    finishProgress();
+    std::cout << "rank,cost,start,end\n";
+    for (std::size_t k = 0; k < matches.size(); ++k)
+        std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','
+                  << matches[k].end << '\n';
+    flushStdout();
+}
+
+}  // namespace
+
+void addSearchCommand(CLI::App& app) {
+    auto o = std::make_shared<SearchOptions>();
+    auto* cmd = app.add_subcommand("search", "top-k subsequence-DTW matches of a query in a long reference");
+    cmd->add_option("--query", o->query, "series file holding the query")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--reference", o->reference, "series file or recording channel to search in")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--top", o->top, "number of matches (non-overlapping by METRICS.md)")->capture_default_str();
+    addMetricOptions(*cmd, o->metric, /*withMetric=*/false);
+    addSeriesOptions(*cmd, o->series);
+    addRunOptions(*cmd, o->run);
+    cmd->callback([o] { runSearch(*o); });
+}
+
+}  // namespace warplab::cli

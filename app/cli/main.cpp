@@ -1,0 +1,20 @@
+// warplab-cli: the headless front end of WarpLab (DESIGN.md "warplab-cli"). Each subcommand lives
+// in its own cmd_*.cpp; this file only assembles them.
+#include <CLI/CLI.hpp>
+
+#include "app/cli/commands.h"
+#include "app/cli/common_options.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"Elastic time-series distances (euclidean, dtw, cdtw, sdtw, softdtw, twed) on EEG "
+                 "recordings and series files.",
+                 "warplab-cli"};
+    app.require_subcommand(1);
+    warplab::cli::addInfoCommand(app);
+    warplab::cli::addDmCommand(app);
+    warplab::cli::addAlignCommand(app);
+    warplab::cli::addSearchCommand(app);
+    warplab::cli::addPatternsCommand(app);
+    warplab::cli::addBenchCommand(app);
+    return warplab::cli::runCli(app, argc, argv);
+}
