@@ -54,6 +54,8 @@ void validate(const Params& p) {
         throw EngineError(K::BadParameter, "degree", "must be a finite number >= 1, got " + std::to_string(p.degree));
     if (!(p.rate >= 0) || !std::isfinite(p.rate))
         throw EngineError(K::BadParameter, "rate", "must be a finite number > 0 (or 0 for sample index), got " + std::to_string(p.rate));
+    if (p.sqrt && p.metric == Metric::SoftDtw)
+        throw EngineError(K::BadParameter, "sqrt", "soft-DTW values can be negative, so --sqrt is not defined for softdtw");
     if (p.topk < 1)
         throw EngineError(K::BadParameter, "top", "must be >= 1, got " + std::to_string(p.topk));
 }

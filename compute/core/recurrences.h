@@ -61,4 +61,48 @@ WL_HD T twedStep(T up, T left, T diag, T xi, T xim1, T yj, T yjm1, T tai, T taim
     return min3(delX, delY, match);
 }
 
+// Local cost of two samples of `dims` channels, accumulated in T: the squared Euclidean
+// distance over the channels (sq), or the sum of |a_c - b_c| over the channels (abs; an L1
+// choice, see compute/cpu/reference.h). One channel reduces to localCost.
+template <typename T, typename S>
+WL_HD T localCostN(const S* a, const S* b, int dims, bool absolute) {
+    T s = T(0);
+    for (int c = 0; c < dims; ++c) {
+        T d = T(a[c]) - T(b[c]);
+        s += absolute ? (d < T(0) ? -d : d) : d * d;
+    }
+    return s;
+}
+
+// TWED point distance |a - b|_p over the channels; `b == nullptr` stands for the zero sample
+// that METRICS.md prepends (x(-1) = 0). One channel is |a - b| whatever p.
+template <typename T, typename S>
+WL_HD T pointDistP(const S* a, const S* b, int dims, T p) {
+    if (dims == 1) {
+        T d = T(a[0]) - (b ? T(b[0]) : T(0));
+        return d < T(0) ? -d : d;
+    }
+    T s = T(0);
+    for (int c = 0; c < dims; ++c) {
+        T d = T(a[c]) - (b ? T(b[c]) : T(0));
+        d = d < T(0) ? -d : d;
+        s += p == T(2) ? d * d : pow(d, p);
+    }
+    return p == T(2) ? sqrt(s) : pow(s, T(1) / p);
+}
+
+// TWED cell from precomputed point distances (any number of channels):
+// dx = |x_i - x_{i-1}|_p, dy = |y_j - y_{j-1}|_p, dmatch = |x_i - y_j|_p + |x_{i-1} - y_{j-1}|_p.
+template <typename T>
+WL_HD T twedCombine(T up, T left, T diag, T dx, T dy, T dmatch, T tai, T taim1, T tbj, T tbjm1,
+                    T nu, T lambda) {
+    T dt = tai - tbj, dtp = taim1 - tbjm1;
+    dt = dt < T(0) ? -dt : dt;
+    dtp = dtp < T(0) ? -dtp : dtp;
+    T delX = up + dx + nu * (tai - taim1) + lambda;
+    T delY = left + dy + nu * (tbj - tbjm1) + lambda;
+    T match = diag + dmatch + nu * (dt + dtp);
+    return min3(delX, delY, match);
+}
+
 }  // namespace warplab::compute::cell

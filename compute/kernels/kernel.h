@@ -35,6 +35,8 @@ public:
     // CPU kernels: the engine runs several tiles at once on its thread pool.
     // GPU kernels: tiles are submitted one after another from one thread.
     virtual bool threadParallel() const { return backend() == Backend::Cpu; }
+    // Among available kernels of one backend, the engine picks the highest priority by default.
+    virtual int priority() const { return 0; }
     virtual std::size_t preferredTileRows() const { return 16; }
     virtual std::size_t preferredTileCols() const { return 64; }
     virtual void computeTile(const TileTask& task) = 0;

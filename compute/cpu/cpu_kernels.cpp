@@ -1,0 +1,13 @@
+// Registers the CPU kernels, the reference first so that lists start with it.
+#include <memory>
+
+#include "compute/cpu/reference_kernel.h"
+#include "compute/kernels/registry.h"
+
+namespace warplab::compute {
+
+void registerCpuKernels(KernelRegistry& registry) {
+    registry.add(std::make_unique<ReferenceKernel>());
+}
+
+}  // namespace warplab::compute

@@ -1,0 +1,116 @@
+// Engine: single-pair entry points (align, search, distance), kernel choice and input
+// preparation. The tiled distance matrix lives in engine_matrix.cpp.
+#include "compute/engine.h"
+
+#include "compute/core/preprocess.h"
+#include "compute/cpu/reference.h"
+#include "compute/engine_prepare.h"
+#include "compute/kernels/registry.h"
+
+namespace warplab::compute {
+
+using K = EngineError::Kind;
+
+namespace detail {
+
+const SeriesSet& prepareSet(const SeriesSet& in, const std::string& name, const Params& p,
+                            SeriesSet& storage) {
+    if (in.empty()) throw EngineError(K::BadInput, name, "no series given");
+    for (std::size_t i = 0; i < in.size(); ++i) checkSeries(in[i], name + "[" + std::to_string(i) + "]");
+    if (!p.znorm) return in;
+    storage = in;
+    for (auto& s : storage) znormalizeInPlace(s);
+    return storage;
+}
+
+const Series& prepareOne(const Series& in, const std::string& name, const Params& p, Series& storage) {
+    checkSeries(in, name);
+    if (!p.znorm) return in;
+    storage = znormalized(in);
+    return storage;
+}
+
+}  // namespace detail
+
+namespace {
+std::string backendName(Backend b) {
+    switch (b) {
+        case Backend::Auto: return "auto";
+        case Backend::Cpu: return "cpu";
+        case Backend::Cuda: return "cuda";
+        case Backend::Hip: return "hip";
+    }
+    return "?";
+}
+
+// Highest-priority available kernel of `backend` that supports `metric`, or null.
+Kernel* bestOf(Backend backend, Metric metric) {
+    Kernel* best = nullptr;
+    for (Kernel* k : KernelRegistry::instance().forMetric(metric)) {
+        if (k->backend() != backend || !k->unavailableReason().empty()) continue;
+        if (!best || k->priority() > best->priority()) best = k;
+    }
+    return best;
+}
+}  // namespace
+
+Kernel& Engine::resolveKernel(Metric metric, const RunOptions& options) {
+    const std::string metricStr(metricName(metric));
+    if (!options.kernel.empty()) {
+        Kernel* k = KernelRegistry::instance().find(options.kernel);
+        if (!k) throw EngineError(K::BadParameter, "kernel", "no kernel named '" + options.kernel + "'");
+        if (!k->supports(metric))
+            throw EngineError(K::BadParameter, "kernel", options.kernel + " does not compute " + metricStr);
+        if (options.backend != Backend::Auto && k->backend() != options.backend)
+            throw EngineError(K::BadParameter, "kernel",
+                              options.kernel + " is not a kernel of backend " + backendName(options.backend));
+        if (std::string why = k->unavailableReason(); !why.empty())
+            throw EngineError(K::Device, "kernel", options.kernel + " cannot run here: " + why);
+        return *k;
+    }
+    if (options.backend == Backend::Auto) {
+        // A GPU when one is present, else all CPU cores.
+        for (Backend b : {Backend::Cuda, Backend::Hip, Backend::Cpu})
+            if (Kernel* k = bestOf(b, metric)) return *k;
+    } else if (Kernel* k = bestOf(options.backend, metric)) {
+        return *k;
+    }
+    throw EngineError(options.backend == Backend::Auto || options.backend == Backend::Cpu ? K::Internal : K::Device,
+                      "backend", "no available " + backendName(options.backend) + " kernel computes " + metricStr);
+}
+
+Alignment Engine::align(const Series& x, const Series& y, const Params& params, bool withMatrix) {
+    validate(params);
+    Series xs, ys;
+    const Series& xp = detail::prepareOne(x, "x", params, xs);
+    const Series& yp = detail::prepareOne(y, "y", params, ys);
+    checkPair(xp, "x", yp, "y", params.metric);
+    Alignment a = reference::align(xp, yp, params, withMatrix);
+    a.distance = detail::finish(a.distance, params);
+    return a;
+}
+
+std::vector<Match> Engine::search(const Series& query, const Series& ref, const Params& params,
+                                  const RunOptions& options) {
+    validate(params);
+    Series qs, rs;
+    const Series& qp = detail::prepareOne(query, "query", params, qs);
+    const Series& rp = detail::prepareOne(ref, "reference", params, rs);
+    checkPair(qp, "query", rp, "reference", Metric::Sdtw);
+    if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+    std::vector<Match> matches = reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk);
+    for (Match& m : matches) m.cost = detail::finish(m.cost, params);
+    if (options.progress) options.progress(1.0);
+    return matches;
+}
+
+double Engine::distance(const Series& x, const Series& y, const Params& params) {
+    validate(params);
+    Series xs, ys;
+    const Series& xp = detail::prepareOne(x, "x", params, xs);
+    const Series& yp = detail::prepareOne(y, "y", params, ys);
+    checkPair(xp, "x", yp, "y", params.metric);
+    return detail::finish(reference::rawDistance(xp, yp, params), params);
+}
+
+}  // namespace warplab::compute

@@ -1,0 +1,152 @@
+// Engine::distanceMatrix: validates and prepares the sets, cuts the matrix into tiles, runs
+// them on a oneTBB arena (CPU kernels) or one after another (GPU kernels), reports progress,
+// checks cancellation between tiles and streams every finished tile to the sink.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "compute/core/preprocess.h"
+#include "compute/engine.h"
+#include "compute/engine_prepare.h"
+
+namespace warplab::compute {
+
+using K = EngineError::Kind;
+
+namespace {
+
+std::size_t upperTileCount(std::size_t n, std::size_t side) {
+    const std::size_t t = (n + side - 1) / side;
+    return t * (t + 1) / 2;
+}
+
+// Forwards progress at most every 40 ms (STYLE.md: about 25 updates a second), always the end.
+class ProgressThrottle {
+public:
+    ProgressThrottle(const ProgressFn& fn, double total) : fn_(fn), total_(total > 0 ? total : 1) {}
+    void add(double done) {
+        if (!fn_) return;
+        std::lock_guard lock(mutex_);
+        done_ += done;
+        auto now = std::chrono::steady_clock::now();
+        if (now - last_ < std::chrono::milliseconds(40)) return;
+        last_ = now;
+        fn_(std::min(1.0, done_ / total_));
+    }
+    void finish() {
+        if (fn_) fn_(1.0);
+    }
+
+private:
+    const ProgressFn& fn_;
+    double total_, done_ = 0;
+    std::mutex mutex_;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* targets,
+                                    const Params& params, const RunOptions& options,
+                                    const TileSink& sink) {
+    validate(params);
+    SeriesSet qStore, tStore;
+    const SeriesSet& rows = detail::prepareSet(queries, "queries", params, qStore);
+    const SeriesSet& cols = targets ? detail::prepareSet(*targets, "targets", params, tStore) : rows;
+    const std::string colName = targets ? "targets" : "queries";
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        checkPair(rows[0], "queries[0]", rows[i], "queries[" + std::to_string(i) + "]", params.metric);
+    for (std::size_t i = 0; targets && i < cols.size(); ++i)
+        checkPair(rows[0], "queries[0]", cols[i], colName + "[" + std::to_string(i) + "]", params.metric);
+
+    Kernel& kernel = resolveKernel(params.metric, options);
+    const bool symmetric = !targets && isSymmetric(params.metric);
+    const int threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
+
+    // Symmetric: square tiles on the upper triangle, so each tile is either on the diagonal
+    // (mirrored inside itself) or wholly above it (sent again transposed). Smaller tiles
+    // until there are enough to keep every thread busy.
+    std::vector<Tile> tiles;
+    if (symmetric) {
+        std::size_t side = std::max(kernel.preferredTileRows(), kernel.preferredTileCols());
+        const std::size_t minSide = std::max<std::size_t>(1, std::min(kernel.preferredTileRows(), kernel.preferredTileCols()));
+        while (side > minSide && upperTileCount(rows.size(), side) < std::size_t(8 * threads)) side /= 2;
+        tiles = makeTiles(rows.size(), rows.size(), side, side, true);
+    } else {
+        tiles = makeTiles(rows.size(), cols.size(), kernel.preferredTileRows(), kernel.preferredTileCols(), false);
+    }
+
+    auto pairsOf = [&](const Tile& t) {
+        return (symmetric && t.rowBegin == t.colBegin) ? double(t.rows()) * double(t.rows() + 1) / 2 : double(t.cells());
+    };
+    double total = 0;
+    for (const Tile& t : tiles) total += pairsOf(t);
+    ProgressThrottle progress(options.progress, total);
+    std::atomic<bool> stopped{false};
+    std::mutex sinkMutex;
+    auto cancelled = [&] { return options.cancel && options.cancel->cancelled(); };
+
+    auto runTile = [&](const Tile& tile) {
+        if (stopped.load(std::memory_order_relaxed)) return;
+        if (cancelled()) { stopped = true; return; }
+        std::vector<double> out(tile.cells());
+        kernel.computeTile(TileTask{rows, cols, params, tile, symmetric, out.data(), options.cancel});
+        if (cancelled()) { stopped = true; return; }  // the tile may be incomplete
+        const std::size_t w = tile.cols();
+        if (symmetric && tile.rowBegin == tile.colBegin)
+            for (std::size_t r = 1; r < tile.rows(); ++r)
+                for (std::size_t c = 0; c < r; ++c) out[r * w + c] = out[c * w + r];
+        if (params.sqrt)
+            for (double& v : out) v = detail::finish(v, params);
+        {
+            std::lock_guard lock(sinkMutex);
+            sink(tile, out.data());
+            if (symmetric && tile.rowBegin != tile.colBegin) {
+                Tile mirror{tile.colBegin, tile.colEnd, tile.rowBegin, tile.rowEnd};
+                std::vector<double> tr(out.size());
+                for (std::size_t r = 0; r < tile.rows(); ++r)
+                    for (std::size_t c = 0; c < w; ++c) tr[c * tile.rows() + r] = out[r * w + c];
+                sink(mirror, tr.data());
+            }
+        }
+        progress.add(pairsOf(tile));
+    };
+
+    if (kernel.threadParallel()) {
+        tbb::task_arena arena(threads);
+        arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles.size(), 1),
+                              [&](const tbb::blocked_range<std::size_t>& range) {
+                                  for (std::size_t i = range.begin(); i != range.end(); ++i) runTile(tiles[i]);
+                              });
+        });
+    } else {
+        for (const Tile& t : tiles) runTile(t);
+    }
+    if (stopped || cancelled()) throw EngineError(K::Cancelled, "", "cancelled by the user");
+    progress.finish();
+}
+
+DistanceMatrix Engine::distanceMatrix(const SeriesSet& queries, const SeriesSet* targets,
+                                      const Params& params, const RunOptions& options) {
+    DistanceMatrix dm;
+    dm.rows = queries.size();
+    dm.cols = targets ? targets->size() : queries.size();
+    dm.symmetric = !targets && isSymmetric(params.metric);
+    dm.params = params;
+    for (const auto& s : queries) dm.rowNames.push_back(s.name);
+    for (const auto& s : targets ? *targets : queries) dm.colNames.push_back(s.name);
+    dm.values.assign(dm.rows * dm.cols, 0.0);
+    distanceMatrixStreamed(queries, targets, params, options, [&](const Tile& t, const double* v) {
+        for (std::size_t r = 0; r < t.rows(); ++r)
+            std::copy(v + r * t.cols(), v + (r + 1) * t.cols(), dm.values.begin() + (t.rowBegin + r) * dm.cols + t.colBegin);
+    });
+    return dm;
+}
+
+}  // namespace warplab::compute
