@@ -1,0 +1,299 @@
+#include "compute/patterns/pattern_discovery.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "compute/core/error.h"
+
+namespace warplab::compute {
+
+namespace {
+
+using K = EngineError::Kind;
+
+constexpr std::size_t kDefaultBudget = std::size_t(2) << 30;  // rows of doubles held at once
+constexpr std::size_t kDefaultEpochBlock = 16384;             // 64 MiB of epochs at e = 1024
+
+long long channelLength(const PatternRequest& r) {
+    return r.samples.empty() ? r.sampleCount : (long long)r.samples.size();
+}
+
+std::string secondsText(double s) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g s", s);
+    return buf;
+}
+
+// What validation works out once: spans, labels and sizes.
+struct Layout {
+    long long n = 0, epochs = 0, patterns = 0, query = 0;
+    std::vector<SampleSpan> spans;
+    std::vector<unsigned char> ictal;
+    std::size_t ictalCount = 0;
+};
+
+Layout layoutOf(const PatternRequest& r) {
+    const std::string ch = r.channel.empty() ? std::string("the channel") : "channel '" + r.channel + "'";
+    if (!(r.rateHz > 0) || !std::isfinite(r.rateHz))
+        throw EngineError(K::BadParameter, "rate", "sampling rate must be a finite number > 0 Hz, got " + std::to_string(r.rateHz));
+    if (r.epoch < 1)
+        throw EngineError(K::BadParameter, "epoch", "epoch length e must be >= 1 sample, got " + std::to_string(r.epoch));
+    if (r.stride < 1)
+        throw EngineError(K::BadParameter, "stride", "stride s must be >= 1 sample, got " + std::to_string(r.stride) +
+                                                         " (s = 0 would repeat the same epoch without end)");
+    if (r.band < 0)
+        throw EngineError(K::BadParameter, "band", "band w must be >= 0, got " + std::to_string(r.band));
+    Layout L;
+    L.n = channelLength(r);
+    if (L.n <= 0 || (r.samples.empty() && !r.reader))
+        throw EngineError(K::BadInput, "samples", ch + " has no samples");
+    if (r.epoch > L.n)
+        throw EngineError(K::BadParameter, "epoch",
+                          "epoch length e = " + std::to_string(r.epoch) + " samples is longer than " + ch + " (" +
+                              std::to_string(L.n) + " samples, " + secondsText(double(L.n) / r.rateHz) + ")");
+    if (r.seizures.empty())
+        throw EngineError(K::BadInput, "seizures",
+                          "no seizure marked on " + ch + ": mark at least one seizure region (--seizures, --summary or --annotation)");
+    L.spans = seizureSampleSpans(r.seizures, r.rateHz, L.n);
+    L.query = queryLength(L.spans);
+    if (L.query < r.epoch)
+        throw EngineError(K::BadInput, "seizures",
+                          "the marked seizures of " + ch + " total " + std::to_string(L.query) + " samples (" +
+                              secondsText(double(L.query) / r.rateHz) + "), shorter than one epoch (e = " +
+                              std::to_string(r.epoch) + " samples, " + secondsText(r.epoch / r.rateHz) +
+                              "): mark longer seizures or choose a smaller epoch");
+    L.epochs = epochCount(L.n, r.epoch, r.stride);
+    L.patterns = epochCount(L.query, r.epoch, r.stride);
+    L.ictal = ictalEpochs(L.spans, L.epochs, r.epoch, r.stride);
+    L.ictalCount = std::size_t(std::count(L.ictal.begin(), L.ictal.end(), 1));
+    if (L.ictalCount == 0)
+        throw EngineError(K::BadInput, "seizures",
+                          "no epoch of " + ch + " lies at least half inside a marked seizure, so no epoch is ictal");
+    if (L.ictalCount == L.ictal.size())
+        throw EngineError(K::BadInput, "seizures",
+                          "every epoch of " + ch + " is ictal: there are no interictal epochs to compare with");
+    return L;
+}
+
+// NaN or infinite samples would poison every distance of their epochs: name the first one.
+void checkFinite(const PatternRequest& r, long long start, long long count, const float* v) {
+    for (long long k = 0; k < count; ++k)
+        if (!std::isfinite(v[k]))
+            throw EngineError(K::BadInput, "samples",
+                              (r.channel.empty() ? std::string("channel") : "channel '" + r.channel + "'") + ": sample " +
+                                  std::to_string(start + k) + " (" + secondsText(double(start + k) / r.rateHz) +
+                                  ") is not a finite number");
+}
+
+// Reads samples [start, start+count) of the channel into out, checking they are finite.
+void readChannel(const PatternRequest& r, long long start, long long count, float* out) {
+    if (!r.samples.empty())
+        std::memcpy(out, r.samples.data() + start, std::size_t(count) * sizeof(float));
+    else
+        r.reader(start, count, out);
+    checkFinite(r, start, count, out);
+}
+
+void checkCancel(const RunOptions& o) {
+    if (o.cancel && o.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+}
+
+// Reduces one finished row to the pattern's score (all but the quality's rank).
+PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, std::span<const double> row) {
+    PatternScore sc;
+    sc.index = i;
+    sc.querySample = (long long)i * r.stride;
+    sc.recordingSample = queryToRecordingSample(L.spans, sc.querySample);
+    sc.startS = double(sc.recordingSample) / r.rateHz;
+    sc.quality = quality(r.quality, row, L.ictal);
+
+    double sumI = 0, sumN = 0;
+    auto [mn, mx] = std::minmax_element(row.begin(), row.end());
+    auto& h = sc.histogram;
+    h.lo = *mn;
+    h.hi = *mx;
+    const std::size_t bins = std::max<std::size_t>(1, r.histogramBins);
+    h.ictal.assign(bins, 0);
+    h.interictal.assign(bins, 0);
+    const double width = h.hi - h.lo;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+        std::size_t b = width > 0 ? std::size_t((row[j] - h.lo) / width * double(bins)) : 0;
+        b = std::min(b, bins - 1);
+        if (L.ictal[j]) {
+            ++h.ictal[b];
+            sumI += row[j];
+        } else {
+            ++h.interictal[b];
+            sumN += row[j];
+        }
+    }
+    sc.meanIctal = sumI / double(L.ictalCount);
+    sc.meanInterictal = sumN / double(row.size() - L.ictalCount);
+
+    const std::size_t k = std::min(r.nearestCount, row.size());
+    std::vector<std::size_t> idx(row.size());
+    std::iota(idx.begin(), idx.end(), std::size_t{0});
+    std::partial_sort(idx.begin(), idx.begin() + std::ptrdiff_t(k), idx.end(), [&](std::size_t a, std::size_t b) {
+        return row[a] < row[b] || (row[a] == row[b] && a < b);
+    });
+    for (std::size_t q = 0; q < k; ++q) {
+        const std::size_t j = idx[q];
+        sc.nearest.push_back({j, double(j) * r.stride / r.rateHz, row[j], L.ictal[j] != 0});
+    }
+    return sc;
+}
+
+PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& options, double progressBase,
+                   double progressScale) {
+    const auto t0 = std::chrono::steady_clock::now();
+    PatternRanking out;
+    out.channel = r.channel;
+    out.rateHz = r.rateHz;
+    out.sampleCount = L.n;
+    out.epoch = r.epoch;
+    out.stride = r.stride;
+    out.band = r.band;
+    out.quality = r.quality;
+    out.seizures = L.spans;
+    out.epochIctal = L.ictal;
+    out.epochCount = std::size_t(L.epochs);
+    out.ictalCount = L.ictalCount;
+    out.patternCount = std::size_t(L.patterns);
+
+    Params params;
+    params.metric = Metric::Cdtw;
+    params.cost = Cost::Squared;
+    params.band = r.band;
+    out.kernel = Engine::resolveKernel(Metric::Cdtw, options).name();
+
+    // The query (concatenated seizures) is small: read it once; patterns are its windows.
+    std::vector<float> query(std::size_t(L.query));
+    {
+        long long at = 0;
+        for (const auto& s : L.spans) {
+            readChannel(r, s.begin, s.length(), query.data() + at);
+            at += s.length();
+        }
+    }
+    const std::size_t e = std::size_t(r.epoch), s = std::size_t(r.stride);
+    const std::size_t nP = out.patternCount, nE = out.epochCount;
+
+    const std::size_t budget = r.memoryBudgetBytes ? r.memoryBudgetBytes : kDefaultBudget;
+    const std::size_t pb = std::clamp<std::size_t>(r.patternBlock ? r.patternBlock : budget / (nE * sizeof(double)), 1, nP);
+    const std::size_t eb = std::clamp<std::size_t>(r.epochBlock ? r.epochBlock : kDefaultEpochBlock, 1, nE);
+
+    if (r.keepMatrix) {
+        out.matrix.rows = nP;
+        out.matrix.cols = nE;
+        out.matrix.values.assign(nP * nE, 0.0);
+        out.matrix.params = params;
+    }
+
+    const double total = double(nP) * double(nE);
+    double done = 0;
+    std::vector<double> rows;
+    std::vector<float> chunk;
+    SeriesSet epochs;
+    out.ranked.reserve(nP);
+    for (std::size_t r0 = 0; r0 < nP; r0 += pb) {
+        const std::size_t r1 = std::min(nP, r0 + pb);
+        SeriesSet patterns;
+        patterns.reserve(r1 - r0);
+        for (std::size_t i = r0; i < r1; ++i) {
+            const float* p = query.data() + i * s;
+            patterns.emplace_back(std::vector<float>(p, p + e), 1, "pattern " + std::to_string(i));
+        }
+        rows.assign((r1 - r0) * nE, 0.0);
+        for (std::size_t c0 = 0; c0 < nE; c0 += eb) {
+            checkCancel(options);
+            const std::size_t c1 = std::min(nE, c0 + eb);
+            // One block of epochs: samples [c0*s, (c1-1)*s + e). With the channel in memory
+            // each epoch is copied straight from the caller's view; through a reader the
+            // block's samples are read once and the epochs cut from them.
+            const long long first = (long long)(c0 * s);
+            const long long count = (long long)((c1 - 1 - c0) * s + e);
+            const float* base = nullptr;
+            if (r.samples.empty()) {
+                chunk.resize(std::size_t(count));
+                readChannel(r, first, count, chunk.data());
+                base = chunk.data();
+            } else {
+                base = r.samples.data() + first;
+                checkFinite(r, first, count, base);
+            }
+            epochs.clear();
+            epochs.reserve(c1 - c0);
+            for (std::size_t j = c0; j < c1; ++j) {
+                const float* p = base + (j - c0) * s;
+                epochs.emplace_back(std::vector<float>(p, p + e), 1);
+            }
+
+            RunOptions o = options;
+            const double blockCells = double(r1 - r0) * double(c1 - c0);
+            if (options.progress)
+                o.progress = [&, blockCells](double f) {
+                    options.progress(progressBase + progressScale * (done + f * blockCells) / total);
+                };
+            Engine::distanceMatrixStreamed(patterns, &epochs, params, o, [&](const Tile& t, const double* v) {
+                for (std::size_t a = 0; a < t.rows(); ++a)
+                    std::copy(v + a * t.cols(), v + (a + 1) * t.cols(), rows.data() + (t.rowBegin + a) * nE + c0 + t.colBegin);
+                if (r.matrixSink) r.matrixSink(Tile{r0 + t.rowBegin, r0 + t.rowEnd, c0 + t.colBegin, c0 + t.colEnd}, v);
+            });
+            done += blockCells;
+        }
+        for (std::size_t i = r0; i < r1; ++i) {
+            std::span<const double> row(rows.data() + (i - r0) * nE, nE);
+            out.ranked.push_back(scoreRow(r, L, i, row));
+            if (r.keepMatrix) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
+        }
+    }
+    std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
+        return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
+    });
+    if (r.keepMatrix) {
+        for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
+        for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
+    }
+    out.cells = total * cdtwBandCells(r.epoch, r.band);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (options.progress) options.progress(progressBase + progressScale);
+    return out;
+}
+
+}  // namespace
+
+double cdtwBandCells(long long e, long long w) {
+    if (w >= e - 1) return double(e) * double(e);
+    return double(e) * double(2 * w + 1) - double(w) * double(w + 1);
+}
+
+void validatePatternRequest(const PatternRequest& request) { (void)layoutOf(request); }
+
+PatternRanking findPatterns(const PatternRequest& request, const RunOptions& options) {
+    const Layout L = layoutOf(request);
+    return run(request, L, options, 0.0, 1.0);
+}
+
+std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requests, const RunOptions& options) {
+    // Validate every channel before computing any, so a bad last channel fails at once.
+    std::vector<Layout> layouts;
+    double total = 0;
+    for (const auto& r : requests) {
+        layouts.push_back(layoutOf(r));
+        total += double(layouts.back().patterns) * double(layouts.back().epochs);
+    }
+    std::vector<PatternRanking> out;
+    double base = 0;
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+        const double share = double(layouts[k].patterns) * double(layouts[k].epochs) / total;
+        out.push_back(run(requests[k], layouts[k], options, base, share));
+        base += share;
+    }
+    return out;
+}
+
+}  // namespace warplab::compute

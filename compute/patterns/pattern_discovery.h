@@ -1,0 +1,113 @@
+// Seizure pattern discovery (METRICS.md, "Seizure pattern discovery"; issue 5): for one EEG
+// channel, every window of the concatenated seizures (a pattern) is compared by band DTW with
+// every epoch of the channel, and the patterns are ranked by how well their distances separate
+// ictal from interictal epochs.
+//
+// The patterns x epochs matrix goes through Engine::distanceMatrixStreamed (patterns are the
+// queries, epochs the targets), so the engine's fast CPU (SIMD) and GPU kernels do the work.
+// It is computed in blocks of patterns x all epochs: each finished row is reduced to its
+// quality, histogram and nearest epochs, and only one block of rows is held at a time
+// (`memoryBudgetBytes`). Epochs are cut per block of columns from the channel (a view of the
+// caller's samples, or read through a callback), so the epochs of a long channel never exist
+// as copies all at once.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compute/core/job.h"
+#include "compute/core/results.h"
+#include "compute/engine.h"
+#include "compute/patterns/epoch_layout.h"
+#include "compute/patterns/quality.h"
+
+namespace warplab::compute {
+
+// Fills out[0..count) with samples [start, start+count) of the channel (physical units).
+// Called from one thread at a time; may throw (an IoError of a lazy recording, say).
+using SampleReader = std::function<void(long long start, long long count, float* out)>;
+
+struct PatternRequest {
+    // The channel: either `samples` (a view; the caller keeps it alive for the call) or
+    // `reader` with `sampleCount` (a lazy recording, a generated benchmark channel).
+    std::span<const float> samples;
+    SampleReader reader;
+    long long sampleCount = 0;
+    double rateHz = 0;                 // samples per second, > 0
+    std::string channel;               // name for results and exports
+
+    std::vector<SecondsSpan> seizures; // marked seizures of this channel, seconds
+    int epoch = 1024;                  // e: epoch and pattern length, samples
+    int stride = 256;                  // s: stride of epochs and of patterns, samples
+    int band = 16;                     // w: Sakoe-Chiba half-width of cdtw
+    Quality quality = Quality::Auc;
+
+    std::size_t histogramBins = 40;    // per pattern: ictal / interictal distance histograms
+    std::size_t nearestCount = 10;     // per pattern: the nearest epochs kept
+    bool keepMatrix = false;           // keep the whole matrix in the result (small problems)
+    // Rows of the matrix held at once are limited to this; 0 = 2 GiB.
+    std::size_t memoryBudgetBytes = 0;
+    std::size_t epochBlock = 0;        // epochs per engine call; 0 = automatic
+    std::size_t patternBlock = 0;      // patterns per engine call; 0 = from the memory budget
+    // Optional: every finished tile of the full matrix, in global (pattern, epoch)
+    // coordinates, e.g. to io::MatrixStreamWriter for --dm-out. One thread at a time.
+    TileSink matrixSink;
+};
+
+// Equal-width histogram over [lo, hi] of one pattern's distances, split by epoch label.
+struct DistanceHistogram {
+    double lo = 0, hi = 0;
+    std::vector<std::size_t> ictal, interictal;
+    double binWidth() const { return ictal.empty() ? 0 : (hi - lo) / double(ictal.size()); }
+};
+
+struct NearEpoch {
+    std::size_t epoch = 0;   // epoch index j
+    double startS = 0;       // j * s / rate
+    double distance = 0;
+    bool ictal = false;
+};
+
+struct PatternScore {
+    std::size_t index = 0;        // pattern index i (query offset i * s)
+    double quality = 0;
+    long long querySample = 0;    // i * s
+    long long recordingSample = 0;// where the pattern starts in the channel
+    double startS = 0;            // recordingSample / rate
+    double meanIctal = 0, meanInterictal = 0;
+    DistanceHistogram histogram;
+    std::vector<NearEpoch> nearest;  // ascending distance
+};
+
+struct PatternRanking {
+    std::string channel;
+    double rateHz = 0;
+    long long sampleCount = 0;
+    int epoch = 0, stride = 0, band = 0;
+    Quality quality = Quality::Auc;
+    std::vector<SampleSpan> seizures;      // merged, sorted sample spans of the query
+    std::vector<unsigned char> epochIctal; // label per epoch
+    std::size_t epochCount = 0, ictalCount = 0, patternCount = 0;
+    std::vector<PatternScore> ranked;      // best first (ties: lower pattern index first)
+    DistanceMatrix matrix;                 // patterns (index order) x epochs when keepMatrix
+    std::string kernel;                    // the kernel that computed the matrix
+    double seconds = 0;                    // wall time of the whole run
+    double cells = 0;                      // band cells computed (for throughput figures)
+};
+
+// Throws EngineError: BadParameter naming "epoch", "stride", "band", "rate"; BadInput naming
+// "seizures", "seizures[i]", "samples"; Cancelled; whatever the engine or reader throws.
+PatternRanking findPatterns(const PatternRequest& request, const RunOptions& options);
+
+// Several channels as one job (one ranking per channel); progress covers the whole job.
+std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requests, const RunOptions& options);
+
+// Checks a request without computing anything (the same errors findPatterns throws first).
+void validatePatternRequest(const PatternRequest& request);
+
+// Band cells of one cdtw_w between two series of length e (for cells-per-second figures).
+double cdtwBandCells(long long e, long long w);
+
+}  // namespace warplab::compute
