@@ -30,11 +30,17 @@ struct Annotation {
     std::string text;
 };
 
+struct OpenOptions {
+    double rateHz = 0;          // text/CSV/NPY: samples per second (0: 1 Hz, i.e. seconds = samples)
+    bool forceLenient = false;  // EDF/BDF: skip EDFlib and use the lenient raw reader (tests, tools)
+};
+
 class Recording {
 public:
     // Opens by content (EDF/BDF header) or extension (.txt, .csv, .tsv, .npy).
     // Throws IoError naming file, field and reason.
     static std::unique_ptr<Recording> open(const std::string& path);
+    static std::unique_ptr<Recording> open(const std::string& path, const OpenOptions& options);
     virtual ~Recording() = default;
 
     virtual const std::string& path() const = 0;
@@ -48,6 +54,10 @@ public:
 
     // Physical values of `signal`, samples [start, start+count). Throws IoError when out of range.
     virtual std::vector<float> read(int signal, long long start, long long count) const = 0;
+
+    // How a text/CSV/NPY file was laid out ("one channel per column (header names)", "one
+    // series per row"); empty for EDF/BDF.
+    virtual std::string layout() const { return {}; }
 
     // Index of a signal by display name, label, or "#N" (0-based index); -1 when unknown.
     int findSignal(std::string_view name) const;

@@ -1,0 +1,97 @@
+// Distance matrices as HDF5 (C API): chunked float64 /distance with "metric", "parameters"
+// (JSON of compute::Params) and "symmetric" attributes; /row_names and /col_names if present.
+#include <nlohmann/json.hpp>
+
+#include "io/hdf5_handles.h"
+#include "io/io_error.h"
+#include "io/matrix_formats.h"
+#include "io/params_json.h"
+
+namespace warplab::io {
+
+namespace {
+
+std::string readStringAttribute(hid_t obj, const char* name) {
+    if (H5Aexists(obj, name) <= 0) return {};
+    H5Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+    H5Handle type(H5Aget_type(attr.get()), H5Tclose);
+    if (H5Tget_class(type.get()) != H5T_STRING) return {};
+    if (H5Tis_variable_str(type.get()) > 0) {
+        char* s = nullptr;
+        H5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+        H5Tset_size(mem.get(), H5T_VARIABLE);
+        if (H5Aread(attr.get(), mem.get(), &s) < 0 || !s) return {};
+        std::string out(s);
+        H5free_memory(s);
+        return out;
+    }
+    std::string buf(H5Tget_size(type.get()), '\0');
+    if (H5Aread(attr.get(), type.get(), buf.data()) < 0) return {};
+    return std::string(buf.c_str());
+}
+
+std::vector<std::string> readNames(hid_t file, const char* name) {
+    if (H5Lexists(file, name, H5P_DEFAULT) <= 0) return {};
+    H5Handle d(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
+    H5Handle space(H5Dget_space(d.get()), H5Sclose);
+    hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    if (n <= 0) return {};
+    H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    std::vector<char*> ptrs(static_cast<std::size_t>(n), nullptr);
+    if (H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) return {};
+    std::vector<std::string> out;
+    for (char* p : ptrs) {
+        out.emplace_back(p ? p : "");
+        H5free_memory(p);
+    }
+    return out;
+}
+
+}  // namespace
+
+void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) {
+    auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric);
+    writeMatrixBlock(path, dset.get(), 0, 0, m.rows, m.cols, m.values.data());
+    writeNames(path, file.get(), "/row_names", m.rowNames);
+    writeNames(path, file.get(), "/col_names", m.colNames);
+    dset.reset();
+    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path, "", "HDF5 flush failed");
+}
+
+compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
+    silenceHdf5();
+    if (H5Fis_hdf5(path.c_str()) <= 0) throw IoError(path, "", "not an HDF5 file");
+    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file.valid()) throw IoError(path, "", "HDF5 cannot open the file");
+    if (H5Lexists(file.get(), "/distance", H5P_DEFAULT) <= 0) throw IoError(path, "distance", "no dataset /distance");
+    H5Handle d(H5Dopen2(file.get(), "/distance", H5P_DEFAULT), H5Dclose);
+    H5Handle space(H5Dget_space(d.get()), H5Sclose);
+    if (H5Sget_simple_extent_ndims(space.get()) != 2) throw IoError(path, "distance", "not a 2-D dataset");
+    hsize_t dims[2];
+    H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+    compute::DistanceMatrix m;
+    m.rows = dims[0];
+    m.cols = dims[1];
+    m.values.resize(m.rows * m.cols);
+    if (H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.values.data()) < 0)
+        throw IoError(path, "distance", "HDF5 read failed");
+    const std::string params = readStringAttribute(d.get(), "parameters");
+    if (!params.empty()) {
+        auto j = nlohmann::json::parse(params, nullptr, false);
+        if (j.is_discarded()) throw IoError(path, "distance/parameters", "not JSON");
+        m.params = paramsFromJson(j, path, "distance/parameters");
+    } else if (auto metric = compute::parseMetric(readStringAttribute(d.get(), "metric"))) {
+        m.params.metric = *metric;
+    }
+    if (H5Aexists(d.get(), "symmetric") > 0) {
+        H5Handle a(H5Aopen(d.get(), "symmetric", H5P_DEFAULT), H5Aclose);
+        signed char s = 0;
+        if (H5Aread(a.get(), H5T_NATIVE_SCHAR, &s) >= 0) m.symmetric = s != 0;
+    }
+    m.rowNames = readNames(file.get(), "/row_names");
+    m.colNames = readNames(file.get(), "/col_names");
+    return m;
+}
+
+}  // namespace warplab::io

@@ -1,0 +1,170 @@
+// The lenient EDF/BDF reader for files EDFlib refuses but users expect to open (PhysioNet's
+// eegmmidb with unit text on its annotation signal, an incomplete last record, ...). The
+// header comes from our own parse with its violations as warnings; samples are read straight
+// from the data records with pread, a bounded block at a time, never the whole file.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "io/edf_tal.h"
+#include "io/io_error.h"
+#include "io/recording_backends.h"
+
+namespace warplab::io {
+
+namespace {
+
+constexpr long long kBlockBytes = 4 << 20;  // at most this much raw data in memory per read
+
+class RawEdfRecording final : public Recording {
+public:
+    RawEdfRecording(std::string path, EdfHeaderParse parsed, const std::string& refusal)
+        : path_(std::move(path)), h_(std::move(parsed.header)) {
+        fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) throw IoError(path_, "", std::string("cannot open: ") + std::strerror(errno));
+        if (!refusal.empty()) warnings_.push_back("opened leniently (" + refusal + ")");
+        for (auto& v : parsed.violations) warnings_.push_back(std::move(v));
+        format_ = h_.bdf ? (h_.plus ? (h_.discontinuous ? Format::BDFPlusD : Format::BDFPlusC) : Format::BDF)
+                         : (h_.plus ? (h_.discontinuous ? Format::EDFPlusD : Format::EDFPlusC) : Format::EDF);
+        for (std::size_t i = 0; i < h_.signals.size(); ++i) {
+            const EdfSignalHeader& e = h_.signals[i];
+            if (e.annotation) { annotationSignals_.push_back(i); continue; }
+            SignalInfo s;
+            s.index = int(signals_.size());
+            s.label = e.label;
+            s.unit = e.unit;
+            s.rateHz = double(e.samplesPerRecord) / h_.recordDurationS;
+            s.samples = e.samplesPerRecord * h_.records;
+            s.physicalMin = e.physicalMin;
+            s.physicalMax = e.physicalMax;
+            s.digitalMin = e.digitalMin;
+            s.digitalMax = e.digitalMax;
+            s.prefilter = e.prefilter;
+            s.transducer = e.transducer;
+            signals_.push_back(std::move(s));
+            headerIndex_.push_back(i);
+            calibration_.emplace_back(e.physicalMin, e.physicalMax, e.digitalMin, e.digitalMax);
+        }
+        assignDisplayNames(signals_);
+        readAnnotations();
+    }
+    ~RawEdfRecording() override {
+        if (fd_ >= 0) ::close(fd_);
+    }
+
+    const std::string& path() const override { return path_; }
+    Format format() const override { return format_; }
+    std::string startIso() const override { return h_.startIso(); }
+    double durationS() const override { return double(h_.records) * h_.recordDurationS; }
+    const std::vector<SignalInfo>& signals() const override { return signals_; }
+    const std::vector<Annotation>& annotations() const override { return annotations_; }
+    const std::vector<std::string>& warnings() const override { return warnings_; }
+
+    std::vector<float> read(int signal, long long start, long long count) const override {
+        if (signal < 0 || signal >= int(signals_.size()))
+            throw IoError(path_, "signal", "index " + std::to_string(signal) + " outside 0.." +
+                                               std::to_string(int(signals_.size()) - 1));
+        const long long total = signals_[signal].samples;
+        if (start < 0 || count < 0 || start > total || count > total - start)
+            throw IoError(path_, "signal '" + signals_[signal].displayName + "' window",
+                          "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
+                              ") outside the recording's " + std::to_string(total) + " samples");
+        std::vector<float> out(static_cast<std::size_t>(count));
+        const EdfSignalHeader& e = h_.signals[headerIndex_[signal]];
+        const Calibration& cal = calibration_[signal];
+        const long long spr = e.samplesPerRecord, bps = h_.bytesPerSample();
+        // Whole records when the signal is a large part of them (one sequential read), else
+        // only this signal's bytes of each record.
+        const bool wholeRecords = e.samplesPerRecord * bps * 4 >= h_.recordBytes;
+        const long long unit = wholeRecords ? h_.recordBytes : spr * bps;
+        const long long perBlock = std::max<long long>(1, kBlockBytes / unit);
+        std::vector<unsigned char> buf;
+        long long done = 0;
+        while (done < count) {
+            const long long sample = start + done;
+            const long long rec0 = sample / spr;
+            const long long recEnd = std::min(h_.records, (start + count - 1) / spr + 1);
+            const long long nrec = wholeRecords ? std::min(perBlock, recEnd - rec0) : 1;
+            buf.resize(static_cast<std::size_t>(nrec * unit));
+            const long long offset = h_.headerBytes + rec0 * h_.recordBytes + (wholeRecords ? 0 : e.offsetInRecord);
+            readAt(buf.data(), buf.size(), offset, signals_[signal].displayName);
+            for (long long r = 0; r < nrec && done < count; ++r) {
+                const unsigned char* base = buf.data() + r * unit + (wholeRecords ? e.offsetInRecord : 0);
+                long long first = (r == 0) ? sample - rec0 * spr : 0;
+                for (long long k = first; k < spr && done < count; ++k, ++done)
+                    out[done] = float(cal.physical(decode(base + k * bps)));
+            }
+        }
+        return out;
+    }
+
+private:
+    long long decode(const unsigned char* p) const {
+        if (h_.bdf) {
+            long v = long(p[0]) | (long(p[1]) << 8) | (long(p[2]) << 16);
+            return (v & 0x800000) ? v - 0x1000000 : v;
+        }
+        return static_cast<int16_t>(uint16_t(p[0]) | (uint16_t(p[1]) << 8));
+    }
+
+    void readAt(unsigned char* dst, std::size_t n, long long offset, const std::string& what) const {
+        std::size_t got = 0;
+        while (got < n) {
+            ssize_t r = ::pread(fd_, dst + got, n - got, off_t(offset + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0)
+                throw IoError(path_, "signal '" + what + "'",
+                              "read failed at byte " + std::to_string(offset + got) +
+                                  (r < 0 ? std::string(": ") + std::strerror(errno) : std::string(": file shrank")));
+            got += std::size_t(r);
+        }
+    }
+
+    void readAnnotations() {
+        if (annotationSignals_.empty()) return;
+        std::vector<std::string> problems;
+        double subsecond = 0;
+        std::vector<unsigned char> buf;
+        for (long long r = 0; r < h_.records; ++r) {
+            for (std::size_t a : annotationSignals_) {
+                const EdfSignalHeader& e = h_.signals[a];
+                buf.resize(std::size_t(e.samplesPerRecord * h_.bytesPerSample()));
+                readAt(buf.data(), buf.size(), h_.headerBytes + r * h_.recordBytes + e.offsetInRecord, e.label);
+                TalRecord tal = parseTalRecord({reinterpret_cast<const char*>(buf.data()), buf.size()});
+                if (r == 0 && a == annotationSignals_.front() && tal.hasTimekeeping)
+                    subsecond = tal.recordOnsetS - std::floor(tal.recordOnsetS);  // as EDFlib's start offset
+                for (auto& p : tal.problems)
+                    problems.push_back("annotation signal '" + e.label + "', data record " + std::to_string(r) + ": " + p);
+                for (auto& ann : tal.annotations) annotations_.push_back(std::move(ann));
+            }
+        }
+        for (auto& ann : annotations_) ann.onsetS -= subsecond;
+        const std::size_t shown = std::min<std::size_t>(problems.size(), 10);
+        for (std::size_t i = 0; i < shown; ++i) warnings_.push_back(problems[i]);
+        if (problems.size() > shown)
+            warnings_.push_back("... and " + std::to_string(problems.size() - shown) + " more malformed TALs");
+    }
+
+    std::string path_;
+    EdfHeader h_;
+    int fd_ = -1;
+    Format format_ = Format::EDF;
+    std::vector<SignalInfo> signals_;
+    std::vector<std::size_t> headerIndex_, annotationSignals_;
+    std::vector<Calibration> calibration_;
+    std::vector<Annotation> annotations_;
+    std::vector<std::string> warnings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Recording> openRawEdfRecording(const std::string& path, EdfHeaderParse parsed,
+                                               const std::string& refusal) {
+    return std::make_unique<RawEdfRecording>(path, std::move(parsed), refusal);
+}
+
+}  // namespace warplab::io

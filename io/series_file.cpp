@@ -1,0 +1,147 @@
+// readSeriesFile: the CLI's and GUI's query/target sets from UCR text, CSV, NPY or an EDF/BDF
+// channel window.
+#include "io/series_file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "io/io_error.h"
+#include "io/npy.h"
+#include "io/recording.h"
+#include "io/text_table.h"
+
+namespace warplab::io {
+
+namespace {
+
+bool isEdfLike(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char v[8] = {};
+    const bool ok = std::fread(v, 1, 8, f) == 8;
+    std::fclose(f);
+    std::string_view s(v, 8);
+    return ok && (s == std::string_view("\xff" "BIOSEMI", 8) || s == std::string_view("0       ", 8));
+}
+
+compute::SeriesSet fromRecording(const std::string& path, const SeriesFileOptions& o) {
+    auto rec = Recording::open(path);
+    int sig = -1;
+    if (o.channel.empty()) {
+        if (rec->signals().size() != 1)
+            throw IoError(path, "channel", "the recording has " + std::to_string(rec->signals().size()) +
+                                               " signals: name one (label, display name or #index)");
+        sig = 0;
+    } else {
+        sig = rec->findSignal(o.channel);
+        if (sig < 0) throw IoError(path, "channel", "no signal named \"" + o.channel + "\"");
+    }
+    const SignalInfo& s = rec->signals()[sig];
+    long long start = 0, count = s.samples;
+    if (o.windowStartS || o.windowLengthS) {
+        const double startS = o.windowStartS.value_or(0.0);
+        const double lenS = o.windowLengthS.value_or(double(s.samples) / s.rateHz - startS);
+        if (!std::isfinite(startS) || !std::isfinite(lenS) || startS < 0 || lenS <= 0)
+            throw IoError(path, "window", "start must be >= 0 and length > 0 seconds");
+        start = std::llround(startS * s.rateHz);
+        count = std::llround(lenS * s.rateHz);
+        if (start + count > s.samples)
+            throw IoError(path, "window", "[" + formatDouble(startS) + " s, " + formatDouble(startS + lenS) +
+                                              " s) runs past the end of '" + s.displayName + "' (" +
+                                              formatDouble(double(s.samples) / s.rateHz) + " s)");
+    }
+    if (count < 1) throw IoError(path, "window", "selects no samples");
+    compute::Series out(rec->read(sig, start, count), 1, s.displayName);
+    return {std::move(out)};
+}
+
+std::string labelText(double v) { return formatDouble(v); }
+
+compute::SeriesSet fromMatrixRows(const std::string& path, const std::string& stem,
+                                  const std::vector<std::vector<double>>& rows, const std::vector<std::size_t>& lines,
+                                  const SeriesFileOptions& o) {
+    compute::SeriesSet out;
+    if (o.multivariate) {
+        const std::size_t len = rows.front().size();
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].size() != len)
+                throw IoError(path, "line " + std::to_string(lines[i]),
+                              std::to_string(rows[i].size()) + " values where channel 1 has " + std::to_string(len) +
+                                  " (a multivariate series needs channels of equal length)");
+        if (len == 0) throw IoError(path, "line " + std::to_string(lines[0]), "empty series");
+        compute::Series s;
+        s.dims = rows.size();
+        s.length = len;
+        s.name = stem;
+        s.values.resize(len * rows.size());
+        for (std::size_t c = 0; c < rows.size(); ++c)
+            for (std::size_t i = 0; i < len; ++i) s.values[i * s.dims + c] = float(rows[c][i]);
+        out.push_back(std::move(s));
+        return out;
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        std::size_t first = o.labelColumn ? 1 : 0;
+        if (r.size() <= first)
+            throw IoError(path, "line " + std::to_string(lines[i]), o.labelColumn ? "a label but no values" : "empty series");
+        compute::Series s(std::vector<float>(r.begin() + first, r.end()), 1, stem + ":" + std::to_string(i));
+        if (o.labelColumn) s.label = labelText(r[0]);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace
+
+compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptions& options) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path, "", "no such file");
+    const std::string stem = std::filesystem::path(path).stem().string();
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (isEdfLike(path) || ext == ".edf" || ext == ".bdf") return fromRecording(path, options);
+    if (ext == ".npy") {
+        NpyArray a = readNpy(path);
+        for (double v : a.data)
+            if (!std::isfinite(v)) throw IoError(path, "data", "NaN or infinite value");
+        std::vector<std::vector<double>> rows;
+        std::vector<std::size_t> lines;
+        for (std::size_t r = 0; r < a.rows(); ++r) {
+            rows.emplace_back(a.data.begin() + r * a.cols(), a.data.begin() + (r + 1) * a.cols());
+            lines.push_back(r + 1);
+        }
+        return fromMatrixRows(path, stem, rows, lines, options);
+    }
+    TextTable t = readTextTable(path);
+    if (!t.header.empty()) {
+        // Named columns: each column is one series (or one channel of a multivariate series).
+        const std::size_t w = t.header.size();
+        for (std::size_t i = 0; i < t.rows.size(); ++i)
+            if (t.rows[i].size() != w)
+                throw IoError(path, "line " + std::to_string(t.lineNumbers[i]),
+                              std::to_string(t.rows[i].size()) + " values under a header of " + std::to_string(w) + " names");
+        std::vector<std::vector<double>> cols(w, std::vector<double>(t.rows.size()));
+        for (std::size_t r = 0; r < t.rows.size(); ++r)
+            for (std::size_t c = 0; c < w; ++c) cols[c][r] = t.rows[r][c];
+        SeriesFileOptions o = options;
+        o.labelColumn = false;
+        std::vector<std::size_t> lines(w, 1);
+        auto out = fromMatrixRows(path, stem, cols, lines, o);
+        if (!o.multivariate)
+            for (std::size_t c = 0; c < w; ++c) out[c].name = t.header[c];
+        return out;
+    }
+    const bool singleColumn = t.rows.size() > 1 && !options.labelColumn &&
+                              std::all_of(t.rows.begin(), t.rows.end(), [](const auto& r) { return r.size() == 1; });
+    if (singleColumn && !options.multivariate) {
+        // One value per line (Bonn EEG segments): the whole file is one series.
+        std::vector<float> v;
+        v.reserve(t.rows.size());
+        for (const auto& r : t.rows) v.push_back(float(r[0]));
+        return {compute::Series(std::move(v), 1, stem)};
+    }
+    return fromMatrixRows(path, stem, t.rows, t.lineNumbers, options);
+}
+
+}  // namespace warplab::io
