@@ -2,12 +2,14 @@
 #include <memory>
 
 #include "compute/cpu/reference_kernel.h"
+#include "compute/cpu/simd_kernel.h"
 #include "compute/kernels/registry.h"
 
 namespace warplab::compute {
 
 void registerCpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<ReferenceKernel>());
+    registry.add(std::make_unique<SimdKernel>());
 }
 
 }  // namespace warplab::compute

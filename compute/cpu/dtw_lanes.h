@@ -1,0 +1,43 @@
+// The lane kernels of cpu.simd: L pairs of equal shape (query length n, target length m) in the
+// L lanes of a few SIMD registers, fp32. Built once per instruction set (baseline x86-64, AVX2 +
+// FMA, AVX-512F/BW/DQ/VL) from dtw_lanes_impl.h with per-file flags, and chosen at run time.
+// This header holds no SIMD types, so that baseline code may include it.
+#pragma once
+#include <cstddef>
+
+namespace warplab::compute::lanes {
+
+// Inputs transposed lane-minor: q[i * lanes + k] is sample i of lane k's query, t likewise.
+struct Batch {
+    const float* q = nullptr;
+    const float* t = nullptr;
+    long n = 0, m = 0;
+    long band = -1;          // Sakoe-Chiba half-width (METRICS.md rule), < 0 = none
+    bool absCost = false;    // |a-b| instead of (a-b)^2
+    float* scratch = nullptr;  // (m + 1) * lanes floats, 64-byte aligned
+    float* out = nullptr;      // lanes results
+};
+
+enum class Isa { Baseline, Avx2, Avx512 };
+
+struct Ops {
+    Isa isa;
+    const char* name;             // "baseline", "avx2", "avx512"
+    std::size_t (*lanes)();       // pairs per batch
+    void (*dtw)(const Batch&);    // dtw / cdtw (band >= 0), never touching cells outside the band
+    void (*euclidean)(const Batch&);  // n == m
+};
+
+namespace baseline { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); }
+namespace avx2 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); }
+namespace avx512 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); }
+
+// Whether this CPU (and OS) can run `isa`.
+bool supported(Isa isa);
+// The functions of `isa` (which must be supported).
+Ops opsFor(Isa isa);
+// The best supported instruction set; the environment variable WARPLAB_SIMD=baseline|avx2|avx512
+// lowers it (for comparisons and tests), never above what the CPU supports.
+Isa bestIsa();
+
+}  // namespace warplab::compute::lanes

@@ -1,0 +1,8 @@
+// The lane kernels compiled for avx512 (flags set for this file in compute/CMakeLists.txt).
+#include <experimental/simd>
+
+#include "compute/cpu/dtw_lanes.h"
+
+namespace warplab::compute::lanes::avx512 {
+#include "compute/cpu/dtw_lanes_impl.h"
+}  // namespace warplab::compute::lanes::avx512
