@@ -19,8 +19,14 @@ class MatrixStreamWriter {
 public:
     static std::unique_ptr<MatrixStreamWriter> create(const std::string& path, std::size_t rows,
                                                       std::size_t cols, const compute::Params& params);
+    // With `symmetric` (all pairs of one set), tiles carry the upper triangle (col >= row) and
+    // the writer mirrors each value to (col, row); finish() checks that every upper cell came.
+    static std::unique_ptr<MatrixStreamWriter> create(const std::string& path, std::size_t rows,
+                                                      std::size_t cols, const compute::Params& params,
+                                                      bool symmetric);
     virtual ~MatrixStreamWriter() = default;
     virtual void writeTile(const compute::Tile& tile, const double* values) = 0;
+    // Throws IoError when cells are missing (not every tile arrived) or the rename fails.
     virtual void finish() = 0;
 };
 

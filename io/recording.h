@@ -55,6 +55,10 @@ public:
     // Physical values of `signal`, samples [start, start+count). Throws IoError when out of range.
     virtual std::vector<float> read(int signal, long long start, long long count) const = 0;
 
+    // Digital (raw integer) samples of an EDF/BDF signal, for bit-exact copies; other formats
+    // throw IoError.
+    virtual std::vector<int> readDigital(int signal, long long start, long long count) const;
+
     // How a text/CSV/NPY file was laid out ("one channel per column (header names)", "one
     // series per row"); empty for EDF/BDF.
     virtual std::string layout() const { return {}; }

@@ -88,6 +88,19 @@ public:
     const std::vector<std::string>& warnings() const override { return warnings_; }
 
     std::vector<float> read(int signal, long long start, long long count) const override {
+        std::vector<float> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        readChunks<double>(signal, start, count, out.data(), edfread_physical_samples);
+        return out;
+    }
+
+    std::vector<int> readDigital(int signal, long long start, long long count) const override {
+        std::vector<int> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        readChunks<int>(signal, start, count, out.data(), edfread_digital_samples);
+        return out;
+    }
+
+private:
+    long long checkWindow(int signal, long long start, long long count) const {
         if (signal < 0 || signal >= int(signals_.size()))
             throw IoError(path_, "signal", "index " + std::to_string(signal) + " outside 0.." +
                                                std::to_string(int(signals_.size()) - 1));
@@ -96,26 +109,30 @@ public:
             throw IoError(path_, "signal '" + signals_[signal].displayName + "' window",
                           "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
                               ") outside the recording's " + std::to_string(total) + " samples");
-        std::vector<float> out(static_cast<std::size_t>(count));
-        std::vector<double> buf(static_cast<std::size_t>(std::min<long long>(count, 1 << 16)));
+        return count;
+    }
+
+    // Reads through EDFlib in bounded chunks (EDFlib takes an int count) into `out`.
+    template <typename Sample, typename Out>
+    void readChunks(int signal, long long start, long long count, Out* out,
+                    int (*fn)(int, int, int, Sample*)) const {
+        std::vector<Sample> buf(static_cast<std::size_t>(std::min<long long>(count, 1 << 16)));
         std::lock_guard lock(edflibMutex());
         if (count > 0 && edfseek(handle_, signal, start, EDFSEEK_SET) != start)
             throw IoError(path_, "signal '" + signals_[signal].displayName + "'", "EDFlib could not seek");
         long long done = 0;
         while (done < count) {
             int n = int(std::min<long long>(count - done, static_cast<long long>(buf.size())));
-            int got = edfread_physical_samples(handle_, signal, n, buf.data());
+            int got = fn(handle_, signal, n, buf.data());
             if (got != n)
                 throw IoError(path_, "signal '" + signals_[signal].displayName + "'",
                               "EDFlib read " + std::to_string(got < 0 ? 0 : got) + " of " + std::to_string(n) +
                                   " samples at sample " + std::to_string(start + done));
-            std::transform(buf.begin(), buf.begin() + n, out.begin() + done, [](double v) { return float(v); });
+            std::transform(buf.begin(), buf.begin() + n, out + done, [](Sample v) { return Out(v); });
             done += n;
         }
-        return out;
     }
 
-private:
     std::string path_;
     int handle_;
     Format format_ = Format::EDF;

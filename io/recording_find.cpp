@@ -1,5 +1,6 @@
 #include <charconv>
 
+#include "io/io_error.h"
 #include "io/recording.h"
 
 namespace warplab::io {
@@ -17,6 +18,15 @@ int Recording::findSignal(std::string_view name) const {
     for (const auto& s : sigs)
         if (s.label == name) return s.index;
     return -1;
+}
+
+}  // namespace warplab::io
+
+namespace warplab::io {
+
+std::vector<int> Recording::readDigital(int, long long, long long) const {
+    throw IoError(path(), "signal", std::string("digital samples exist only in EDF/BDF files, not in ") +
+                                        std::string(formatName(format())));
 }
 
 }  // namespace warplab::io

@@ -65,6 +65,20 @@ public:
     const std::vector<std::string>& warnings() const override { return warnings_; }
 
     std::vector<float> read(int signal, long long start, long long count) const override {
+        std::vector<float> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        const Calibration& cal = calibration_[signal];
+        readSamples(signal, start, count, [&](long long i, long long digital) { out[i] = float(cal.physical(digital)); });
+        return out;
+    }
+
+    std::vector<int> readDigital(int signal, long long start, long long count) const override {
+        std::vector<int> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        readSamples(signal, start, count, [&](long long i, long long digital) { out[i] = int(digital); });
+        return out;
+    }
+
+private:
+    long long checkWindow(int signal, long long start, long long count) const {
         if (signal < 0 || signal >= int(signals_.size()))
             throw IoError(path_, "signal", "index " + std::to_string(signal) + " outside 0.." +
                                                std::to_string(int(signals_.size()) - 1));
@@ -73,9 +87,13 @@ public:
             throw IoError(path_, "signal '" + signals_[signal].displayName + "' window",
                           "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
                               ") outside the recording's " + std::to_string(total) + " samples");
-        std::vector<float> out(static_cast<std::size_t>(count));
+        return count;
+    }
+
+    // Calls put(i, digital) for samples start+i, i < count, reading a bounded block at a time.
+    template <typename Put>
+    void readSamples(int signal, long long start, long long count, Put put) const {
         const EdfSignalHeader& e = h_.signals[headerIndex_[signal]];
-        const Calibration& cal = calibration_[signal];
         const long long spr = e.samplesPerRecord, bps = h_.bytesPerSample();
         // Whole records when the signal is a large part of them (one sequential read), else
         // only this signal's bytes of each record.
@@ -94,15 +112,12 @@ public:
             readAt(buf.data(), buf.size(), offset, signals_[signal].displayName);
             for (long long r = 0; r < nrec && done < count; ++r) {
                 const unsigned char* base = buf.data() + r * unit + (wholeRecords ? e.offsetInRecord : 0);
-                long long first = (r == 0) ? sample - rec0 * spr : 0;
-                for (long long k = first; k < spr && done < count; ++k, ++done)
-                    out[done] = float(cal.physical(decode(base + k * bps)));
+                for (long long k = (r == 0) ? sample - rec0 * spr : 0; k < spr && done < count; ++k, ++done)
+                    put(done, decode(base + k * bps));
             }
         }
-        return out;
     }
 
-private:
     long long decode(const unsigned char* p) const {
         if (h_.bdf) {
             long v = long(p[0]) | (long(p[1]) << 8) | (long(p[2]) << 16);

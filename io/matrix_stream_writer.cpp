@@ -1,0 +1,188 @@
+// MatrixStreamWriter: tiles of a distance matrix go to disk as they are computed (NPY by
+// pwrite into a pre-sized file, HDF5 by hyperslab), under a temporary name that finish()
+// renames into place and the destructor removes when the job was cancelled or failed.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "io/hdf5_handles.h"
+#include "io/io_error.h"
+#include "io/matrix_formats.h"
+#include "io/matrix_io.h"
+#include "io/npy.h"
+
+namespace warplab::io {
+
+namespace {
+
+class StreamWriterBase : public MatrixStreamWriter {
+public:
+    StreamWriterBase(std::string path, std::size_t rows, std::size_t cols, bool symmetric)
+        : path_(std::move(path)), tmp_(temporaryPathFor(path_)), rows_(rows), cols_(cols), symmetric_(symmetric) {
+        if (rows == 0 || cols == 0)
+            throw IoError(path_, "matrix", "an empty matrix (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
+        if (symmetric && rows != cols)
+            throw IoError(path_, "matrix", "symmetric but " + std::to_string(rows) + " x " + std::to_string(cols));
+    }
+
+    void writeTile(const compute::Tile& t, const double* values) override {
+        if (finished_) throw IoError(path_, "tile", "written after finish()");
+        if (t.rowEnd > rows_ || t.colEnd > cols_ || t.rowBegin > t.rowEnd || t.colBegin > t.colEnd)
+            throw IoError(path_, "tile", "rows " + std::to_string(t.rowBegin) + ".." + std::to_string(t.rowEnd) +
+                                             ", columns " + std::to_string(t.colBegin) + ".." +
+                                             std::to_string(t.colEnd) + " outside the " + std::to_string(rows_) +
+                                             " x " + std::to_string(cols_) + " matrix");
+        writeBlock(t.rowBegin, t.colBegin, t.rows(), t.cols(), t.cols(), values);
+        if (!symmetric_) {
+            cellsWritten_ += t.cells();
+            return;
+        }
+        // Mirror the upper cells (r < c) of the tile: for column c they form one contiguous
+        // run of output row c, columns [rowBegin, min(rowEnd, c)).
+        std::vector<double> run;
+        for (std::size_t c = t.colBegin; c < t.colEnd; ++c) {
+            const std::size_t end = std::min(t.rowEnd, c);
+            for (std::size_t r = t.rowBegin; r < t.rowEnd && r <= c; ++r) ++cellsWritten_;  // upper incl. diagonal
+            if (end <= t.rowBegin) continue;
+            run.resize(end - t.rowBegin);
+            for (std::size_t r = t.rowBegin; r < end; ++r) run[r - t.rowBegin] = values[(r - t.rowBegin) * t.cols() + (c - t.colBegin)];
+            writeBlock(c, t.rowBegin, 1, run.size(), run.size(), run.data());
+        }
+    }
+
+    void finish() override {
+        if (finished_) return;
+        const std::size_t expected = symmetric_ ? rows_ * (rows_ + 1) / 2 : rows_ * cols_;
+        if (cellsWritten_ != expected)
+            throw IoError(path_, "matrix", std::to_string(cellsWritten_) + " of " + std::to_string(expected) +
+                                               " cells were written; the export is incomplete");
+        close();
+        std::error_code ec;
+        std::filesystem::rename(tmp_, path_, ec);
+        if (ec) throw IoError(path_, "", "cannot rename the finished file into place: " + ec.message());
+        finished_ = true;
+    }
+
+protected:
+    // `values` row-major with row stride `stride`.
+    virtual void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t stride,
+                            const double* values) = 0;
+    virtual void close() = 0;
+    void discard() {
+        if (!finished_) std::remove(tmp_.c_str());
+    }
+
+    std::string path_, tmp_;
+    std::size_t rows_, cols_;
+    bool symmetric_;
+    bool finished_ = false;
+    std::size_t cellsWritten_ = 0;
+};
+
+class NpyStreamWriter final : public StreamWriterBase {
+public:
+    NpyStreamWriter(const std::string& path, std::size_t rows, std::size_t cols, bool symmetric)
+        : StreamWriterBase(path, rows, cols, symmetric) {
+        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
+        const std::string header = npyHeader({rows, cols});
+        dataStart_ = header.size();
+        pwriteAll(header.data(), header.size(), 0);
+        if (::ftruncate(fd_, off_t(dataStart_ + rows * cols * sizeof(double))) != 0) {
+            const int e = errno;
+            ::close(fd_);
+            std::remove(tmp_.c_str());
+            throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(e));
+        }
+    }
+    ~NpyStreamWriter() override {
+        if (fd_ >= 0) ::close(fd_);
+        discard();
+    }
+
+private:
+    void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t stride,
+                    const double* values) override {
+        for (std::size_t r = 0; r < nr; ++r)
+            pwriteAll(values + r * stride, nc * sizeof(double), dataStart_ + ((r0 + r) * cols_ + c0) * sizeof(double));
+    }
+    void close() override {
+        if (fd_ >= 0 && ::close(fd_) != 0) {
+            fd_ = -1;
+            throw IoError(path_, "", std::string("close failed: ") + std::strerror(errno));
+        }
+        fd_ = -1;
+    }
+    void pwriteAll(const void* data, std::size_t n, std::size_t offset) {
+        const char* p = static_cast<const char*>(data);
+        while (n > 0) {
+            ssize_t w = ::pwrite(fd_, p, n, off_t(offset));
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) throw IoError(path_, "", std::string("write failed: ") + std::strerror(errno));
+            p += w;
+            n -= std::size_t(w);
+            offset += std::size_t(w);
+        }
+    }
+    int fd_ = -1;
+    std::size_t dataStart_ = 0;
+};
+
+class Hdf5StreamWriter final : public StreamWriterBase {
+public:
+    Hdf5StreamWriter(const std::string& path, std::size_t rows, std::size_t cols, const compute::Params& params,
+                     bool symmetric)
+        : StreamWriterBase(path, rows, cols, symmetric) {
+        try {
+            auto [f, d] = createMatrixFile(tmp_, rows, cols, params, symmetric);
+            file_ = std::move(f);
+            dset_ = std::move(d);
+        } catch (const IoError& e) {
+            std::remove(tmp_.c_str());
+            throw IoError(path_, e.field(), e.reason());
+        }
+    }
+    ~Hdf5StreamWriter() override {
+        dset_.reset();
+        file_.reset();
+        discard();
+    }
+
+private:
+    void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t stride,
+                    const double* values) override {
+        if (stride == nc) {
+            writeMatrixBlock(path_, dset_.get(), r0, c0, nr, nc, values);
+            return;
+        }
+        for (std::size_t r = 0; r < nr; ++r) writeMatrixBlock(path_, dset_.get(), r0 + r, c0, 1, nc, values + r * stride);
+    }
+    void close() override {
+        dset_.reset();
+        if (file_.valid() && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path_, "", "HDF5 flush failed");
+        file_.reset();
+    }
+    H5Handle file_, dset_;
+};
+
+}  // namespace
+
+std::unique_ptr<MatrixStreamWriter> MatrixStreamWriter::create(const std::string& path, std::size_t rows,
+                                                               std::size_t cols, const compute::Params& params) {
+    return create(path, rows, cols, params, false);
+}
+
+std::unique_ptr<MatrixStreamWriter> MatrixStreamWriter::create(const std::string& path, std::size_t rows,
+                                                               std::size_t cols, const compute::Params& params,
+                                                               bool symmetric) {
+    const std::string ext = lowerExtension(path);
+    if (ext == ".npy") return std::make_unique<NpyStreamWriter>(path, rows, cols, symmetric);
+    if (ext == ".h5" || ext == ".hdf5") return std::make_unique<Hdf5StreamWriter>(path, rows, cols, params, symmetric);
+    throw IoError(path, "format", "streaming export writes .npy or .h5, not \"" + ext + "\"");
+}
+
+}  // namespace warplab::io
