@@ -1,0 +1,134 @@
+// Bad input: every case exits with code 2, prints a message naming the problem on stderr and
+// nothing on stdout (DESIGN.md "Bad input"). Failures that are not the user's exit with 1.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "cli_process.h"
+
+using cli_test::runCli;
+
+class TestCliErrors : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString good_;
+    QString path(const QString& n) const { return dir_.filePath(n); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        good_ = path("good.txt");
+        QVERIFY(cli_test::writeText(good_, "1 2 3 4\n2 3 4 5\n"));
+        QVERIFY(cli_test::writeText(path("nan.txt"), "1 2 3 4\n2 nan 4 5\n"));
+        QVERIFY(cli_test::writeText(path("inf.txt"), "1 2 3 4\n2 inf 4 5\n"));
+        QVERIFY(cli_test::writeText(path("ragged.txt"), "1 2 3 4\n2 3 4\n"));
+        QVERIFY(cli_test::writeText(path("words.txt"), "1 2 3 4\n2 three 4 5\n"));
+        QVERIFY(cli_test::writeText(path("empty.txt"), ""));
+        // A CHB-MIT EDF cut inside its data records: the header promises 41 records.
+        QFile edf(cli_test::dataPath("chbmit/chb01_03_Seizure.edf"));
+        QVERIFY(edf.open(QIODevice::ReadOnly));
+        QVERIFY(cli_test::writeText(path("truncated.edf"), edf.read(6144 + 23 * 256 * 2 * 3 + 100)));
+        // A file that claims to be an EDF but whose header is garbage.
+        QVERIFY(cli_test::writeText(path("garbage.edf"), QByteArray(400, 'x')));
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("mentions");  // stderr must contain each (case-insensitive)
+        const QString chb = cli_test::dataPath("chbmit/chb01_03_Seizure.edf");
+        QTest::newRow("missing queries file") << QStringList{"dm", "--metric", "dtw", "--queries", path("nope.txt")}
+                                              << QStringList{"nope.txt"};
+        QTest::newRow("missing align file") << QStringList{"align", "--metric", "dtw", good_, path("nope.txt")}
+                                            << QStringList{"nope.txt"};
+        QTest::newRow("missing info file") << QStringList{"info", path("nope.edf"), "--json"} << QStringList{"nope.edf"};
+        QTest::newRow("truncated EDF info") << QStringList{"info", path("truncated.edf"), "--json"}
+                                            << QStringList{"truncated.edf"};
+        QTest::newRow("garbage EDF info") << QStringList{"info", path("garbage.edf")} << QStringList{"garbage.edf"};
+        QTest::newRow("truncated EDF dm") << QStringList{"dm", "--metric", "dtw", "--queries", path("truncated.edf"),
+                                                         "--channel", "FP1-F7"}
+                                          << QStringList{"truncated.edf"};
+        QTest::newRow("word in series file") << QStringList{"dm", "--metric", "dtw", "--queries", path("words.txt")}
+                                             << QStringList{"words.txt"};
+        QTest::newRow("empty series file") << QStringList{"dm", "--metric", "dtw", "--queries", path("empty.txt")}
+                                           << QStringList{"empty.txt"};
+        QTest::newRow("unknown channel") << QStringList{"dm", "--metric", "dtw", "--queries", chb, "--channel", "NOPE-X1"}
+                                         << QStringList{"NOPE-X1"};
+        QTest::newRow("window outside the recording")
+            << QStringList{"dm", "--metric", "dtw", "--queries", chb, "--channel", "FP1-F7", "--window", "40:10"}
+            << QStringList{"window"};
+        QTest::newRow("malformed window") << QStringList{"dm", "--metric", "dtw", "--queries", chb, "--channel",
+                                                         "FP1-F7", "--window", "ten"}
+                                          << QStringList{"window"};
+        QTest::newRow("gamma 0") << QStringList{"dm", "--metric", "softdtw", "--gamma", "0", "--queries", good_}
+                                 << QStringList{"gamma"};
+        QTest::newRow("gamma negative") << QStringList{"dm", "--metric", "softdtw", "--gamma=-1", "--queries", good_}
+                                        << QStringList{"gamma"};
+        QTest::newRow("negative band") << QStringList{"dm", "--metric", "cdtw", "--band", "-3", "--queries", good_}
+                                       << QStringList{"band"};
+        QTest::newRow("negative band align") << QStringList{"align", "--metric", "cdtw", "--band=-1", good_, good_}
+                                             << QStringList{"band"};
+        QTest::newRow("NaN in file") << QStringList{"dm", "--metric", "dtw", "--queries", path("nan.txt")}
+                                     << QStringList{"nan.txt"};
+        QTest::newRow("infinity in file") << QStringList{"dm", "--metric", "dtw", "--queries", path("inf.txt")}
+                                          << QStringList{"inf.txt"};
+        QTest::newRow("NaN in targets") << QStringList{"dm", "--metric", "dtw", "--queries", good_, "--targets",
+                                                       path("nan.txt")}
+                                        << QStringList{"nan.txt"};
+        QTest::newRow("unequal lengths euclidean")
+            << QStringList{"dm", "--metric", "euclidean", "--queries", path("ragged.txt")} << QStringList{"length"};
+        QTest::newRow("unknown metric") << QStringList{"dm", "--metric", "frechet", "--queries", good_}
+                                        << QStringList{"frechet"};
+        QTest::newRow("no metric") << QStringList{"dm", "--queries", good_} << QStringList{"metric"};
+        QTest::newRow("unknown cost") << QStringList{"dm", "--metric", "dtw", "--cost", "cube", "--queries", good_}
+                                      << QStringList{"cube"};
+        QTest::newRow("unknown backend") << QStringList{"dm", "--metric", "dtw", "--backend", "tpu", "--queries", good_}
+                                         << QStringList{"tpu"};
+        QTest::newRow("unknown kernel") << QStringList{"dm", "--metric", "dtw", "--kernel", "cpu.magic", "--queries", good_}
+                                        << QStringList{"cpu.magic"};
+        QTest::newRow("negative threads") << QStringList{"dm", "--metric", "dtw", "--threads=-2", "--queries", good_}
+                                          << QStringList{"threads"};
+        QTest::newRow("unknown option") << QStringList{"dm", "--metric", "dtw", "--bandd", "3", "--queries", good_}
+                                        << QStringList{"bandd"};
+        QTest::newRow("unknown command") << QStringList{"distances"} << QStringList{"distances"};
+        QTest::newRow("no command") << QStringList{} << QStringList{"subcommand"};
+        QTest::newRow("unknown output format") << QStringList{"dm", "--metric", "dtw", "--queries", good_, "--out",
+                                                              path("m.xlsx")}
+                                               << QStringList{"m.xlsx"};
+        QTest::newRow("search top 0") << QStringList{"search", "--query", good_, "--reference", good_, "--top", "0"}
+                                      << QStringList{"top"};
+        QTest::newRow("search reference of many series")
+            << QStringList{"search", "--query", good_, "--reference", good_} << QStringList{"good.txt"};
+        QTest::newRow("twed rate 0") << QStringList{"dm", "--metric", "twed", "--rate", "0", "--queries", good_}
+                                     << QStringList{"rate"};
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, mentions);
+        auto r = runCli(args);
+        QVERIFY(!r.crashed);
+        QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(QString(r.err))));
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        QVERIFY(!r.err.isEmpty());
+        for (const QString& m : mentions)
+            QVERIFY2(QString(r.err).contains(m, Qt::CaseInsensitive),
+                     qPrintable(QStringLiteral("stderr does not mention '%1': %2").arg(m, QString(r.err))));
+    }
+
+    // --help is not an error: text on stdout, exit 0.
+    void help() {
+        auto r = runCli({"dm", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("--queries"));
+    }
+
+    // An output that cannot be written is a failure (exit 1 or 2 are both errors; not 0).
+    void unwritableOutput() {
+        auto r = runCli({"dm", "--metric", "dtw", "--queries", good_, "--out", path("no/such/dir/m.npy")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(r.err.contains("m.npy"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliErrors)
+#include "test_cli_errors.moc"
