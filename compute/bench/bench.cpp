@@ -92,14 +92,14 @@ BenchTable runBench(const BenchConfig& cfg) {
         const SeriesSet& cols = tptr ? targets : queries;
         const std::uint64_t cellsPerPair = dpCells(metric, len, len, cfg.params.band);
 
-        // Reference values on a deterministic subset: every stride-th pair in row-major order
+        // Reference values on a deterministic subset: evenly spaced pairs in row-major order
         // (upper triangle only for a symmetric matrix).
         std::vector<std::pair<std::size_t, std::size_t>> subset;
         for (std::size_t r = 0; r < queries.size(); ++r)
             for (std::size_t c = symmetric ? r + 1 : 0; c < cols.size(); ++c) subset.emplace_back(r, c);
-        const std::size_t stride = std::max<std::size_t>(1, (subset.size() + cfg.maxReferencePairs - 1) / std::max<std::size_t>(1, cfg.maxReferencePairs));
+        const std::size_t want = std::min(subset.size(), std::max<std::size_t>(1, cfg.maxReferencePairs));
         std::vector<std::pair<std::size_t, std::size_t>> checked;
-        for (std::size_t k = 0; k < subset.size(); k += stride) checked.push_back(subset[k]);
+        for (std::size_t k = 0; k < want; ++k) checked.push_back(subset[k * subset.size() / want]);
         std::vector<double> refValues;
         Params prepared = cfg.params;
         SeriesSet qz = queries, tz = cols;
