@@ -1,18 +1,273 @@
-// Placeholder: registers `warplab-cli patterns` so that the command line is complete; its owner
-// replaces this file with the real command.
+// `warplab-cli patterns`: seizure pattern discovery (METRICS.md, issue 5). For each --channel,
+// every window of the concatenated seizures is compared by band DTW with every epoch of the
+// channel; prints CSV `rank,quality,pattern_index,start_seconds` (a `channel` column first
+// when several channels are asked for). --dm-out streams the patterns x epochs matrix to
+// .npy/.h5 as it is computed (a channel suffix is added when several channels are asked).
+//
+// Hidden benchmark mode: --synthetic N generates a channel of N samples at 256 Hz (N =
+// "published" is the published workload, 150,995,456 samples = 589,823 epochs) with seizures
+// of --synthetic-seizure samples (107,263 = 415 patterns); --timing prints the throughput.
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/common_options.h"
+#include "app/cli/csv_output.h"
 #include "compute/core/error.h"
+#include "compute/patterns/pattern_discovery.h"
+#include "compute/patterns/synthetic_channel.h"
+#include "io/matrix_io.h"
+#include "io/pattern_input.h"
+#include "io/recording.h"
+#include "io/regions.h"
 
 namespace warplab::cli {
 
+namespace {
+
+using compute::EngineError;
+
+struct PatternsOptions {
+    RunFlags run;
+    std::string recording;
+    std::vector<std::string> channels;
+    std::string seizures, summary, annotation;
+    int epoch = 1024, stride = 256, band = 16;
+    std::string quality = "auc";
+    int top = 0;
+    std::string dmOut;
+    double rate = 0;
+    // benchmark and tuning (hidden)
+    std::string synthetic;
+    long long syntheticSeizure = 107263;
+    bool timing = false;
+    std::size_t epochBlock = 0;
+    std::size_t memoryMiB = 0;
+};
+
+// "START-END,START-END" in seconds.
+std::vector<io::Region> parseSeizureList(const std::string& text) {
+    std::vector<io::Region> out;
+    std::size_t at = 0;
+    int index = 0;
+    while (at <= text.size()) {
+        std::size_t comma = text.find(',', at);
+        if (comma == std::string::npos) comma = text.size();
+        const std::string item = text.substr(at, comma - at);
+        const std::string field = "seizures[" + std::to_string(index) + "]";
+        // The dash between the two numbers is the first one after a digit (no negative times).
+        const std::size_t dash = item.find('-', 1);
+        if (item.empty() || dash == std::string::npos)
+            throw EngineError(EngineError::Kind::BadParameter, field, "expected START-END in seconds, got \"" + item + "\"");
+        double a = 0, b = 0;
+        try {
+            std::size_t na = 0, nb = 0;
+            a = std::stod(item.substr(0, dash), &na);
+            b = std::stod(item.substr(dash + 1), &nb);
+            if (na != dash || nb != item.size() - dash - 1) throw std::invalid_argument("trailing text");
+        } catch (const std::exception&) {
+            throw EngineError(EngineError::Kind::BadParameter, field, "expected START-END in seconds, got \"" + item + "\"");
+        }
+        out.push_back({io::RegionKind::Seizure, -1, a, b, "--seizures"});
+        at = comma + 1;
+        ++index;
+    }
+    return out;
+}
+
+// out.npy + "FP1-F7" -> out_FP1-F7.npy (characters unsafe in file names become '_').
+std::string channelPath(const std::string& path, const std::string& channel) {
+    std::filesystem::path p(path);
+    std::string safe;
+    for (char c : channel) safe += (std::isalnum((unsigned char)c) || c == '-' || c == '.') ? c : '_';
+    return (p.parent_path() / (p.stem().string() + "_" + safe + p.extension().string())).string();
+}
+
+bool isCsv(const std::string& path) {
+    auto ext = std::filesystem::path(path).extension().string();
+    for (auto& c : ext) c = char(std::tolower((unsigned char)c));
+    return ext == ".csv";
+}
+
+// Progress with elapsed time and ETA on stderr (when toRunOptions decided to draw progress).
+void addEta(compute::RunOptions& ro) {
+    if (!ro.progress) return;
+    struct State {
+        std::mutex mutex;
+        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last;
+        bool drawn = false, finished = false;
+    };
+    auto st = std::make_shared<State>();
+    ro.progress = [st](double f) {
+        std::lock_guard lock(st->mutex);
+        if (st->finished) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (f < 1.0 && st->drawn && now - st->last < std::chrono::milliseconds(40)) return;
+        st->last = now;
+        st->drawn = true;
+        const double elapsed = std::chrono::duration<double>(now - st->start).count();
+        if (f > 0.001 && f < 1.0)
+            std::fprintf(stderr, "\rpatterns: %5.1f%%  elapsed %.0f s  ETA %.0f s   ", 100.0 * f, elapsed, elapsed * (1.0 - f) / f);
+        else
+            std::fprintf(stderr, "\rpatterns: %5.1f%%  elapsed %.0f s              ", 100.0 * f, elapsed);
+        if (f >= 1.0) {
+            std::fputc('\n', stderr);
+            st->finished = true;
+        }
+        std::fflush(stderr);
+    };
+}
+
+void runPatterns(const PatternsOptions& o) {
+    const auto quality = compute::parseQuality(o.quality);
+    if (!quality) throw EngineError(EngineError::Kind::BadParameter, "quality", "must be auc or infogain, got \"" + o.quality + "\"");
+
+    std::unique_ptr<io::Recording> rec;
+    std::vector<float> syntheticData;
+    std::vector<compute::PatternRequest> requests;
+    double generateSeconds = 0;
+    if (!o.synthetic.empty()) {
+        compute::SyntheticChannel c;
+        try {
+            c.samples = o.synthetic == "published" ? 150995456LL : std::stoll(o.synthetic);
+        } catch (const std::exception&) {
+            throw EngineError(EngineError::Kind::BadParameter, "synthetic", "expected a sample count or \"published\", got \"" + o.synthetic + "\"");
+        }
+        c.seizureSamples = o.syntheticSeizure;
+        const auto t0 = std::chrono::steady_clock::now();
+        compute::PatternRequest r = compute::syntheticRequest(c);
+        syntheticData = compute::syntheticSamples(c);  // in memory, so that only the matrix is timed
+        r.samples = syntheticData;
+        r.reader = nullptr;
+        generateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        requests.push_back(std::move(r));
+    } else {
+        if (o.recording.empty())
+            throw EngineError(EngineError::Kind::BadParameter, "recording", "--recording FILE is required");
+        const int sources = int(!o.seizures.empty()) + int(!o.summary.empty()) + int(!o.annotation.empty());
+        if (sources != 1)
+            throw EngineError(EngineError::Kind::BadParameter, "seizures",
+                              "give exactly one of --seizures \"START-END,...\", --summary chbNN-summary.txt, --annotation TEXT");
+        rec = io::Recording::open(o.recording);
+        std::vector<io::Region> regions;
+        if (!o.seizures.empty()) regions = parseSeizureList(o.seizures);
+        else if (!o.summary.empty())
+            regions = io::seizuresFromChbSummary(o.summary, std::filesystem::path(o.recording).filename().string());
+        else {
+            regions = io::seizuresFromAnnotations(*rec, o.annotation);
+            if (regions.empty())
+                throw EngineError(EngineError::Kind::BadInput, "annotation",
+                                  o.recording + ": no annotation contains \"" + o.annotation + "\"");
+        }
+        io::checkRegions(*rec, regions);
+        std::vector<int> signals;
+        if (o.channels.empty()) {
+            const int s = io::defaultPatternChannel(*rec);
+            if (s < 0) throw EngineError(EngineError::Kind::BadInput, "channel", o.recording + ": no data signal");
+            signals.push_back(s);
+        }
+        for (const auto& name : o.channels) {
+            const int s = rec->findSignal(name);
+            if (s < 0) throw EngineError(EngineError::Kind::BadInput, "channel", o.recording + ": no channel \"" + name + "\"");
+            signals.push_back(s);
+        }
+        for (int s : signals) requests.push_back(io::patternRequest(*rec, s, regions, o.rate));
+    }
+
+    const bool several = requests.size() > 1;
+    std::vector<std::unique_ptr<io::MatrixStreamWriter>> writers(requests.size());
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+        auto& r = requests[k];
+        r.epoch = o.epoch;
+        r.stride = o.stride;
+        r.band = o.band;
+        r.quality = *quality;
+        r.epochBlock = o.epochBlock;
+        r.memoryBudgetBytes = o.memoryMiB << 20;
+        if (o.dmOut.empty()) continue;
+        if (isCsv(o.dmOut)) {
+            r.keepMatrix = true;  // CSV cannot be streamed: the matrix is written at the end
+            continue;
+        }
+        // Opened before the job so that a bad path fails at once; a writer destroyed without
+        // finish() (cancel, error) removes its temporary file, so nothing half-written remains.
+        const auto shape = compute::validatePatternRequest(r);
+        compute::Params params;
+        params.metric = compute::Metric::Cdtw;
+        params.band = r.band;
+        const std::string path = several ? channelPath(o.dmOut, r.channel) : o.dmOut;
+        writers[k] = io::MatrixStreamWriter::create(path, shape.patterns, shape.epochs, params);
+        r.matrixSink = [w = writers[k].get()](const compute::Tile& t, const double* v) { w->writeTile(t, v); };
+    }
+
+    compute::RunOptions ro = toRunOptions(o.run, "patterns");
+    addEta(ro);
+    const std::vector<compute::PatternRanking> rankings = compute::findPatterns(requests, ro);
+    for (std::size_t k = 0; k < rankings.size(); ++k) {
+        if (writers[k]) writers[k]->finish();
+        if (rankings[k].matrix.rows > 0 && !o.dmOut.empty())
+            io::writeMatrix(several ? channelPath(o.dmOut, rankings[k].channel) : o.dmOut, rankings[k].matrix);
+    }
+
+    std::cout << (several ? "channel," : "") << "rank,quality,pattern_index,start_seconds\n";
+    for (const auto& ranking : rankings) {
+        const std::size_t n = o.top > 0 ? std::min<std::size_t>(std::size_t(o.top), ranking.ranked.size()) : ranking.ranked.size();
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto& p = ranking.ranked[k];
+            if (several) std::cout << ranking.channel << ',';
+            std::cout << k + 1 << ',' << formatDouble(p.quality) << ',' << p.index << ',' << formatDouble(p.startS) << '\n';
+        }
+    }
+    flushStdout();
+
+    if (o.timing) {
+        for (const auto& r : rankings) {
+            const double distances = double(r.patternCount) * double(r.epochCount);
+            std::fprintf(stderr,
+                         "timing: channel %s kernel %s: %zu patterns x %zu epochs = %.0f distances of length %d "
+                         "band %d (%.4g cells) in %.3f s: %.1f distances/ms, %.4g cells/s%s\n",
+                         r.channel.c_str(), r.kernel.c_str(), r.patternCount, r.epochCount, distances, r.epoch, r.band,
+                         r.cells, r.seconds, distances / (r.seconds * 1e3), r.cells / r.seconds,
+                         generateSeconds > 0 ? (" (generating the channel took " + std::to_string(generateSeconds) + " s, not counted)").c_str() : "");
+        }
+    }
+}
+
+}  // namespace
+
 void addPatternsCommand(CLI::App& app) {
-    auto* cmd = app.add_subcommand("patterns", "rank seizure patterns of a recording by how well they separate ictal epochs (not yet available)");
-    cmd->allow_extras();
-    cmd->callback([] {
-        throw compute::EngineError(compute::EngineError::Kind::Internal, "patterns", "not yet available");
-    });
+    auto o = std::make_shared<PatternsOptions>();
+    auto* cmd = app.add_subcommand("patterns", "rank seizure patterns of a channel by how well they separate ictal from interictal epochs");
+    cmd->add_option("--recording", o->recording, "EDF/BDF recording, or a CSV with one column per channel (with --rate)");
+    cmd->add_option("--channel", o->channels, "channel by label or #INDEX; repeat for several (one ranking each); default FP1-F7, else the first");
+    cmd->add_option("--seizures", o->seizures, "seizures in seconds from the recording start")->option_text("\"START-END,...\"");
+    cmd->add_option("--summary", o->summary, "CHB-MIT chbNN-summary.txt listing the recording's seizures")->check(CLI::ExistingFile);
+    cmd->add_option("--annotation", o->annotation, "EDF+ annotations containing TEXT mark the seizures")->option_text("TEXT");
+    cmd->add_option("--epoch", o->epoch, "epoch and pattern length e, samples")->capture_default_str();
+    cmd->add_option("--stride", o->stride, "stride s of epochs and patterns, samples")->capture_default_str();
+    cmd->add_option("--band", o->band, "Sakoe-Chiba band w of cdtw")->capture_default_str();
+    cmd->add_option("--quality", o->quality, "auc or infogain")->capture_default_str();
+    cmd->add_option("--top", o->top, "print only the K best patterns (0: all)")->option_text("K");
+    cmd->add_option("--dm-out", o->dmOut, "write the patterns x epochs matrix (.npy, .h5 streamed; .csv at the end)");
+    cmd->add_option("--rate", o->rate, "sampling rate of a CSV recording, Hz");
+    // Benchmark and tuning; not part of the stable interface.
+    cmd->add_option("--synthetic", o->synthetic, "")->group("");
+    cmd->add_option("--synthetic-seizure", o->syntheticSeizure, "")->group("");
+    cmd->add_flag("--timing", o->timing, "")->group("");
+    cmd->add_option("--epoch-block", o->epochBlock, "")->group("");
+    cmd->add_option("--memory-mib", o->memoryMiB, "")->group("");
+    addRunOptions(*cmd, o->run);
+    cmd->callback([o] { runPatterns(*o); });
 }
 
 }  // namespace warplab::cli

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <string>
 
+#include <tbb/parallel_for.h>
+
 #include "compute/core/error.h"
 
 namespace warplab::compute {
@@ -102,20 +104,21 @@ void checkCancel(const RunOptions& o) {
     if (o.cancel && o.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
 }
 
-// Reduces one finished row to the pattern's score (all but the quality's rank).
+// Reduces one finished row to the pattern's score. The row is sorted once, for the quality
+// and the nearest epochs.
 PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, std::span<const double> row) {
     PatternScore sc;
     sc.index = i;
     sc.querySample = (long long)i * r.stride;
     sc.recordingSample = queryToRecordingSample(L.spans, sc.querySample);
     sc.startS = double(sc.recordingSample) / r.rateHz;
-    sc.quality = quality(r.quality, row, L.ictal);
+    const std::vector<RankedDistance> sorted = sortRow(row);
+    sc.quality = qualitySorted(r.quality, sorted, L.ictal);
 
     double sumI = 0, sumN = 0;
-    auto [mn, mx] = std::minmax_element(row.begin(), row.end());
     auto& h = sc.histogram;
-    h.lo = *mn;
-    h.hi = *mx;
+    h.lo = sorted.front().distance;
+    h.hi = sorted.back().distance;
     const std::size_t bins = std::max<std::size_t>(1, r.histogramBins);
     h.ictal.assign(bins, 0);
     h.interictal.assign(bins, 0);
@@ -134,15 +137,10 @@ PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, s
     sc.meanIctal = sumI / double(L.ictalCount);
     sc.meanInterictal = sumN / double(row.size() - L.ictalCount);
 
-    const std::size_t k = std::min(r.nearestCount, row.size());
-    std::vector<std::size_t> idx(row.size());
-    std::iota(idx.begin(), idx.end(), std::size_t{0});
-    std::partial_sort(idx.begin(), idx.begin() + std::ptrdiff_t(k), idx.end(), [&](std::size_t a, std::size_t b) {
-        return row[a] < row[b] || (row[a] == row[b] && a < b);
-    });
+    const std::size_t k = std::min(r.nearestCount, sorted.size());
     for (std::size_t q = 0; q < k; ++q) {
-        const std::size_t j = idx[q];
-        sc.nearest.push_back({j, double(j) * r.stride / r.rateHz, row[j], L.ictal[j] != 0});
+        const std::size_t j = sorted[q].epoch;
+        sc.nearest.push_back({j, double(j) * r.stride / r.rateHz, sorted[q].distance, L.ictal[j] != 0});
     }
     return sc;
 }
@@ -225,12 +223,14 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
                 base = r.samples.data() + first;
                 checkFinite(r, first, count, base);
             }
-            epochs.clear();
-            epochs.reserve(c1 - c0);
-            for (std::size_t j = c0; j < c1; ++j) {
-                const float* p = base + (j - c0) * s;
-                epochs.emplace_back(std::vector<float>(p, p + e), 1);
-            }
+            // The engine takes owning Series: each epoch is copied once, in parallel.
+            epochs.resize(c1 - c0);
+            tbb::parallel_for(std::size_t(0), c1 - c0, [&](std::size_t j) {
+                const float* p = base + j * s;
+                epochs[j].values.assign(p, p + e);
+                epochs[j].length = e;
+                epochs[j].dims = 1;
+            });
 
             RunOptions o = options;
             const double blockCells = double(r1 - r0) * double(c1 - c0);
@@ -245,11 +245,15 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
             });
             done += blockCells;
         }
-        for (std::size_t i = r0; i < r1; ++i) {
+        checkCancel(options);
+        // Rows are independent: reduce them on all cores (each sorts up to n_e distances).
+        std::vector<PatternScore> scores(r1 - r0);
+        tbb::parallel_for(r0, r1, [&](std::size_t i) {
             std::span<const double> row(rows.data() + (i - r0) * nE, nE);
-            out.ranked.push_back(scoreRow(r, L, i, row));
+            scores[i - r0] = scoreRow(r, L, i, row);
             if (r.keepMatrix) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
-        }
+        });
+        for (auto& sc : scores) out.ranked.push_back(std::move(sc));
     }
     std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
         return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
@@ -271,7 +275,10 @@ double cdtwBandCells(long long e, long long w) {
     return double(e) * double(2 * w + 1) - double(w) * double(w + 1);
 }
 
-void validatePatternRequest(const PatternRequest& request) { (void)layoutOf(request); }
+PatternShape validatePatternRequest(const PatternRequest& request) {
+    const Layout L = layoutOf(request);
+    return {std::size_t(L.patterns), std::size_t(L.epochs), L.ictalCount};
+}
 
 PatternRanking findPatterns(const PatternRequest& request, const RunOptions& options) {
     const Layout L = layoutOf(request);

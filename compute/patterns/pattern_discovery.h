@@ -104,8 +104,12 @@ PatternRanking findPatterns(const PatternRequest& request, const RunOptions& opt
 // Several channels as one job (one ranking per channel); progress covers the whole job.
 std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requests, const RunOptions& options);
 
-// Checks a request without computing anything (the same errors findPatterns throws first).
-void validatePatternRequest(const PatternRequest& request);
+// Checks a request without computing anything (the same errors findPatterns throws first)
+// and returns the size of its matrix (patterns x epochs), e.g. to open a stream writer.
+struct PatternShape {
+    std::size_t patterns = 0, epochs = 0, ictalEpochs = 0;
+};
+PatternShape validatePatternRequest(const PatternRequest& request);
 
 // Band cells of one cdtw_w between two series of length e (for cells-per-second figures).
 double cdtwBandCells(long long e, long long w);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <vector>
 
 namespace warplab::compute {
 
@@ -16,14 +14,6 @@ std::optional<Quality> parseQuality(std::string_view name) {
 }
 
 namespace {
-
-// Epoch indices ordered by distance (stable, so equal distances keep epoch order).
-std::vector<std::size_t> orderByDistance(std::span<const double> d) {
-    std::vector<std::size_t> order(d.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
-    return order;
-}
 
 // Binary entropy in bits of a set with `pos` ictal out of `total`.
 double entropy(double pos, double total) {
@@ -40,41 +30,49 @@ double entropy(double pos, double total) {
 
 }  // namespace
 
-double aucQuality(std::span<const double> d, std::span<const unsigned char> ictal) {
-    const auto order = orderByDistance(d);
+std::vector<RankedDistance> sortRow(std::span<const double> d) {
+    std::vector<RankedDistance> sorted(d.size());
+    for (std::size_t j = 0; j < d.size(); ++j) sorted[j] = {d[j], j};
+    // Pairs, not indices into `d`: the comparisons stay in cache on rows of 10^5-10^6 epochs.
+    std::sort(sorted.begin(), sorted.end(), [](const RankedDistance& a, const RankedDistance& b) {
+        return a.distance < b.distance || (a.distance == b.distance && a.epoch < b.epoch);
+    });
+    return sorted;
+}
+
+double aucSorted(std::span<const RankedDistance> s, std::span<const unsigned char> ictal) {
     // Sum of the (1-based, tie-averaged) ranks of the ictal epochs, ascending distance.
     double rankSumIctal = 0;
     double nIctal = 0;
-    for (std::size_t a = 0; a < order.size();) {
+    for (std::size_t a = 0; a < s.size();) {
         std::size_t b = a;
-        while (b < order.size() && d[order[b]] == d[order[a]]) ++b;
+        while (b < s.size() && s[b].distance == s[a].distance) ++b;
         const double meanRank = (double(a + 1) + double(b)) / 2.0;
         for (std::size_t k = a; k < b; ++k)
-            if (ictal[order[k]]) {
+            if (ictal[s[k].epoch]) {
                 rankSumIctal += meanRank;
                 nIctal += 1;
             }
         a = b;
     }
-    const double nInter = double(d.size()) - nIctal;
+    const double nInter = double(s.size()) - nIctal;
     if (nIctal == 0 || nInter == 0) return 0.5;
-    // U counts the (ictal, interictal) pairs where the interictal epoch is nearer; a pattern
-    // that puts every ictal epoch first has U = 0 and AUC 1.
+    // U counts the (ictal, interictal) pairs where the interictal epoch is nearer (ties one
+    // half); a pattern that puts every ictal epoch first has U = 0 and AUC 1.
     const double uIctalAbove = rankSumIctal - nIctal * (nIctal + 1) / 2.0;
     return 1.0 - uIctalAbove / (nIctal * nInter);
 }
 
-double infoGainQuality(std::span<const double> d, std::span<const unsigned char> ictal) {
-    const auto order = orderByDistance(d);
-    const double total = double(d.size());
+double infoGainSorted(std::span<const RankedDistance> s, std::span<const unsigned char> ictal) {
+    const double total = double(s.size());
     double totalIctal = 0;
-    for (std::size_t i = 0; i < d.size(); ++i) totalIctal += ictal[i] ? 1 : 0;
+    for (const auto& r : s) totalIctal += ictal[r.epoch] ? 1 : 0;
     const double parent = entropy(totalIctal, total);
     double best = 0;
     double leftIctal = 0;
-    for (std::size_t k = 0; k + 1 < order.size(); ++k) {
-        leftIctal += ictal[order[k]] ? 1 : 0;
-        if (d[order[k]] == d[order[k + 1]]) continue;  // a threshold cannot split equal distances
+    for (std::size_t k = 0; k + 1 < s.size(); ++k) {
+        leftIctal += ictal[s[k].epoch] ? 1 : 0;
+        if (s[k].distance == s[k + 1].distance) continue;  // a threshold cannot split equal distances
         const double left = double(k + 1), right = total - left;
         const double h = (left / total) * entropy(leftIctal, left) +
                          (right / total) * entropy(totalIctal - leftIctal, right);
@@ -83,8 +81,20 @@ double infoGainQuality(std::span<const double> d, std::span<const unsigned char>
     return best;
 }
 
+double qualitySorted(Quality q, std::span<const RankedDistance> s, std::span<const unsigned char> ictal) {
+    return q == Quality::Auc ? aucSorted(s, ictal) : infoGainSorted(s, ictal);
+}
+
+double aucQuality(std::span<const double> d, std::span<const unsigned char> ictal) {
+    return aucSorted(sortRow(d), ictal);
+}
+
+double infoGainQuality(std::span<const double> d, std::span<const unsigned char> ictal) {
+    return infoGainSorted(sortRow(d), ictal);
+}
+
 double quality(Quality q, std::span<const double> d, std::span<const unsigned char> ictal) {
-    return q == Quality::Auc ? aucQuality(d, ictal) : infoGainQuality(d, ictal);
+    return qualitySorted(q, sortRow(d), ictal);
 }
 
 }  // namespace warplab::compute

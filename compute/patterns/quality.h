@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace warplab::compute {
 
@@ -26,5 +27,16 @@ double aucQuality(std::span<const double> distances, std::span<const unsigned ch
 double infoGainQuality(std::span<const double> distances, std::span<const unsigned char> ictal);
 
 double quality(Quality q, std::span<const double> distances, std::span<const unsigned char> ictal);
+
+// The same measures from a row already sorted by (distance, epoch), so that the pipeline
+// sorts each row once for the quality and for the nearest epochs.
+struct RankedDistance {
+    double distance = 0;
+    std::size_t epoch = 0;
+};
+std::vector<RankedDistance> sortRow(std::span<const double> distances);
+double aucSorted(std::span<const RankedDistance> sorted, std::span<const unsigned char> ictal);
+double infoGainSorted(std::span<const RankedDistance> sorted, std::span<const unsigned char> ictal);
+double qualitySorted(Quality q, std::span<const RankedDistance> sorted, std::span<const unsigned char> ictal);
 
 }  // namespace warplab::compute
