@@ -1,0 +1,234 @@
+#include "app/gui/analysis_controller.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+#include "app/gui/document.h"
+#include "app/gui/job_runner.h"
+#include "compute/engine.h"
+#include "widgets/alignment_view.h"
+#include "widgets/cost_matrix_view.h"
+#include "widgets/distance_matrix_view.h"
+#include "widgets/metric_panel.h"
+#include "widgets/search_results_view.h"
+#include "widgets/signal_view.h"
+
+namespace warplab::app {
+namespace {
+
+QString bytesText(std::uint64_t b) {
+    const double g = double(b) / (1024.0 * 1024 * 1024);
+    return g >= 1 ? QObject::tr("%1 GiB").arg(g, 0, 'f', 1) : QObject::tr("%1 MiB").arg(double(b) / (1024.0 * 1024), 0, 'f', 1);
+}
+
+const io::Region* lastOfKind(const std::vector<io::Region>& regions, io::RegionKind kind) {
+    for (auto it = regions.rbegin(); it != regions.rend(); ++it)
+        if (it->kind == kind) return &*it;
+    return nullptr;
+}
+
+}  // namespace
+
+AnalysisController::AnalysisController(Document* doc, JobRunner* runner, Views views, QObject* parent)
+    : QObject(parent), doc_(doc), runner_(runner), v_(views) {}
+
+compute::Params AnalysisController::params() const { return v_.metric->params(); }
+
+int AnalysisController::channelOf(int regionChannel) const {
+    return regionChannel >= 0 ? regionChannel : std::max(0, v_.signal->currentChannel());
+}
+
+std::uint64_t AnalysisController::costMatrixBytes(std::size_t n, std::size_t m) {
+    return std::uint64_t(n) * m * sizeof(double);
+}
+
+std::uint64_t AnalysisController::memoryBudget() {
+    // A quarter of the physical memory, at most 2 GiB: the window must stay usable.
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    const std::uint64_t phys = pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) : (8ULL << 30);
+    return std::min<std::uint64_t>(phys / 4, 2ULL << 30);
+}
+
+quint64 AnalysisController::alignMarkedRegions() {
+    const auto& regions = doc_->regions();
+    const io::Region* q = lastOfKind(regions, io::RegionKind::Query);
+    const io::Region* r = lastOfKind(regions, io::RegionKind::Reference);
+    if (!q || !r) {
+        Q_EMIT errorOccurred(tr("Align regions"),
+                             tr("Mark a query region and a reference region first: choose the kind in 'Mark' above the "
+                                "traces and drag over the signal (Ctrl+drag for one channel). Missing: %1.")
+                                 .arg(!q && !r ? tr("query and reference") : !q ? tr("query") : tr("reference")));
+        return 0;
+    }
+    return alignSegments(channelOf(q->channel), q->startS, q->endS, channelOf(r->channel), r->startS, r->endS);
+}
+
+quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, double sy, double ey) {
+    compute::Series x, y;
+    try {
+        x = doc_->segment(cx, sx, ex);
+        y = doc_->segment(cy, sy, ey);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Align regions"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    const compute::Params p = params();
+    const std::uint64_t need = costMatrixBytes(x.length, y.length), budget = memoryBudget();
+    // Too large for a full cost matrix: the low-memory path computes the distance alone with
+    // the fast kernels (no path), and the views say why no matrix is shown.
+    const bool lowMemory = need > budget;
+    const QString xName = tr("%1 [%2–%3 s]").arg(doc_->channelName(cx)).arg(sx, 0, 'f', 2).arg(ex, 0, 'f', 2);
+    const QString yName = tr("%1 [%2–%3 s]").arg(doc_->channelName(cy)).arg(sy, 0, 'f', 2).arg(ey, 0, 'f', 2);
+    const QString note = lowMemory ? tr("the full matrix would need %1, more than the %2 allowed").arg(bytesText(need), bytesText(budget)) : QString();
+    auto* cost = v_.cost;
+    auto* align = v_.alignment;
+    const QString title = tr("%1 %2 × %3").arg(QString::fromLatin1(compute::metricName(p.metric).data()), xName, yName);
+    Q_EMIT viewRequested(cost);
+    return runner_->submit("pair", title, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
+        std::shared_ptr<compute::Alignment> a;
+        if (lowMemory) {
+            a = std::make_shared<compute::Alignment>();
+            compute::SeriesSet qs{x}, ts{y};
+            const compute::DistanceMatrix d = compute::Engine::distanceMatrix(qs, &ts, p, o);
+            a->distance = d.at(0, 0);
+            a->n = x.length;
+            a->m = y.length;
+        } else {
+            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true));
+        }
+        if (o.progress) o.progress(1.0);
+        return [=] {
+            cost->setAlignment(a, x.values, y.values, xName, yName, note);
+            align->setAlignment(a, x.values, y.values, xName, yName);
+        };
+    });
+}
+
+quint64 AnalysisController::channelDistanceMatrix() {
+    auto rec = doc_->recording();
+    if (!rec) return 0;
+    const double s = v_.signal->windowStart(), e = s + v_.signal->windowLength();
+    compute::SeriesSet set;
+    try {
+        for (int c = 0; c < int(widgets::signalList(*rec).size()); ++c) set.push_back(doc_->segment(c, s, e));
+    } catch (const std::exception& ex) {
+        Q_EMIT errorOccurred(tr("Distance matrix"), QString::fromStdString(ex.what()));
+        return 0;
+    }
+    const compute::Params p = params();
+    const std::uint64_t need = costMatrixBytes(set.size(), set.size());
+    if (need > memoryBudget()) {
+        Q_EMIT errorOccurred(tr("Distance matrix"), tr("%1 channels need %2 for the matrix, more than allowed").arg(set.size()).arg(bytesText(need)));
+        return 0;
+    }
+    std::vector<Segment> segments;
+    for (int ch = 0; ch < int(set.size()); ++ch) segments.push_back({ch, s, e});
+    auto* view = v_.distances;
+    const QString title = tr("channels × channels, %1–%2 s").arg(s, 0, 'f', 1).arg(e, 0, 'f', 1);
+    Q_EMIT viewRequested(view);
+    return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
+                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+        auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(set, nullptr, p, o));
+        m->rowNames.clear();
+        for (const auto& series : set) m->rowNames.push_back(series.name);
+        m->colNames = m->rowNames;
+        return [=] {
+            matrixRows_ = segments;
+            view->setMatrix(m, title);
+        };
+    });
+}
+
+quint64 AnalysisController::openMatrixCell(int row, int col) {
+    if (row < 0 || col < 0 || row >= int(matrixRows_.size()) || col >= int(matrixRows_.size())) return 0;
+    const Segment a = matrixRows_[std::size_t(row)], b = matrixRows_[std::size_t(col)];
+    return alignSegments(a.channel, a.start, a.end, b.channel, b.start, b.end);
+}
+
+quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, double strideS) {
+    auto rec = doc_->recording();
+    if (!rec || epochS <= 0 || strideS <= 0) return 0;
+    compute::SeriesSet set;
+    std::vector<Segment> segments;
+    try {
+        for (double t = 0; t + epochS <= rec->durationS() + 1e-9; t += strideS) {
+            segments.push_back({channel, t, t + epochS});
+            set.push_back(doc_->segment(channel, t, t + epochS));
+            set.back().name = QString::number(t, 'f', 2).toStdString() + " s";
+        }
+    } catch (const std::exception& ex) {
+        Q_EMIT errorOccurred(tr("Distance matrix"), QString::fromStdString(ex.what()));
+        return 0;
+    }
+    if (costMatrixBytes(set.size(), set.size()) > memoryBudget()) {
+        Q_EMIT errorOccurred(tr("Distance matrix"), tr("%1 epochs: the matrix would not fit in memory").arg(set.size()));
+        return 0;
+    }
+    const compute::Params p = params();
+    auto* view = v_.distances;
+    const QString title = tr("epochs of %1 (%2 s, stride %3 s)").arg(doc_->channelName(channel)).arg(epochS).arg(strideS);
+    return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
+                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+        auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(set, nullptr, p, o));
+        m->rowNames.clear();
+        for (const auto& series : set) m->rowNames.push_back(series.name);
+        m->colNames = m->rowNames;
+        return [=] {
+            matrixRows_ = segments;
+            view->setMatrix(m, title);
+        };
+    });
+}
+
+quint64 AnalysisController::searchQuery(int topK) {
+    const io::Region* q = lastOfKind(doc_->regions(), io::RegionKind::Query);
+    auto rec = doc_->recording();
+    if (!q || !rec) {
+        Q_EMIT errorOccurred(tr("Search"), tr("Mark a query region first (choose 'Query' in 'Mark' and drag over the signal)."));
+        return 0;
+    }
+    const int channel = channelOf(q->channel);
+    compute::Series query, reference;
+    try {
+        query = doc_->segment(channel, q->startS, q->endS);
+        reference = doc_->segment(channel, 0, rec->durationS());
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Search"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    compute::Params p = params();
+    p.metric = compute::Metric::Sdtw;
+    p.topk = topK;
+    const double rate = doc_->channelRate(channel);
+    auto* view = v_.search;
+    auto* signal = v_.signal;
+    const QString desc = tr("Top %1 matches of the query %2–%3 s in %4 (subsequence DTW)")
+                             .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel));
+    Q_EMIT viewRequested(view);
+    return runner_->submit("search", desc, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
+        auto matches = compute::Engine::search(query, reference, p, o);
+        return [=] {
+            view->setMatches(matches, channel, rate, 0.0, desc);
+            if (!matches.empty())
+                signal->setHighlight(channel, matches[0].start / rate, (matches[0].end + 1) / rate);
+        };
+    });
+}
+
+quint64 AnalysisController::alignExample() {
+    auto rec = doc_->recording();
+    if (!rec) return 0;
+    const auto& regions = doc_->regions();
+    if (!lastOfKind(regions, io::RegionKind::Query) || !lastOfKind(regions, io::RegionKind::Reference)) {
+        const double d = rec->durationS();
+        const double len = std::min(2.0, d / 4);
+        io::Region q{io::RegionKind::Query, 0, std::min(1.0, d / 8), 0, "example"};
+        q.endS = q.startS + len;
+        io::Region r{io::RegionKind::Reference, 0, d / 2, d / 2 + len, "example"};
+        doc_->addRegion(q);
+        doc_->addRegion(r);
+    }
+    return alignMarkedRegions();
+}
+
+}  // namespace warplab::app

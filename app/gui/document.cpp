@@ -1,0 +1,130 @@
+#include "app/gui/document.h"
+
+#include <cmath>
+
+#include <QFileInfo>
+
+#include "app/gui/add_region_command.h"
+#include "app/gui/edit_region_command.h"
+#include "app/gui/remove_region_command.h"
+#include "compute/core/error.h"
+#include "io/io_error.h"
+
+namespace warplab::app {
+
+Document::Document(QObject* parent) : QObject(parent) {}
+
+bool Document::open(const QString& path) {
+    try {
+        std::shared_ptr<const io::Recording> rec = io::Recording::open(path.toStdString());
+        recording_ = std::move(rec);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
+        return false;
+    }
+    path_ = path;
+    regions_.clear();
+    undo_.clear();
+    Q_EMIT recordingChanged();
+    Q_EMIT regionsChanged();
+    return true;
+}
+
+void Document::addRegion(const io::Region& region) { undo_.push(new AddRegionCommand(this, region)); }
+
+void Document::removeRegion(int index) {
+    if (index >= 0 && index < int(regions_.size())) undo_.push(new RemoveRegionCommand(this, index));
+}
+
+void Document::moveRegion(int index, double startS, double endS) {
+    if (index < 0 || index >= int(regions_.size())) return;
+    io::Region r = regions_[index];
+    r.startS = startS;
+    r.endS = endS;
+    undo_.push(new EditRegionCommand(this, index, r, tr("Move region to %1–%2 s").arg(startS, 0, 'f', 2).arg(endS, 0, 'f', 2)));
+}
+
+void Document::replaceRegion(int index, const io::Region& region, const QString& text) {
+    if (index >= 0 && index < int(regions_.size())) undo_.push(new EditRegionCommand(this, index, region, text));
+}
+
+int Document::importAnnotationSeizures(const QString& pattern) {
+    if (!recording_) return 0;
+    std::vector<io::Region> found;
+    try {
+        found = io::seizuresFromAnnotations(*recording_, pattern.toStdString());
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Cannot import seizures"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    if (found.empty()) return 0;
+    undo_.beginMacro(tr("Import %1 seizure(s) from annotations").arg(found.size()));
+    for (const auto& r : found) undo_.push(new AddRegionCommand(this, r));
+    undo_.endMacro();
+    return int(found.size());
+}
+
+int Document::importChbSummary(const QString& summaryPath) {
+    if (!recording_) return 0;
+    std::vector<io::Region> found;
+    try {
+        found = io::seizuresFromChbSummary(summaryPath.toStdString(), recording_->path());
+        io::checkRegions(*recording_, found);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Cannot import seizures"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    if (found.empty()) return 0;
+    undo_.beginMacro(tr("Import %1 seizure(s) from %2").arg(found.size()).arg(QFileInfo(summaryPath).fileName()));
+    for (const auto& r : found) undo_.push(new AddRegionCommand(this, r));
+    undo_.endMacro();
+    return int(found.size());
+}
+
+void Document::setRegions(const std::vector<io::Region>& regions) {
+    regions_ = regions;
+    undo_.clear();
+    Q_EMIT regionsChanged();
+}
+
+void Document::insertRegionRaw(int index, const io::Region& region) {
+    regions_.insert(regions_.begin() + index, region);
+    Q_EMIT regionsChanged();
+}
+
+void Document::removeRegionRaw(int index) {
+    regions_.erase(regions_.begin() + index);
+    Q_EMIT regionsChanged();
+}
+
+void Document::setRegionRaw(int index, const io::Region& region) {
+    regions_[std::size_t(index)] = region;
+    Q_EMIT regionsChanged();
+}
+
+QString Document::channelName(int channel) const {
+    if (!recording_ || channel < 0 || channel >= int(widgets::signalList(*recording_).size())) return {};
+    return QString::fromStdString(widgets::signalList(*recording_)[std::size_t(channel)].displayName);
+}
+
+double Document::channelRate(int channel) const {
+    if (!recording_ || channel < 0 || channel >= int(widgets::signalList(*recording_).size())) return 0;
+    return widgets::signalList(*recording_)[std::size_t(channel)].rateHz;
+}
+
+compute::Series Document::segment(int channel, double startS, double endS) const {
+    if (!recording_) throw compute::EngineError(compute::EngineError::Kind::BadInput, "recording", "no recording is open");
+    const auto& sigs = widgets::signalList(*recording_);
+    if (channel < 0 || channel >= int(sigs.size()))
+        throw io::IoError(recording_->path(), "channel", "no channel #" + std::to_string(channel));
+    const auto& s = sigs[std::size_t(channel)];
+    const long long first = std::max(0LL, (long long)std::floor(startS * s.rateHz));
+    const long long last = std::min(s.samples, (long long)std::floor(endS * s.rateHz));
+    if (last <= first)
+        throw io::IoError(recording_->path(), "region", "the segment " + std::to_string(startS) + "–" + std::to_string(endS) +
+                                                            " s of " + s.displayName + " holds no samples");
+    compute::Series series(recording_->read(channel, first, last - first), 1, s.displayName);
+    return series;
+}
+
+}  // namespace warplab::app

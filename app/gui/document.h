@@ -1,0 +1,64 @@
+// The open recording and what the user marked on it: the model behind the main window.
+// Every change to regions goes through the undo stack; views listen to regionsChanged.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include "compute/core/series.h"
+#include "io/regions.h"
+#include "widgets/recording_access.h"
+
+namespace warplab::app {
+
+class Document : public QObject {
+    Q_OBJECT
+public:
+    explicit Document(QObject* parent = nullptr);
+
+    // Opens an EDF/EDF+/BDF recording or a series file (UCR text, CSV, NPY). On failure the
+    // current recording stays, errorOccurred names the file and reason, and false is returned.
+    bool open(const QString& path);
+    std::shared_ptr<const io::Recording> recording() const { return recording_; }
+    QString path() const { return path_; }
+
+    const std::vector<io::Region>& regions() const { return regions_; }
+    QUndoStack* undoStack() { return &undo_; }
+
+    // Undoable edits.
+    void addRegion(const io::Region& region);
+    void removeRegion(int index);
+    void moveRegion(int index, double startS, double endS);
+    void replaceRegion(int index, const io::Region& region, const QString& text);
+    // Seizure imports (one undo step each); return how many regions were added.
+    int importAnnotationSeizures(const QString& pattern);
+    int importChbSummary(const QString& summaryPath);
+    // Replaces all regions (opening a session); clears the undo history.
+    void setRegions(const std::vector<io::Region>& regions);
+
+    // Used by the undo commands only.
+    void insertRegionRaw(int index, const io::Region& region);
+    void removeRegionRaw(int index);
+    void setRegionRaw(int index, const io::Region& region);
+
+    // Samples of one channel over [startS, endS) as an engine series. Throws IoError/EngineError.
+    compute::Series segment(int channel, double startS, double endS) const;
+    QString channelName(int channel) const;
+    double channelRate(int channel) const;
+
+Q_SIGNALS:
+    void recordingChanged();
+    void regionsChanged();
+    void errorOccurred(const QString& title, const QString& message);
+
+private:
+    std::shared_ptr<const io::Recording> recording_;
+    QString path_;
+    std::vector<io::Region> regions_;
+    QUndoStack undo_;
+};
+
+}  // namespace warplab::app

@@ -1,0 +1,118 @@
+#include "app/gui/job_runner.h"
+
+#include <atomic>
+#include <chrono>
+#include <new>
+
+#include "compute/core/error.h"
+
+namespace warplab::app {
+namespace {
+constexpr qint64 kProgressIntervalMs = 40;  // about 25 updates per second
+}
+
+struct JobRunner::Job {
+    quint64 id = 0;
+    QString slot, title;
+    compute::CancelToken token;
+    QElapsedTimer timer;
+    std::atomic<qint64> lastProgressMs{-kProgressIntervalMs};
+};
+
+JobRunner::JobRunner(QObject* parent) : QObject(parent) {
+    // Engine work is itself parallel (oneTBB); two job threads keep one job from blocking another.
+    pool_.setMaxThreadCount(2);
+}
+
+JobRunner::~JobRunner() {
+    cancelAll();
+    pool_.waitForDone();
+}
+
+quint64 JobRunner::submit(const QString& slot, const QString& title, compute::RunOptions options, Work work) {
+    if (auto it = current_.find(slot); it != current_.end()) {
+        // Superseded: stop the older job's worker and forget it without a signal of failure.
+        if (auto old = jobs_.find(it->second); old != jobs_.end()) {
+            old->second->token.cancel();
+            jobs_.erase(old);
+        }
+    }
+    auto job = std::make_shared<Job>();
+    job->id = nextId_++;
+    job->slot = slot;
+    job->title = title;
+    job->timer.start();
+    jobs_[job->id] = job;
+    current_[slot] = job->id;
+
+    options.cancel = &job->token;
+    options.progress = [this, job](double fraction) {
+        const qint64 now = job->timer.elapsed();
+        qint64 last = job->lastProgressMs.load();
+        if (now - last < kProgressIntervalMs && fraction < 1.0) return;
+        if (!job->lastProgressMs.compare_exchange_strong(last, now)) return;
+        const quint64 id = job->id;
+        QMetaObject::invokeMethod(this, [this, id, fraction, now] {
+            if (jobs_.count(id)) Q_EMIT jobProgress(id, fraction, now);
+        }, Qt::QueuedConnection);
+    };
+    ++workers_;
+    Q_EMIT jobStarted(job->id, slot, title);
+    pool_.start([this, job, options, work = std::move(work)] {
+        Apply apply;
+        QString error;
+        bool cancelled = false;
+        try {
+            apply = work(options);
+            cancelled = job->token.cancelled();
+        } catch (const compute::EngineError& e) {
+            if (e.kind() == compute::EngineError::Kind::Cancelled) cancelled = true;
+            else error = QString::fromStdString(e.what());
+        } catch (const std::bad_alloc&) {
+            error = tr("out of memory: the job needed more memory than is free (choose shorter regions or a band)");
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(this, [this, job, apply = std::move(apply), error, cancelled] {
+            deliver(job, apply, error, cancelled);
+        }, Qt::QueuedConnection);
+    });
+    return job->id;
+}
+
+void JobRunner::deliver(const std::shared_ptr<Job>& job, Apply apply, QString error, bool cancelled) {
+    --workers_;
+    Q_EMIT workerStopped(job->id);
+    auto it = jobs_.find(job->id);
+    if (it == jobs_.end()) return;  // cancelled or superseded earlier: nobody wants this result
+    jobs_.erase(it);
+    if (current_[job->slot] == job->id) current_.erase(job->slot);
+    if (cancelled) {
+        Q_EMIT jobCancelled(job->id, job->slot);
+    } else if (!error.isEmpty()) {
+        Q_EMIT jobFailed(job->id, job->slot, job->title, error);
+    } else {
+        if (apply) apply();
+        Q_EMIT jobFinished(job->id, job->slot, job->timer.elapsed());
+    }
+}
+
+void JobRunner::cancel(quint64 id) {
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) return;
+    auto job = it->second;
+    job->token.cancel();
+    jobs_.erase(it);
+    if (current_[job->slot] == id) current_.erase(job->slot);
+    Q_EMIT jobCancelled(id, job->slot);
+}
+
+void JobRunner::cancelAll() {
+    std::vector<quint64> ids;
+    for (const auto& [id, job] : jobs_) ids.push_back(id);
+    for (quint64 id : ids) cancel(id);
+}
+
+bool JobRunner::waitForIdle(int msecs) { return pool_.waitForDone(msecs); }
+
+}  // namespace warplab::app

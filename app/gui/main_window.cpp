@@ -1,0 +1,307 @@
+#include "app/gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QUndoStack>
+
+#include "app/gui/analysis_controller.h"
+#include "app/gui/document.h"
+#include "app/gui/job_runner.h"
+#include "app/gui/region_edit_dialog.h"
+#include "app/gui/shortcut_help_dialog.h"
+#include "widgets/alignment_view.h"
+#include "widgets/cost_matrix_view.h"
+#include "widgets/distance_matrix_view.h"
+#include "widgets/job_progress_widget.h"
+#include "widgets/metric_panel.h"
+#include "widgets/search_results_view.h"
+#include "widgets/signal_view.h"
+
+namespace warplab::app {
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kOpenFilter =
+    "Recordings and series (*.edf *.EDF *.bdf *.BDF *.rec *.txt *.csv *.tsv *.npy);;EDF/BDF (*.edf *.bdf *.rec);;"
+    "Series files (*.txt *.csv *.tsv *.npy);;All files (*)";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName("mainWindow");
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks);
+    doc_ = new Document(this);
+    runner_ = new JobRunner(this);
+
+    signal_ = new widgets::SignalView;
+    setCentralWidget(signal_);
+    metric_ = new widgets::MetricPanel;
+    cost_ = new widgets::CostMatrixView;
+    alignment_ = new widgets::AlignmentView;
+    distances_ = new widgets::DistanceMatrixView;
+    search_ = new widgets::SearchResultsView;
+    progress_ = new widgets::JobProgressWidget;
+    statusBar()->addPermanentWidget(progress_);
+
+    auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock(metric_, tr("Metric"), "metricDock", Qt::LeftDockWidgetArea);
+    QDockWidget* costDock = dock(cost_, tr("Cost matrix"), "costDock", Qt::RightDockWidgetArea);
+    resultDocks_ << costDock;
+    for (auto [w, title, name] : {std::tuple<QWidget*, QString, QString>{alignment_, tr("Alignment"), "alignmentDock"},
+                                  {distances_, tr("Distance matrix"), "distanceDock"},
+                                  {search_, tr("Search"), "searchDock"}}) {
+        QDockWidget* d = dock(w, title, name, Qt::RightDockWidgetArea);
+        tabifyDockWidget(costDock, d);
+        resultDocks_ << d;
+    }
+    costDock->raise();
+    resizeDocks({costDock}, {560}, Qt::Horizontal);
+
+    analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_}, this);
+
+    // Document -> views.
+    connect(doc_, &Document::recordingChanged, this, [this] {
+        signal_->setRecording(doc_->recording());
+        cost_->clear();
+        alignment_->clear();
+        updateTitle();
+    });
+    connect(doc_, &Document::regionsChanged, this, [this] { signal_->setRegions(doc_->regions()); });
+    connect(doc_, &Document::errorOccurred, this, &MainWindow::showError);
+    connect(analysis_, &AnalysisController::errorOccurred, this, &MainWindow::showError);
+    connect(analysis_, &AnalysisController::viewRequested, this, &MainWindow::showView);
+    // Signal view requests -> undoable edits.
+    connect(signal_, &widgets::SignalView::regionDrawn, doc_, &Document::addRegion);
+    connect(signal_, &widgets::SignalView::regionMoveRequested, doc_, &Document::moveRegion);
+    connect(signal_, &widgets::SignalView::regionDeleteRequested, doc_, &Document::removeRegion);
+    connect(signal_, &widgets::SignalView::regionEditRequested, this, &MainWindow::editRegion);
+    // Results -> other views.
+    connect(search_, &widgets::SearchResultsView::matchActivated, signal_, &widgets::SignalView::setHighlight);
+    connect(distances_, &widgets::DistanceMatrixView::cellActivated, analysis_, &AnalysisController::openMatrixCell);
+    // Jobs -> progress strip and error dialogs.
+    connect(runner_, &JobRunner::jobStarted, progress_, [this](quint64 id, const QString&, const QString& title) { progress_->start(id, title); });
+    connect(runner_, &JobRunner::jobProgress, progress_, &widgets::JobProgressWidget::setProgress);
+    connect(runner_, &JobRunner::jobFinished, this, [this](quint64 id, const QString&, qint64 ms) {
+        progress_->finish(id);
+        statusBar()->showMessage(tr("Finished in %1").arg(widgets::JobProgressWidget::formatDuration(ms)), 5000);
+    });
+    connect(runner_, &JobRunner::jobCancelled, this, [this](quint64 id, const QString&) {
+        progress_->finish(id);
+        statusBar()->showMessage(tr("Cancelled"), 5000);
+    });
+    connect(runner_, &JobRunner::jobFailed, this, [this](quint64 id, const QString&, const QString& title, const QString& message) {
+        progress_->finish(id);
+        showError(tr("%1 failed").arg(title), message);
+    });
+    connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
+
+    buildActions();
+    updateTitle();
+    resize(1400, 880);
+}
+
+MainWindow::~MainWindow() { runner_->cancelAll(); }
+
+void MainWindow::buildActions() {
+    auto add = [this](QString id, QString menu, QString text, QList<QKeySequence> keys, std::function<void()> h, bool tb = false) {
+        actions_.add({std::move(id), std::move(menu), std::move(text), std::move(keys), std::move(h), tb, {}});
+    };
+    const QString file = tr("&File"), edit = tr("&Edit"), view = tr("&View"), analysis = tr("&Analysis"), help = tr("&Help");
+    add("file.open", file, tr("&Open…"), {QKeySequence::Open}, [this] { promptOpen(); }, true);
+    add("file.sample", file, tr("Open the &sample recording"), {}, [this] { openSample(); });
+    add("file.importAnnotations", file, tr("Import seizures from &annotations…"), {}, [this] { importAnnotations(); });
+    add("file.importSummary", file, tr("Import seizures from a CHB-MIT &summary…"), {}, [this] { importSummary(); });
+    add("file.quit", file, tr("&Quit"), {QKeySequence::Quit}, [this] { close(); });
+    add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
+    add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
+    add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
+    add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
+    add("view.markQuery", view, tr("Mark &queries"), {QKeySequence(Qt::Key_Q)}, [this] { signal_->setMarkKind(io::RegionKind::Query); });
+    add("view.markReference", view, tr("Mark &references"), {QKeySequence(Qt::Key_R)}, [this] { signal_->setMarkKind(io::RegionKind::Reference); });
+    add("analysis.align", analysis, tr("&Align query × reference"), {QKeySequence(Qt::CTRL | Qt::Key_L)}, [this] { analysis_->alignMarkedRegions(); }, true);
+    add("analysis.example", analysis, tr("Align an &example pair"), {}, [this] { analysis_->alignExample(); });
+    add("analysis.matrix", analysis, tr("&Distance matrix of channels (visible window)"), {QKeySequence(Qt::CTRL | Qt::Key_M)}, [this] { analysis_->channelDistanceMatrix(); }, true);
+    add("analysis.epochs", analysis, tr("Distance matrix of &epochs (current channel)…"), {}, [this] {
+        bool ok = false;
+        const double epoch = QInputDialog::getDouble(this, tr("Epochs"), tr("Epoch length (s):"), 2, 0.05, 600, 2, &ok);
+        if (ok) analysis_->epochDistanceMatrix(std::max(0, signal_->currentChannel()), epoch, epoch / 2);
+    });
+    add("analysis.search", analysis, tr("&Search the query in its channel"), {QKeySequence(Qt::CTRL | Qt::Key_F)}, [this] { analysis_->searchQuery(); }, true);
+    add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
+    add("help.shortcuts", help, tr("&Keyboard shortcuts"), {QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)}, [this] { showShortcuts(); });
+    add("help.about", help, tr("&About WarpLab"), {}, [this] {
+        QMessageBox::about(this, tr("About WarpLab"), tr("WarpLab %1 — elastic time-series distances on EEG.").arg(QCoreApplication::applicationVersion()));
+    });
+    // Keys the signal view handles itself: listed so that the help shows them too.
+    const QString sv = tr("Signal view");
+    add("signal.scroll", sv, tr("Scroll by a quarter window"), {QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_Right)}, {});
+    add("signal.page", sv, tr("Scroll by a window"), {QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_PageDown)}, {});
+    add("signal.ends", sv, tr("Start / end of the recording"), {QKeySequence(Qt::Key_Home), QKeySequence(Qt::Key_End)}, {});
+    add("signal.amplitude", sv, tr("Larger / smaller amplitude"), {QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Minus)}, {});
+    add("signal.window", sv, tr("Shorter / longer time window"), {QKeySequence(Qt::Key_Up), QKeySequence(Qt::Key_Down)}, {});
+    add("signal.delete", sv, tr("Delete the selected region"), {QKeySequence(Qt::Key_Delete)}, {});
+    add("signal.drag", sv, tr("Drag: mark a region on all channels; Ctrl+drag: on one channel; drag a region: move it"), {QKeySequence(tr("Drag"))}, {});
+    actions_.build(this);
+
+    // Undo/redo availability follows the stack.
+    QAction* undo = actions_.action("edit.undo");
+    QAction* redo = actions_.action("edit.redo");
+    connect(doc_->undoStack(), &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(doc_->undoStack(), &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    // The text stays short (it is on the toolbar); what would be undone goes in the tooltip.
+    connect(doc_->undoStack(), &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
+    connect(doc_->undoStack(), &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+
+    QMenu* fileMenu = actions_.menu(file);
+    QMenu* recent = new QMenu(tr("Open &recent"), this);
+    recent->setObjectName("recentMenu");
+    fileMenu->insertMenu(actions_.action("file.sample"), recent);
+    connect(recent, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    QMenu* viewMenu = actions_.menu(view);
+    viewMenu->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) viewMenu->addAction(d->toggleViewAction());
+}
+
+QString MainWindow::samplePath() {
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString& rel : {"/../../share/warplab/sample", "/../share/warplab/sample", "/share/warplab/sample"})
+        for (const QString& name : {"chb01_03_sample.edf", "chb01_03_Seizure.edf"}) {
+            const QString p = QDir::cleanPath(dir + rel + "/" + name);
+            if (QFileInfo::exists(p)) return p;
+        }
+    return {};
+}
+
+bool MainWindow::openSample() {
+    const QString p = samplePath();
+    if (p.isEmpty()) {
+        showError(tr("Sample recording"), tr("The bundled sample recording was not found next to the program (share/warplab/sample)."));
+        return false;
+    }
+    return openFile(p);
+}
+
+bool MainWindow::openFile(const QString& path) {
+    if (!doc_->open(path)) return false;
+    addRecentFile(path);
+    const auto rec = doc_->recording();
+    statusBar()->showMessage(tr("Opened %1: %2 channels, %3 s").arg(QFileInfo(path).fileName())
+                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1), 8000);
+    return true;
+}
+
+void MainWindow::promptOpen() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording or series"), QString(), tr(kOpenFilter));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::importAnnotations() {
+    bool ok = false;
+    const QString pattern = QInputDialog::getText(this, tr("Import seizures"), tr("Annotations whose text contains:"), QLineEdit::Normal, "seizure", &ok);
+    if (!ok) return;
+    const int n = doc_->importAnnotationSeizures(pattern);
+    statusBar()->showMessage(tr("%1 seizure region(s) imported").arg(n), 5000);
+}
+
+void MainWindow::importSummary() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("CHB-MIT summary"), QString(), tr("Summary (*summary*.txt);;All files (*)"));
+    if (path.isEmpty()) return;
+    const int n = doc_->importChbSummary(path);
+    statusBar()->showMessage(tr("%1 seizure region(s) imported").arg(n), 5000);
+}
+
+void MainWindow::editRegion(int index) {
+    auto rec = doc_->recording();
+    if (!rec || index < 0 || index >= int(doc_->regions().size())) return;
+    QStringList channels;
+    for (const auto& s : widgets::signalList(*rec)) channels << QString::fromStdString(s.displayName);
+    RegionEditDialog dialog(doc_->regions()[std::size_t(index)], channels, rec->durationS(), this);
+    if (dialog.exec() == QDialog::Accepted) doc_->replaceRegion(index, dialog.region(), tr("Edit region"));
+}
+
+void MainWindow::showShortcuts() {
+    ShortcutHelpDialog dialog(actions_, this);
+    dialog.exec();
+}
+
+void MainWindow::showView(QWidget* view) {
+    for (QDockWidget* d : resultDocks_)
+        if (d->widget() == view) {
+            d->show();
+            d->raise();
+        }
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setObjectName("errorDialog");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+    Q_EMIT errorShown(title, message);
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+
+void MainWindow::addRecentFile(const QString& path) {
+    QStringList list = recentFiles();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings().setValue("recentFiles", list);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    auto* menu = qobject_cast<QMenu*>(sender());
+    if (!menu) return;
+    menu->clear();
+    const QStringList list = recentFiles();
+    for (const QString& p : list) menu->addAction(QFileInfo(p).fileName(), this, [this, p] { openFile(p); })->setToolTip(p);
+    if (list.isEmpty()) menu->addAction(tr("(none)"))->setEnabled(false);
+}
+
+void MainWindow::updateTitle() {
+    const QString name = doc_->path().isEmpty() ? tr("no recording") : QFileInfo(doc_->path()).fileName();
+    setWindowTitle(tr("%1 — WarpLab").arg(name));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) {
+            openFile(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    runner_->cancelAll();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace warplab::app

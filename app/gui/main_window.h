@@ -1,0 +1,86 @@
+// The main window: creates the document, the job runner, the views and the action table,
+// and connects them. It holds no analysis logic of its own.
+#pragma once
+#include <QMainWindow>
+#include <QStringList>
+
+#include "app/gui/action_table.h"
+
+class QDockWidget;
+
+namespace warplab::widgets {
+class SignalView;
+class MetricPanel;
+class CostMatrixView;
+class AlignmentView;
+class DistanceMatrixView;
+class SearchResultsView;
+class JobProgressWidget;
+}  // namespace warplab::widgets
+
+namespace warplab::app {
+
+class Document;
+class JobRunner;
+class AnalysisController;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    bool openFile(const QString& path);  // shows the error dialog on failure
+    bool openSample();                   // the bundled recording (first start)
+    static QString samplePath();         // "" when not found
+
+    Document* document() const { return doc_; }
+    JobRunner* jobs() const { return runner_; }
+    AnalysisController* analysis() const { return analysis_; }
+    widgets::SignalView* signalView() const { return signal_; }
+    widgets::MetricPanel* metricPanel() const { return metric_; }
+    widgets::CostMatrixView* costView() const { return cost_; }
+    widgets::AlignmentView* alignmentView() const { return alignment_; }
+    widgets::DistanceMatrixView* distanceView() const { return distances_; }
+    widgets::SearchResultsView* searchView() const { return search_; }
+    const ActionTable& actions() const { return actions_; }
+    QStringList recentFiles() const;
+
+    // Non-modal, so the window stays live and tests can find it (object name "errorDialog").
+    void showError(const QString& title, const QString& message);
+
+Q_SIGNALS:
+    void errorShown(const QString& title, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void showView(QWidget* view);
+    void editRegion(int index);
+    void promptOpen();
+    void importAnnotations();
+    void importSummary();
+    void showShortcuts();
+    void updateTitle();
+
+    Document* doc_;
+    JobRunner* runner_;
+    AnalysisController* analysis_ = nullptr;
+    widgets::SignalView* signal_;
+    widgets::MetricPanel* metric_;
+    widgets::CostMatrixView* cost_;
+    widgets::AlignmentView* alignment_;
+    widgets::DistanceMatrixView* distances_;
+    widgets::SearchResultsView* search_;
+    widgets::JobProgressWidget* progress_;
+    QList<QDockWidget*> resultDocks_;
+    ActionTable actions_;
+};
+
+}  // namespace warplab::app

@@ -1,0 +1,32 @@
+// Two aligned series one above the other with lines joining the samples the warping path
+// pairs (a few hundred at most, evenly spread along the path), and the distance.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "compute/core/results.h"
+
+class QCustomPlot;
+class QLabel;
+
+namespace warplab::widgets {
+
+class AlignmentView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AlignmentView(QWidget* parent = nullptr);
+    void setAlignment(std::shared_ptr<const compute::Alignment> alignment, std::vector<float> x,
+                      std::vector<float> y, const QString& xName, const QString& yName);
+    void clear();
+    int joiningLineCount() const { return lines_; }
+    QCustomPlot* plot() const { return plot_; }
+
+private:
+    QCustomPlot* plot_;
+    QLabel* info_;
+    int lines_ = 0;
+};
+
+}  // namespace warplab::widgets

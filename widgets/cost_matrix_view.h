@@ -1,0 +1,59 @@
+// The accumulated-cost matrix of one pair as a colour map with its colour scale, the warping
+// path drawn over it and the two series along its axes (x down the left, y along the bottom).
+// Hover shows (i, j, cost). Long pairs are shown block-averaged; without a matrix (the
+// low-memory path) only the path is drawn.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <QString>
+#include <QWidget>
+
+#include "compute/core/results.h"
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPCurve;
+class QCPAxisRect;
+class QLabel;
+class QMouseEvent;
+
+namespace warplab::widgets {
+
+class CostMatrixView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CostMatrixView(QWidget* parent = nullptr);
+
+    // `x` are the rows (i, length n), `y` the columns (j, length m) of `alignment`.
+    void setAlignment(std::shared_ptr<const compute::Alignment> alignment, std::vector<float> x,
+                      std::vector<float> y, const QString& xName, const QString& yName, const QString& note = {});
+    void clear();
+
+    std::size_t rows() const { return alignment_ ? alignment_->n : 0; }
+    std::size_t cols() const { return alignment_ ? alignment_->m : 0; }
+    bool hasMatrix() const { return alignment_ && !alignment_->matrix.empty(); }
+    std::size_t displayRows() const { return displayRows_; }  // after block averaging
+    std::size_t displayCols() const { return displayCols_; }
+    const compute::Alignment* alignment() const { return alignment_.get(); }
+    QString hoverText() const;
+    QCustomPlot* plot() const { return plot_; }
+
+private:
+    void onHover(QMouseEvent* e);
+
+    std::shared_ptr<const compute::Alignment> alignment_;
+    std::size_t displayRows_ = 0, displayCols_ = 0;
+    QCustomPlot* plot_;
+    QCPAxisRect* main_;
+    QCPAxisRect* left_;
+    QCPAxisRect* bottom_;
+    QCPColorMap* map_;
+    QCPColorScale* scale_;
+    QCPCurve* path_;
+    QLabel* info_;
+    QLabel* hover_;
+};
+
+}  // namespace warplab::widgets

@@ -1,0 +1,16 @@
+// Exporting any QCustomPlot to PNG, SVG or PDF (chosen by the file's extension), and the
+// right-click menu that offers it on every plot of the application.
+#pragma once
+#include <QString>
+
+class QCustomPlot;
+
+namespace warplab::widgets {
+
+// Returns an empty string on success, else why the file could not be written.
+QString exportPlot(QCustomPlot* plot, const QString& path);
+
+// Adds "Export plot as PNG/SVG/PDF…" to the plot's context menu (a file dialog asks where).
+void installPlotExportMenu(QCustomPlot* plot, const QString& baseName);
+
+}  // namespace warplab::widgets

@@ -1,0 +1,53 @@
+#include "widgets/search_results_view.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace warplab::widgets {
+
+SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
+    info_ = new QLabel(tr("No search yet: mark a query region, then run Search."));
+    info_->setWordWrap(true);
+    table_ = new QTableWidget(0, 5);
+    table_->setHorizontalHeaderLabels({tr("rank"), tr("cost"), tr("start (s)"), tr("end (s)"), tr("samples")});
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(info_);
+    layout->addWidget(table_, 1);
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {
+        if (row < 0) return;
+        emit matchActivated(channel_, table_->item(row, 2)->data(Qt::UserRole).toDouble(),
+                            table_->item(row, 3)->data(Qt::UserRole).toDouble());
+    });
+}
+
+void SearchResultsView::setMatches(const std::vector<compute::Match>& matches, int channel, double rateHz,
+                                   double offsetS, const QString& description) {
+    channel_ = channel;
+    const QSignalBlocker block(table_);
+    table_->setRowCount(int(matches.size()));
+    for (int r = 0; r < int(matches.size()); ++r) {
+        const auto& m = matches[r];
+        const double s = offsetS + m.start / rateHz, e = offsetS + (m.end + 1) / rateHz;
+        auto* start = new QTableWidgetItem(QString::number(s, 'f', 3));
+        start->setData(Qt::UserRole, s);
+        auto* end = new QTableWidgetItem(QString::number(e, 'f', 3));
+        end->setData(Qt::UserRole, e);
+        table_->setItem(r, 0, new QTableWidgetItem(QString::number(r + 1)));
+        table_->setItem(r, 1, new QTableWidgetItem(QString::number(m.cost, 'g', 8)));
+        table_->setItem(r, 2, start);
+        table_->setItem(r, 3, end);
+        table_->setItem(r, 4, new QTableWidgetItem(QStringLiteral("%1–%2").arg(m.start).arg(m.end)));
+    }
+    info_->setText(description);
+}
+
+int SearchResultsView::matchCount() const { return table_->rowCount(); }
+
+}  // namespace warplab::widgets

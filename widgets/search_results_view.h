@@ -1,0 +1,33 @@
+// Matches of a subsequence search, ranked by cost; activating a row asks for the match to be
+// highlighted in the signal view.
+#pragma once
+#include <vector>
+
+#include <QWidget>
+
+#include "compute/core/results.h"
+
+class QTableWidget;
+class QLabel;
+
+namespace warplab::widgets {
+
+class SearchResultsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SearchResultsView(QWidget* parent = nullptr);
+    // `rateHz` converts sample indices of the reference into seconds from `offsetS`.
+    void setMatches(const std::vector<compute::Match>& matches, int channel, double rateHz, double offsetS,
+                    const QString& description);
+    int matchCount() const;
+
+signals:
+    void matchActivated(int channel, double startS, double endS);
+
+private:
+    QTableWidget* table_;
+    QLabel* info_;
+    int channel_ = -1;
+};
+
+}  // namespace warplab::widgets

@@ -1,0 +1,481 @@
+#include "widgets/signal_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScrollBar>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "io/io_error.h"
+#include "widgets/min_max_envelope.h"
+#include "widgets/plot_export.h"
+#include "widgets/region_style.h"
+
+namespace warplab::widgets {
+namespace {
+
+constexpr double kWindows[] = {1, 2, 5, 10, 20, 30, 60, 120, 300};
+constexpr double kMinWindow = 1, kMaxWindow = 300;
+constexpr int kScrollUnitsPerSecond = 100;
+
+double niceNumber(double v) {
+    if (!(v > 0) || !std::isfinite(v)) return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (v <= m * p) return m * p;
+    return 10 * p;
+}
+
+}  // namespace
+
+SignalView::SignalView(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Window:")));
+    windowBox_ = new QComboBox;
+    for (double w : kWindows) windowBox_->addItem(w < 60 ? tr("%1 s").arg(w) : tr("%1 min").arg(w / 60), w);
+    windowBox_->setFocusPolicy(Qt::NoFocus);
+    top->addWidget(windowBox_);
+    top->addSpacing(12);
+    top->addWidget(new QLabel(tr("Mark:")));
+    kindBox_ = new QComboBox;
+    for (auto k : {io::RegionKind::Seizure, io::RegionKind::Query, io::RegionKind::Reference})
+        kindBox_->addItem(regionKindLabel(k), static_cast<int>(k));
+    kindBox_->setFocusPolicy(Qt::NoFocus);
+    kindBox_->setToolTip(tr("Kind of region a drag marks (Ctrl+drag: one channel only)"));
+    top->addWidget(kindBox_);
+    top->addSpacing(12);
+    scaleLabel_ = new QLabel;
+    top->addWidget(scaleLabel_);
+    top->addStretch(1);
+
+    plot_ = new QCustomPlot;
+    plot_->setFocusPolicy(Qt::NoFocus);
+    plot_->setInteractions(QCP::Interactions());
+    plot_->setNoAntialiasingOnDrag(true);
+    plot_->xAxis->setLabel(tr("time (s)"));
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    plot_->yAxis->setSubTicks(false);
+    plot_->yAxis->grid()->setVisible(false);
+    plot_->yAxis->setTickLabelFont(QFont(font().family(), 8));
+    auto clock = QSharedPointer<QCPAxisTickerDateTime>::create();
+    clock->setDateTimeFormat("hh:mm:ss");
+    clock->setDateTimeSpec(Qt::UTC);
+    plot_->xAxis2->setTicker(clock);
+    plot_->xAxis2->setTickLabelFont(QFont(font().family(), 8));
+
+    scroll_ = new QScrollBar(Qt::Horizontal);
+    scroll_->setFocusPolicy(Qt::NoFocus);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(scroll_);
+
+    connect(windowBox_, &QComboBox::activated, this, [this](int i) { setWindow(start_, windowBox_->itemData(i).toDouble()); });
+    connect(kindBox_, &QComboBox::activated, this, [this](int) { rebuildOverlays(); });
+    connect(scroll_, &QScrollBar::valueChanged, this, [this](int v) {
+        if (std::abs(v - start_ * kScrollUnitsPerSecond) >= 1) setWindow(double(v) / kScrollUnitsPerSecond, length_);
+    });
+    connect(plot_, &QCustomPlot::mousePress, this, &SignalView::onPress);
+    connect(plot_, &QCustomPlot::mouseMove, this, &SignalView::onMove);
+    connect(plot_, &QCustomPlot::mouseRelease, this, &SignalView::onRelease);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, &SignalView::onDoubleClick);
+
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        const int ch = laneAt(plot_->yAxis->pixelToCoord(pos.y()));
+        if (rec_ && ch >= 0) {
+            const QString name = QString::fromStdString(signalList(*rec_)[ch].displayName);
+            menu.addAction(tr("%1: larger (gain ×2)").arg(name), this, [this, ch] { setChannelGain(ch, channelGain(ch) * 2); });
+            menu.addAction(tr("%1: smaller (gain ÷2)").arg(name), this, [this, ch] { setChannelGain(ch, channelGain(ch) / 2); });
+            menu.addAction(tr("%1: reset gain").arg(name), this, [this, ch] { setChannelGain(ch, 1); });
+            menu.addSeparator();
+        }
+        for (const char* ext : {"png", "svg", "pdf"}) {
+            const QString e = QString::fromLatin1(ext);
+            menu.addAction(tr("Export plot as %1…").arg(e.toUpper()), this, [this, e] {
+                const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "signals." + e);
+                if (path.isEmpty()) return;
+                const QString err = exportPlot(plot_, path);
+                if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+            });
+        }
+        menu.exec(plot_->mapToGlobal(pos));
+    });
+    rebuildChannels();
+}
+
+SignalView::~SignalView() = default;
+
+void SignalView::setRecording(std::shared_ptr<const io::Recording> recording) {
+    rec_ = std::move(recording);
+    regions_.clear();
+    selected_ = -1;
+    currentChannel_ = 0;
+    highlight_ = {};
+    gains_.assign(rec_ ? signalList(*rec_).size() : 0, 1.0);
+    start_ = 0;
+    length_ = rec_ ? std::clamp(std::min(10.0, rec_->durationS()), kMinWindow, kMaxWindow) : 10;
+    rebuildChannels();
+    autoScale();
+    setWindow(0, length_);
+}
+
+void SignalView::rebuildChannels() {
+    plot_->clearGraphs();
+    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
+    ticker->clear();
+    for (int c = 0; c < n; ++c) {
+        auto* g = plot_->addGraph();
+        g->setPen(QPen(QColor(20, 20, 60), 1));
+        g->setAdaptiveSampling(false);  // already reduced to min/max per pixel
+        ticker->addTick(laneCenter(c), QString::fromStdString(signalList(*rec_)[c].displayName));
+    }
+    plot_->yAxis->setRange(0, std::max(n, 1));
+    const QDateTime start = rec_ ? QDateTime::fromString(QString::fromStdString(rec_->startIso()), Qt::ISODate) : QDateTime();
+    plot_->xAxis2->setVisible(start.isValid());
+    plot_->xAxis2->setTickLabels(start.isValid());
+    plot_->xAxis2->setLabel(start.isValid() ? tr("clock time") : QString());
+}
+
+double SignalView::laneCenter(int channel) const {
+    const int n = rec_ ? int(signalList(*rec_).size()) : 1;
+    return n - channel - 0.5;
+}
+
+int SignalView::laneAt(double y) const {
+    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
+    const int c = n - 1 - int(std::floor(y));
+    return (c >= 0 && c < n && y >= 0) ? c : -1;
+}
+
+void SignalView::autoScale() {
+    if (!rec_ || signalList(*rec_).empty()) return;
+    std::vector<double> stds;
+    for (const auto& s : signalList(*rec_)) {
+        const long long count = std::min<long long>(s.samples, (long long)(length_ * s.rateHz));
+        if (count < 2) continue;
+        try {
+            const auto v = rec_->read(s.index, 0, count);
+            double mean = 0, sq = 0;
+            for (float x : v) mean += x;
+            mean /= v.size();
+            for (float x : v) sq += (x - mean) * (x - mean);
+            stds.push_back(std::sqrt(sq / v.size()));
+        } catch (const io::IoError&) {
+        }
+    }
+    if (stds.empty()) return;
+    std::nth_element(stds.begin(), stds.begin() + stds.size() / 2, stds.end());
+    setUnitsPerLane(niceNumber(6 * stds[stds.size() / 2]));
+}
+
+void SignalView::setWindow(double startS, double lengthS) {
+    length_ = std::clamp(lengthS, kMinWindow, kMaxWindow);
+    const double dur = rec_ ? rec_->durationS() : length_;
+    start_ = std::clamp(startS, 0.0, std::max(0.0, dur - length_));
+    plot_->xAxis->setRange(start_, start_ + length_);
+    const QDateTime clock = rec_ ? QDateTime::fromString(QString::fromStdString(rec_->startIso()), Qt::ISODate) : QDateTime();
+    if (clock.isValid()) {
+        QDateTime utc = clock;
+        utc.setTimeSpec(Qt::UTC);  // show the recording's own clock, whatever this machine's zone
+        const double epoch = utc.toMSecsSinceEpoch() / 1000.0;
+        plot_->xAxis2->setRange(epoch + start_, epoch + start_ + length_);
+    }
+    const int idx = windowBox_->findData(length_);
+    if (idx >= 0) windowBox_->setCurrentIndex(idx);
+    syncScrollBar();
+    reloadTraces();
+    rebuildOverlays();
+    emit windowChanged(start_, length_);
+}
+
+void SignalView::scrollBy(double fraction) { setWindow(start_ + fraction * length_, length_); }
+
+void SignalView::syncScrollBar() {
+    const QSignalBlocker block(scroll_);
+    const double dur = rec_ ? rec_->durationS() : 0;
+    scroll_->setRange(0, int(std::max(0.0, dur - length_) * kScrollUnitsPerSecond));
+    scroll_->setPageStep(int(length_ * kScrollUnitsPerSecond));
+    scroll_->setSingleStep(int(length_ * kScrollUnitsPerSecond / 4));
+    scroll_->setValue(int(std::lround(start_ * kScrollUnitsPerSecond)));
+}
+
+void SignalView::setUnitsPerLane(double units) {
+    if (!(units > 0)) return;
+    unitsPerLane_ = units;
+    const QString unit = rec_ && !signalList(*rec_).empty() ? QString::fromStdString(signalList(*rec_)[0].unit) : QString();
+    scaleLabel_->setText(tr("Scale: %1 %2 per channel (+/−)").arg(units, 0, 'g', 4).arg(unit));
+    reloadTraces();
+}
+
+void SignalView::setChannelGain(int channel, double gain) {
+    if (channel < 0 || channel >= int(gains_.size()) || !(gain > 0)) return;
+    gains_[channel] = gain;
+    reloadTraces();
+}
+
+double SignalView::channelGain(int channel) const {
+    return channel >= 0 && channel < int(gains_.size()) ? gains_[channel] : 1.0;
+}
+
+void SignalView::setMarkKind(io::RegionKind kind) { kindBox_->setCurrentIndex(kindBox_->findData(int(kind))); }
+io::RegionKind SignalView::markKind() const { return io::RegionKind(kindBox_->currentData().toInt()); }
+
+void SignalView::reloadTraces() {
+    if (!rec_) {
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const int columns = std::max(100, plot_->axisRect()->width());
+    const auto& sigs = signalList(*rec_);
+    for (int c = 0; c < int(sigs.size()) && c < plot_->graphCount(); ++c) {
+        const auto& s = sigs[c];
+        QVector<double> keys, values;
+        if (s.rateHz > 0) {
+            const long long first = std::clamp<long long>((long long)std::floor(start_ * s.rateHz), 0, s.samples);
+            const long long last = std::clamp<long long>((long long)std::ceil((start_ + length_) * s.rateHz) + 1, 0, s.samples);
+            std::vector<float> v;
+            try {
+                if (last > first) v = rec_->read(c, first, last - first);
+            } catch (const io::IoError&) {
+                v.clear();  // a damaged record shows as a gap rather than stopping the browser
+            }
+            double mean = 0;
+            for (float x : v) mean += x;
+            if (!v.empty()) mean /= v.size();
+            appendMinMaxEnvelope(v.data(), v.size(), first / s.rateHz, 1.0 / s.rateHz, columns, keys, values);
+            const double k = gains_[c] / unitsPerLane_, center = laneCenter(c);
+            for (double& y : values) y = center + (y - mean) * k;
+        }
+        plot_->graph(c)->setData(keys, values, true);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int SignalView::drawnPointCount(int channel) const {
+    return channel >= 0 && channel < plot_->graphCount() ? plot_->graph(channel)->dataCount() : 0;
+}
+
+void SignalView::setRegions(const std::vector<io::Region>& regions) {
+    regions_ = regions;
+    if (selected_ >= int(regions_.size())) selected_ = -1;
+    rebuildOverlays();
+}
+
+void SignalView::setHighlight(int channel, double startS, double endS) {
+    highlight_ = {channel, startS, endS, true};
+    if (endS < start_ || startS > start_ + length_)
+        setWindow((startS + endS) / 2 - length_ / 2, length_);
+    else
+        rebuildOverlays();
+}
+
+void SignalView::clearHighlight() {
+    highlight_.on = false;
+    rebuildOverlays();
+}
+
+void SignalView::rebuildOverlays() {
+    for (auto* item : overlayItems_) plot_->removeItem(item);
+    overlayItems_.clear();
+    if (!rec_) return;
+    const double n = double(signalList(*rec_).size());
+    auto addRect = [&](double s, double e, int channel, QColor fill, QPen pen) {
+        auto* r = new QCPItemRect(plot_);
+        r->topLeft->setCoords(s, channel < 0 ? n : laneCenter(channel) + 0.5);
+        r->bottomRight->setCoords(e, channel < 0 ? 0 : laneCenter(channel) - 0.5);
+        r->setBrush(fill);
+        r->setPen(pen);
+        r->setSelectable(false);
+        overlayItems_.push_back(r);
+        return r;
+    };
+    auto addText = [&](double t, double y, const QString& text, QColor color, Qt::Alignment align) {
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(t, y);
+        label->setPositionAlignment(align);
+        label->setText(text);
+        label->setColor(color);
+        label->setFont(QFont(font().family(), 8, QFont::Bold));
+        label->setBrush(QColor(255, 255, 255, 190));
+        label->setSelectable(false);
+        overlayItems_.push_back(label);
+    };
+    const double t0 = start_, t1 = start_ + length_;
+    for (const auto& a : rec_->annotations()) {
+        const double end = a.onsetS + a.durationS;
+        if (end < t0 || a.onsetS > t1) continue;
+        if (a.durationS > 0) addRect(a.onsetS, end, -1, QColor(255, 160, 0, 25), Qt::NoPen);
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(a.onsetS, 0);
+        line->point2->setCoords(a.onsetS, 1);
+        line->setPen(QPen(QColor(230, 120, 0), 1, Qt::DashLine));
+        line->setSelectable(false);
+        overlayItems_.push_back(line);
+        addText(a.onsetS, n, QString::fromStdString(a.text), QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignTop);
+    }
+    for (int i = 0; i < int(regions_.size()); ++i) {
+        const auto& r = regions_[i];
+        if (r.endS < t0 || r.startS > t1) continue;
+        QColor c = regionColor(r.kind);
+        QColor fill = c;
+        fill.setAlpha(i == selected_ ? 80 : 45);
+        addRect(r.startS, r.endS, r.channel, fill, QPen(c, i == selected_ ? 2.5 : 1));
+        const double top = r.channel < 0 ? n : laneCenter(r.channel) + 0.5;
+        addText(std::max(r.startS, t0), top, regionKindLabel(r.kind) + (r.note.empty() ? QString() : ": " + QString::fromStdString(r.note)),
+                c.darker(130), Qt::AlignLeft | Qt::AlignTop);
+    }
+    if (highlight_.on)
+        addRect(highlight_.start, highlight_.end, highlight_.channel, QColor(255, 215, 0, 90), QPen(QColor(200, 150, 0), 2));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int SignalView::regionAt(double t, int channel) const {
+    // The last drawn region wins, as it is painted on top.
+    for (int i = int(regions_.size()) - 1; i >= 0; --i) {
+        const auto& r = regions_[i];
+        if (t >= r.startS && t <= r.endS && (r.channel < 0 || r.channel == channel)) return i;
+    }
+    return -1;
+}
+
+QPoint SignalView::plotPoint(double timeS, int channel) const {
+    plot_->replot();  // make sure the axis rect has its final geometry
+    return QPoint(int(std::lround(plot_->xAxis->coordToPixel(timeS))),
+                  int(std::lround(plot_->yAxis->coordToPixel(laneCenter(channel)))));
+}
+
+void SignalView::onPress(QMouseEvent* e) {
+    if (!rec_ || e->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(e->pos())) return;
+    const double t = plot_->xAxis->pixelToCoord(e->pos().x());
+    const int lane = laneAt(plot_->yAxis->pixelToCoord(e->pos().y()));
+    if (lane >= 0 && lane != currentChannel_) {
+        currentChannel_ = lane;
+        emit currentChannelChanged(lane);
+    }
+    pressPos_ = e->pos();
+    dragAnchorS_ = dragNowS_ = t;
+    dragMoved_ = false;
+    const int hit = regionAt(t, lane);
+    if (hit >= 0) {
+        drag_ = Drag::Move;
+        dragRegion_ = hit;
+        selected_ = hit;
+        emit regionSelected(hit);
+    } else {
+        drag_ = Drag::Mark;
+        dragChannel_ = (e->modifiers() & Qt::ControlModifier) ? lane : -1;
+        selected_ = -1;
+    }
+    rebuildOverlays();
+}
+
+void SignalView::onMove(QMouseEvent* e) {
+    if (drag_ == Drag::None) return;
+    dragNowS_ = std::clamp(plot_->xAxis->pixelToCoord(e->pos().x()), 0.0, rec_->durationS());
+    if ((e->pos() - pressPos_).manhattanLength() > 3) dragMoved_ = true;
+    if (!dragMoved_) return;
+    if (!rubber_) {
+        rubber_ = new QCPItemRect(plot_);
+        rubber_->setSelectable(false);
+    }
+    const double n = double(signalList(*rec_).size());
+    double s = std::min(dragAnchorS_, dragNowS_), en = std::max(dragAnchorS_, dragNowS_);
+    int channel = dragChannel_;
+    QColor c = regionColor(markKind());
+    if (drag_ == Drag::Move) {
+        const auto& r = regions_[dragRegion_];
+        s = r.startS + (dragNowS_ - dragAnchorS_);
+        en = r.endS + (dragNowS_ - dragAnchorS_);
+        channel = r.channel;
+        c = regionColor(r.kind);
+    }
+    rubber_->topLeft->setCoords(s, channel < 0 ? n : laneCenter(channel) + 0.5);
+    rubber_->bottomRight->setCoords(en, channel < 0 ? 0 : laneCenter(channel) - 0.5);
+    rubber_->setPen(QPen(c, 1, Qt::DashLine));
+    c.setAlpha(60);
+    rubber_->setBrush(c);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SignalView::onRelease(QMouseEvent* e) {
+    if (drag_ == Drag::None) return;
+    onMove(e);
+    const Drag drag = drag_;
+    drag_ = Drag::None;
+    if (rubber_) {
+        plot_->removeItem(rubber_);
+        rubber_ = nullptr;
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (!dragMoved_) return;
+    const double dur = rec_->durationS();
+    if (drag == Drag::Mark) {
+        io::Region r;
+        r.kind = markKind();
+        r.channel = dragChannel_;
+        r.startS = std::clamp(std::min(dragAnchorS_, dragNowS_), 0.0, dur);
+        r.endS = std::clamp(std::max(dragAnchorS_, dragNowS_), 0.0, dur);
+        if (r.endS > r.startS) emit regionDrawn(r);
+    } else if (dragRegion_ >= 0 && dragRegion_ < int(regions_.size())) {
+        const auto& r = regions_[dragRegion_];
+        double delta = dragNowS_ - dragAnchorS_;
+        delta = std::clamp(delta, -r.startS, dur - r.endS);  // keep the region inside the recording
+        if (delta != 0) emit regionMoveRequested(dragRegion_, r.startS + delta, r.endS + delta);
+    }
+}
+
+void SignalView::onDoubleClick(QMouseEvent* e) {
+    if (!rec_) return;
+    const int hit = regionAt(plot_->xAxis->pixelToCoord(e->pos().x()), laneAt(plot_->yAxis->pixelToCoord(e->pos().y())));
+    drag_ = Drag::None;
+    if (hit >= 0) emit regionEditRequested(hit);
+}
+
+void SignalView::keyPressEvent(QKeyEvent* event) {
+    int wi = windowBox_->currentIndex();
+    switch (event->key()) {
+    case Qt::Key_Left: scrollBy(-0.25); break;
+    case Qt::Key_Right: scrollBy(0.25); break;
+    case Qt::Key_PageUp: scrollBy(-1); break;
+    case Qt::Key_PageDown: scrollBy(1); break;
+    case Qt::Key_Home: setWindow(0, length_); break;
+    case Qt::Key_End: setWindow(1e300, length_); break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: setUnitsPerLane(unitsPerLane_ / 1.5); break;
+    case Qt::Key_Minus: setUnitsPerLane(unitsPerLane_ * 1.5); break;
+    case Qt::Key_Up: setWindow(start_, windowBox_->itemData(std::max(0, wi - 1)).toDouble()); break;
+    case Qt::Key_Down: setWindow(start_, windowBox_->itemData(std::min(windowBox_->count() - 1, wi + 1)).toDouble()); break;
+    case Qt::Key_Delete:
+    case Qt::Key_Backspace:
+        if (selected_ >= 0) emit regionDeleteRequested(selected_);
+        break;
+    case Qt::Key_Escape:
+        selected_ = -1;
+        rebuildOverlays();
+        break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void SignalView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    reloadTraces();
+}
+
+}  // namespace warplab::widgets

@@ -1,0 +1,112 @@
+// The recording browser: stacked channels with labels, a time axis in seconds (and clock time
+// on top), per-channel and global amplitude scale, a 1 s .. 5 min window with scroll bar and
+// keys, annotations as labelled markers, marked regions drawn over the traces. Only the
+// visible window is read from the recording and each trace is reduced to min/max per pixel.
+//
+// Mouse: drag on the traces marks a region over all channels (Ctrl: only the channel under
+// the cursor); press inside a region and drag moves it; double-click edits it; Delete
+// removes the selected region. The view never changes regions itself: it emits requests
+// that the document turns into undoable commands.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "widgets/recording_access.h"
+#include "io/regions.h"
+
+class QCustomPlot;
+class QCPAbstractItem;
+class QCPItemRect;
+class QScrollBar;
+class QComboBox;
+class QLabel;
+class QMouseEvent;
+
+namespace warplab::widgets {
+
+class SignalView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SignalView(QWidget* parent = nullptr);
+    ~SignalView() override;
+
+    void setRecording(std::shared_ptr<const io::Recording> recording);
+    void setRegions(const std::vector<io::Region>& regions);
+    void setHighlight(int channel, double startS, double endS);  // e.g. a search match; channel -1 = all
+    void clearHighlight();
+
+    // The visible window, clamped to the recording; length 1 s .. 5 min.
+    void setWindow(double startS, double lengthS);
+    double windowStart() const { return start_; }
+    double windowLength() const { return length_; }
+    void scrollBy(double fraction);  // of the window length
+
+    // Global amplitude: physical units per lane; per-channel gain multiplies it.
+    void setUnitsPerLane(double units);
+    double unitsPerLane() const { return unitsPerLane_; }
+    void setChannelGain(int channel, double gain);
+    double channelGain(int channel) const;
+
+    void setMarkKind(io::RegionKind kind);
+    io::RegionKind markKind() const;
+    int currentChannel() const { return currentChannel_; }
+    int selectedRegion() const { return selected_; }
+
+    // For tests and other views: widget coordinates of the plot for a time and channel.
+    QCustomPlot* plot() const { return plot_; }
+    QPoint plotPoint(double timeS, int channel) const;
+    int drawnPointCount(int channel) const;  // points handed to the plot for a channel
+
+signals:
+    void regionDrawn(const warplab::io::Region& region);
+    void regionMoveRequested(int index, double startS, double endS);
+    void regionEditRequested(int index);
+    void regionDeleteRequested(int index);
+    void regionSelected(int index);
+    void currentChannelChanged(int channel);
+    void windowChanged(double startS, double lengthS);
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void onPress(QMouseEvent* e);
+    void onMove(QMouseEvent* e);
+    void onRelease(QMouseEvent* e);
+    void onDoubleClick(QMouseEvent* e);
+    void rebuildChannels();
+    void reloadTraces();
+    void rebuildOverlays();
+    void syncScrollBar();
+    int laneAt(double y) const;              // channel index at plot y, -1 outside
+    double laneCenter(int channel) const;
+    int regionAt(double t, int channel) const;
+    void autoScale();
+
+    std::shared_ptr<const io::Recording> rec_;
+    std::vector<io::Region> regions_;
+    std::vector<double> gains_;
+    double start_ = 0, length_ = 10, unitsPerLane_ = 200;
+    int currentChannel_ = 0, selected_ = -1;
+    struct Highlight { int channel = -1; double start = 0, end = 0; bool on = false; } highlight_;
+
+    // Mouse drag state: new region (anchor) or moving region `dragRegion_`.
+    enum class Drag { None, Mark, Move } drag_ = Drag::None;
+    double dragAnchorS_ = 0, dragNowS_ = 0;
+    int dragChannel_ = -1, dragRegion_ = -1;
+    bool dragMoved_ = false;
+    QPoint pressPos_;
+
+    QCustomPlot* plot_ = nullptr;
+    QScrollBar* scroll_ = nullptr;
+    QComboBox* windowBox_ = nullptr;
+    QComboBox* kindBox_ = nullptr;
+    QLabel* scaleLabel_ = nullptr;
+    std::vector<QCPAbstractItem*> overlayItems_;
+    QCPItemRect* rubber_ = nullptr;
+};
+
+}  // namespace warplab::widgets
