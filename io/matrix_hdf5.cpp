@@ -36,8 +36,11 @@ std::vector<std::string> readNames(hid_t file, const char* name) {
     H5Handle space(H5Dget_space(d.get()), H5Sclose);
     hssize_t n = H5Sget_simple_extent_npoints(space.get());
     if (n <= 0) return {};
+    H5Handle stored(H5Dget_type(d.get()), H5Tclose);
+    if (H5Tget_class(stored.get()) != H5T_STRING || H5Tis_variable_str(stored.get()) <= 0) return {};
     H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5Tget_cset(stored.get()));  // HDF5 does not convert between ASCII and UTF-8
     std::vector<char*> ptrs(static_cast<std::size_t>(n), nullptr);
     if (H5Dread(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) return {};
     std::vector<std::string> out;

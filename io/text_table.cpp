@@ -1,5 +1,6 @@
 #include "io/text_table.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -90,7 +91,12 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
             row.push_back(v);
         }
         if (!numeric) {
-            if (t.rows.empty() && t.header.empty()) {  // a header line of names
+            // A header is a first line of names only: no field of it reads as a number.
+            const bool names = std::none_of(fields.begin(), fields.end(), [](std::string_view f) {
+                double v;
+                return parseField(f, v);
+            });
+            if (names && t.rows.empty() && t.header.empty()) {
                 for (auto f : fields) t.header.emplace_back(f);
                 continue;
             }
