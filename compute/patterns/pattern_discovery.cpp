@@ -18,7 +18,8 @@ namespace {
 using K = EngineError::Kind;
 
 constexpr std::size_t kDefaultBudget = std::size_t(2) << 30;  // rows of doubles held at once
-constexpr std::size_t kDefaultEpochBlock = 16384;             // 64 MiB of epochs at e = 1024
+constexpr std::size_t kCpuEpochBlock = 16384;                 // 64 MiB of epochs at e = 1024
+constexpr std::size_t kGpuEpochBlock = 65536;                 // fewer, larger launches and copies
 
 long long channelLength(const PatternRequest& r) {
     return r.samples.empty() ? r.sampleCount : (long long)r.samples.size();
@@ -166,7 +167,8 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     params.metric = Metric::Cdtw;
     params.cost = Cost::Squared;
     params.band = r.band;
-    out.kernel = Engine::resolveKernel(Metric::Cdtw, options).name();
+    const Kernel& kernel = Engine::resolveKernel(Metric::Cdtw, options);
+    out.kernel = kernel.name();
 
     // The query (concatenated seizures) is small: read it once; patterns are its windows.
     std::vector<float> query(std::size_t(L.query));
@@ -182,7 +184,9 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
 
     const std::size_t budget = r.memoryBudgetBytes ? r.memoryBudgetBytes : kDefaultBudget;
     const std::size_t pb = std::clamp<std::size_t>(r.patternBlock ? r.patternBlock : budget / (nE * sizeof(double)), 1, nP);
-    const std::size_t eb = std::clamp<std::size_t>(r.epochBlock ? r.epochBlock : kDefaultEpochBlock, 1, nE);
+    const std::size_t eb = std::clamp<std::size_t>(r.epochBlock          ? r.epochBlock
+                                                  : kernel.backend() == Backend::Cpu ? kCpuEpochBlock
+                                                                                     : kGpuEpochBlock, 1, nE);
 
     if (r.keepMatrix) {
         out.matrix.rows = nP;
