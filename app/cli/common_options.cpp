@@ -173,6 +173,17 @@ int runCli(CLI::App& app, int argc, char** argv) {
     std::signal(SIGINT, onInterrupt);
     const std::string prog = app.get_name();
     try {
+        // CLI11 would only say "a subcommand is required" for a misspelt command; name it.
+        if (argc > 1 && argv[1][0] != '-') {
+            bool known = false;
+            std::string names;
+            for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+                known = known || sub->check_name(argv[1]);
+                names += (names.empty() ? "" : ", ") + sub->get_name();
+            }
+            if (!known)
+                throw CLI::ValidationError("unknown command '" + std::string(argv[1]) + "' (commands: " + names + ")");
+        }
         app.parse(argc, argv);
         finishProgress();
         return kExitOk;

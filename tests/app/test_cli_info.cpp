@@ -97,7 +97,10 @@ private slots:
         QCOMPARE(j["file"].toString(), f);
         QCOMPARE(j["format"].toString(), QString("text"));
         QVERIFY(j["signals"].isArray());
-        QVERIFY(!j["signals"].toArray().isEmpty());
+        // One series per line (UCR style): 100 lines of a label and 96 values.
+        const QJsonArray sig = j["signals"].toArray();
+        QCOMPARE(sig.size(), 100);
+        QCOMPARE(sig[0].toObject()["samples"].toInteger(), qint64(97));
         QVERIFY(j["annotations"].toArray().isEmpty());
     }
 
