@@ -7,9 +7,11 @@
 
 namespace warplab::compute::lanes {
 
-// Inputs transposed lane-minor: q[i * lanes + k] is sample i of lane k's query, t likewise.
+// Targets transposed lane-minor: t[j * lanes + k] is sample j of lane k's target. Queries
+// likewise, or, with broadcastQuery, one query of n samples shared by every lane.
 struct Batch {
     const float* q = nullptr;
+    bool broadcastQuery = false;
     const float* t = nullptr;
     long n = 0, m = 0;
     long band = -1;          // Sakoe-Chiba half-width (METRICS.md rule), < 0 = none

@@ -29,16 +29,23 @@ static WL_LANE_INLINE V costv(const V& a, const V& b) {
     else return d * d;
 }
 
+// Sample i of the lanes' queries: one query broadcast to every lane, or one per lane.
+template <bool Bcast>
+static WL_LANE_INLINE V queryv(const float* q, long i, long g) {
+    if constexpr (Bcast) return V(q[i]);
+    else return loadv(q + i * L + g * W);
+}
+
 static WL_LANE_INLINE V minv(const V& a, const V& b) { return stdx::min(a, b); }
 
 // Rows i0 .. i0+RR-1 over all m columns. buf holds D(i0-1, j) on entry, D(i0+RR-1, j) on exit.
-template <bool Abs, long RR>
+template <bool Abs, bool Bcast, long RR>
 static WL_LANE_INLINE void strip(const Batch& b, long i0, float* buf) {
     const V inf(__builtin_inff());
     V q[RR][G], left[RR][G], diag[G];
     for (long r = 0; r < RR; ++r)
         for (long g = 0; g < G; ++g) {
-            q[r][g] = loadv(b.q + (i0 + r) * L + g * W);
+            q[r][g] = queryv<Bcast>(b.q, i0 + r, g);
             left[r][g] = inf;  // D(i, -1)
         }
     for (long g = 0; g < G; ++g) diag[g] = i0 == 0 ? V(0.0f) : inf;  // D(-1,-1) = 0 starts the path
@@ -64,19 +71,19 @@ static WL_LANE_INLINE void strip(const Batch& b, long i0, float* buf) {
     }
 }
 
-template <bool Abs>
+template <bool Abs, bool Bcast>
 static void dtwFull(const Batch& b) {
     float* buf = b.scratch;
     const V inf(__builtin_inff());
     for (long j = 0; j <= b.m; ++j)
         for (long g = 0; g < G; ++g) storev(inf, buf + j * L + g * W);
     long i = 0;
-    for (; i + R <= b.n; i += R) strip<Abs, R>(b, i, buf);
-    for (; i < b.n; ++i) strip<Abs, 1>(b, i, buf);
+    for (; i + R <= b.n; i += R) strip<Abs, Bcast, R>(b, i, buf);
+    for (; i < b.n; ++i) strip<Abs, Bcast, 1>(b, i, buf);
     for (long k = 0; k < L; ++k) b.out[k] = buf[b.m * L + k];
 }
 
-template <bool Abs>
+template <bool Abs, bool Bcast>
 static void dtwBand(const Batch& b) {
     const long n = b.n, m = b.m;
     const long up = b.band + (m > n ? m - n : 0), lo = b.band + (n > m ? n - m : 0);
@@ -92,7 +99,7 @@ static void dtwBand(const Batch& b) {
             for (long g = 0; g < G; ++g) storev(inf, buf + (j + 1) * L + g * W);
         V q[G], left[G], diag[G];
         for (long g = 0; g < G; ++g) {
-            q[g] = loadv(b.q + i * L + g * W);
+            q[g] = queryv<Bcast>(b.q, i, g);
             left[g] = inf;
             // D(i-1, jlo-1): valid only if that column was inside the previous row's band.
             diag[g] = i == 0 ? V(0.0f) : (jlo > prevLo ? loadv(buf + jlo * L + g * W) : inf);
@@ -115,12 +122,12 @@ static void dtwBand(const Batch& b) {
     for (long k = 0; k < L; ++k) b.out[k] = buf[m * L + k];
 }
 
-template <bool Abs>
+template <bool Abs, bool Bcast>
 static void euclideanLanes(const Batch& b) {
     V acc[G];
     for (long g = 0; g < G; ++g) acc[g] = V(0.0f);
     for (long i = 0; i < b.n; ++i)
-        for (long g = 0; g < G; ++g) acc[g] += costv<Abs>(loadv(b.q + i * L + g * W), loadv(b.t + i * L + g * W));
+        for (long g = 0; g < G; ++g) acc[g] += costv<Abs>(queryv<Bcast>(b.q, i, g), loadv(b.t + i * L + g * W));
     for (long g = 0; g < G; ++g) acc[g].copy_to(b.out + g * W, stdx::element_aligned);
 }
 
@@ -130,8 +137,16 @@ void dtw(const Batch& b) {
     // A band that admits every cell is plain DTW, which the faster strip sweep computes.
     const long up = b.band + (b.m > b.n ? b.m - b.n : 0), lo = b.band + (b.n > b.m ? b.n - b.m : 0);
     const bool banded = b.band >= 0 && (up < b.m - 1 || lo < b.n - 1);
-    if (banded) b.absCost ? dtwBand<true>(b) : dtwBand<false>(b);
-    else b.absCost ? dtwFull<true>(b) : dtwFull<false>(b);
+    if (banded) {
+        if (b.broadcastQuery) b.absCost ? dtwBand<true, true>(b) : dtwBand<false, true>(b);
+        else b.absCost ? dtwBand<true, false>(b) : dtwBand<false, false>(b);
+    } else {
+        if (b.broadcastQuery) b.absCost ? dtwFull<true, true>(b) : dtwFull<false, true>(b);
+        else b.absCost ? dtwFull<true, false>(b) : dtwFull<false, false>(b);
+    }
 }
 
-void euclidean(const Batch& b) { b.absCost ? euclideanLanes<true>(b) : euclideanLanes<false>(b); }
+void euclidean(const Batch& b) {
+    if (b.broadcastQuery) b.absCost ? euclideanLanes<true, true>(b) : euclideanLanes<false, true>(b);
+    else b.absCost ? euclideanLanes<true, false>(b) : euclideanLanes<false, false>(b);
+}

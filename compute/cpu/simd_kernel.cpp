@@ -1,6 +1,7 @@
-// cpu.simd tile loop: collects the tile's pairs, groups them by (query length, target length),
-// packs each group into batches of `lanes` pairs (the last batch padded with copies of its
-// first pair), transposes them lane-minor and runs the lane kernel of the chosen ISA.
+// cpu.simd tile loop. Targets go in the lanes and the query is broadcast: each run of `lanes`
+// equal-length target columns is transposed once per tile and swept by every row. The cells
+// that fit no such run (the diagonal tiles of a symmetric matrix, odd lengths, the remainder)
+// are packed one pair per lane instead, so no batch runs mostly empty.
 #include "compute/cpu/simd_kernel.h"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ private:
 };
 
 struct Scratch {
-    AlignedFloats q, t, buf, out;
+    AlignedFloats q, t, t2, buf, out;
 };
 
 struct PairRef {
@@ -70,37 +71,96 @@ void SimdKernel::computeTile(const TileTask& task) {
     auto outAt = [&](std::size_t r, std::size_t c) -> double& {
         return task.out[(r - t.rowBegin) * t.cols() + (c - t.colBegin)];
     };
+    const bool euclid = p.metric == Metric::Euclidean;
+    auto run = [&](lanes::Batch& b, std::size_t m) {
+        b.band = p.metric == Metric::Cdtw ? long(p.band) : -1L;
+        b.absCost = p.cost == Cost::Absolute;
+        b.scratch = scratch.buf.get((m + 1) * L);
+        b.out = scratch.out.get(L);
+        (euclid ? ops.euclidean : ops.dtw)(b);
+    };
+    auto cancelled = [&] { return task.cancel && task.cancel->cancelled(); };
 
+    // 1. Column chunks: the tile's univariate columns sorted by length, cut into runs of L
+    //    columns of one length, each transposed once and shared by every row of the tile.
+    std::vector<std::size_t> colOrder;
+    for (std::size_t c = t.colBegin; c < t.colEnd; ++c)
+        if (task.cols[c].dims == 1) colOrder.push_back(c);
+    std::stable_sort(colOrder.begin(), colOrder.end(),
+                     [&](std::size_t a, std::size_t b) { return task.cols[a].length < task.cols[b].length; });
+    struct Chunk { std::size_t first, m, offset; };  // colOrder[first .. first+L), floats at offset
+    std::vector<Chunk> chunks;
+    std::size_t floats = 0;
+    for (std::size_t k = 0; k + L <= colOrder.size();) {
+        const std::size_t m = task.cols[colOrder[k]].length;
+        if (task.cols[colOrder[k + L - 1]].length != m) {  // not L of one length from here
+            ++k;
+            continue;
+        }
+        chunks.push_back({k, m, floats});
+        floats += m * L;
+        k += L;
+    }
+    float* tchunks = scratch.t.get(std::max<std::size_t>(floats, 1));
+    for (const Chunk& ch : chunks)
+        for (std::size_t lane = 0; lane < L; ++lane) {
+            const float* ts = task.cols[colOrder[ch.first + lane]].values.data();
+            for (std::size_t j = 0; j < ch.m; ++j) tchunks[ch.offset + j * L + lane] = ts[j];
+        }
+
+    // 2. Per row: whole chunks run with the query broadcast; every other needed cell is a
+    //    leftover pair. Multivariate pairs go to the reference (the lanes hold one channel).
     std::vector<PairRef> pairs;
-    pairs.reserve(t.cells());
-    for (std::size_t r = t.rowBegin; r < t.rowEnd; ++r)
+    for (std::size_t r = t.rowBegin; r < t.rowEnd; ++r) {
+        if (cancelled()) return;  // the engine reports Cancelled
+        const Series& row = task.rows[r];
+        std::vector<char> done(t.cols(), 0);
+        if (row.dims == 1)
+            for (const Chunk& ch : chunks) {
+                bool whole = true;
+                for (std::size_t lane = 0; lane < L && whole; ++lane)
+                    whole = !task.upperOnly || colOrder[ch.first + lane] > r;
+                if (!whole) continue;
+                lanes::Batch b;
+                b.q = row.values.data();
+                b.broadcastQuery = true;
+                b.t = tchunks + ch.offset;
+                b.n = long(row.length);
+                b.m = long(ch.m);
+                run(b, ch.m);
+                for (std::size_t lane = 0; lane < L; ++lane) {
+                    const std::size_t c = colOrder[ch.first + lane];
+                    outAt(r, c) = b.out[lane];
+                    done[c - t.colBegin] = 1;
+                }
+            }
         for (std::size_t c = t.colBegin; c < t.colEnd; ++c) {
-            if (task.upperOnly && c < r) continue;
+            if (done[c - t.colBegin] || (task.upperOnly && c < r)) continue;
             if (task.upperOnly && c == r) { outAt(r, c) = 0; continue; }  // d(x, x) = 0 for these metrics
-            if (task.rows[r].dims != 1) {  // multivariate: the lanes hold one channel
-                outAt(r, c) = reference::rawDistance(task.rows[r], task.cols[c], p);
+            if (row.dims != 1 || task.cols[c].dims != 1) {
+                outAt(r, c) = reference::rawDistance(row, task.cols[c], p);
                 continue;
             }
             pairs.push_back({r, c});
         }
-    // Group equal shapes so that a batch's lanes share n and m.
+    }
+
+    // 3. Leftover pairs, one pair per lane: grouped by (query length, target length), in
+    //    batches of L (the last padded with copies of its first pair), both sides transposed.
     std::stable_sort(pairs.begin(), pairs.end(), [&](const PairRef& a, const PairRef& b) {
         return std::make_tuple(task.rows[a.r].length, task.cols[a.c].length) <
                std::make_tuple(task.rows[b.r].length, task.cols[b.c].length);
     });
-
-    const bool euclid = p.metric == Metric::Euclidean;
-    const long band = p.metric == Metric::Cdtw ? long(p.band) : -1L;
     std::size_t k = 0;
     while (k < pairs.size()) {
-        if (task.cancel && task.cancel->cancelled()) return;
+        if (cancelled()) return;
         const std::size_t n = task.rows[pairs[k].r].length, m = task.cols[pairs[k].c].length;
         std::size_t end = k;
         while (end < pairs.size() && end - k < L && task.rows[pairs[end].r].length == n &&
                task.cols[pairs[end].c].length == m)
             ++end;
         float* q = scratch.q.get(n * L);
-        float* tt = scratch.t.get(m * L);
+        float* tt = scratch.t2.get(m * L);
         for (std::size_t lane = 0; lane < L; ++lane) {
             const PairRef& pr = pairs[k + (lane < end - k ? lane : 0)];
             const float* qs = task.rows[pr.r].values.data();
@@ -113,11 +173,7 @@ void SimdKernel::computeTile(const TileTask& task) {
         b.t = tt;
         b.n = long(n);
         b.m = long(m);
-        b.band = band;
-        b.absCost = p.cost == Cost::Absolute;
-        b.scratch = scratch.buf.get((m + 1) * L);
-        b.out = scratch.out.get(L);
-        (euclid ? ops.euclidean : ops.dtw)(b);
+        run(b, m);
         for (std::size_t lane = 0; lane < end - k; ++lane) outAt(pairs[k + lane].r, pairs[k + lane].c) = b.out[lane];
         k = end;
     }

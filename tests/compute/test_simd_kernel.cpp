@@ -139,6 +139,21 @@ private slots:
         compareToReference(set, nullptr, p, simdKernels(), 1);
     }
 
+    void symmetricWideTiles() {
+        // With one thread the engine keeps 64-wide tiles, so off-diagonal tiles run whole
+        // chunks of targets with the query broadcast and diagonal tiles run pairs per lane.
+        std::mt19937 rng(26);
+        SeriesSet set = randomSet(std::vector<std::size_t>(260, 24), rng);
+        set[100] = randomWalk(23, rng);  // one odd length breaks a chunk
+        Params p;
+        p.metric = Metric::Cdtw;
+        p.band = 2;
+        compareToReference(set, nullptr, p, simdKernels(), 1);
+        p.metric = Metric::Dtw;
+        p.cost = Cost::Absolute;
+        compareToReference(set, nullptr, p, simdKernels(), 1);
+    }
+
     void multivariateFallsBackToReference() {
         std::mt19937 rng(24);
         SeriesSet q, t;
