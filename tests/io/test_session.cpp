@@ -1,0 +1,153 @@
+// Session files: exact round trip, unknown and newer fields kept, atomic save, bad files.
+#include <QtTest>
+#undef signals
+
+#include <filesystem>
+
+#include "io/session.h"
+#include "io_test_util.h"
+
+using namespace warplab;
+using namespace warplab::io;
+using iotest::errorOf;
+
+namespace {
+
+Session example() {
+    Session s;
+    s.recordingPath = "/data/chb01_03_sample.edf";
+    s.montage = {"FP1-F7", "T8-P8 (2)", "Fc5.-Fc3."};
+    s.filters.highpassHz = 0.5;
+    s.filters.lowpassHz = 40.1;
+    s.filters.notchHz = 50;
+    s.filters.order = 3;
+    s.filters.applyToAnalysis = true;
+    s.regions = {{RegionKind::Seizure, -1, 42, 82, "from annotation"},
+                 {RegionKind::Query, 22, 0.1, 1.0 / 3.0, "ünïcode note, \"quoted\""},
+                 {RegionKind::Reference, 3, 5, 10.000000000000002, ""}};
+    s.params.metric = compute::Metric::Twed;
+    s.params.nu = 0.0001234;
+    s.params.lambda = 0.7;
+    s.params.rate = 256;
+    s.params.band = 12;
+    s.params.cost = compute::Cost::Absolute;
+    s.params.sqrt = true;
+    s.channel = "FP1-F7";
+    s.backend = "cpu";
+    s.kernel = "cpu.simd";
+    return s;
+}
+
+void compareSessions(const Session& a, const Session& b) {
+    QCOMPARE(a.recordingPath, b.recordingPath);
+    QVERIFY(a.montage == b.montage);
+    QCOMPARE(a.filters.highpassHz, b.filters.highpassHz);
+    QCOMPARE(a.filters.lowpassHz, b.filters.lowpassHz);
+    QCOMPARE(a.filters.notchHz, b.filters.notchHz);
+    QCOMPARE(a.filters.order, b.filters.order);
+    QCOMPARE(a.filters.applyToAnalysis, b.filters.applyToAnalysis);
+    QCOMPARE(a.regions.size(), b.regions.size());
+    for (std::size_t i = 0; i < a.regions.size(); ++i) {
+        QCOMPARE(a.regions[i].kind, b.regions[i].kind);
+        QCOMPARE(a.regions[i].channel, b.regions[i].channel);
+        QCOMPARE(a.regions[i].startS, b.regions[i].startS);  // exact, not approximately
+        QCOMPARE(a.regions[i].endS, b.regions[i].endS);
+        QCOMPARE(a.regions[i].note, b.regions[i].note);
+    }
+    QCOMPARE(a.params.metric, b.params.metric);
+    QCOMPARE(a.params.cost, b.params.cost);
+    QCOMPARE(a.params.band, b.params.band);
+    QCOMPARE(a.params.gamma, b.params.gamma);
+    QCOMPARE(a.params.nu, b.params.nu);
+    QCOMPARE(a.params.lambda, b.params.lambda);
+    QCOMPARE(a.params.degree, b.params.degree);
+    QCOMPARE(a.params.rate, b.params.rate);
+    QCOMPARE(a.params.znorm, b.params.znorm);
+    QCOMPARE(a.params.sqrt, b.params.sqrt);
+    QCOMPARE(a.params.topk, b.params.topk);
+    QCOMPARE(a.channel, b.channel);
+    QCOMPARE(a.backend, b.backend);
+    QCOMPARE(a.kernel, b.kernel);
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string path(const char* n) { return dir_.filePath(n).toStdString(); }
+
+private slots:
+    void roundTripExact() {
+        const std::string p = path("a.warplab.json");
+        saveSession(p, example());
+        const Session back = loadSession(p);
+        compareSessions(example(), back);
+        saveSession(p, back);  // a second save of what was read changes nothing
+        QCOMPARE(iotest::readFile(p), sessionToJson(loadSession(p)).dump(2) + "\n");
+    }
+
+    void unknownAndNewerFieldsKept() {
+        const std::string p = path("newer.json");
+        auto j = sessionToJson(example());
+        j["warplab_session"] = 7;
+        j["future_panel"] = {{"zoom", 2.5}, {"tabs", {"a", "b"}}};
+        j["filters"]["rolloff"] = "steep";
+        j["analysis"]["params"]["warp_penalty"] = 0.25;
+        j["regions"][1]["colour"] = "#ff0000";
+        iotest::writeFile(p, j.dump());
+        Session s = loadSession(p);
+        QCOMPARE(s.version, 7);
+        s.regions[0].note = "edited";  // the user changes something, then saves
+        saveSession(p, s);
+        const auto out = nlohmann::json::parse(iotest::readFile(p));
+        QCOMPARE(out["warplab_session"].get<int>(), 7);
+        QCOMPARE(out["future_panel"]["zoom"].get<double>(), 2.5);
+        QCOMPARE(out["filters"]["rolloff"].get<std::string>(), std::string("steep"));
+        QCOMPARE(out["analysis"]["params"]["warp_penalty"].get<double>(), 0.25);
+        QCOMPARE(out["regions"][1]["colour"].get<std::string>(), std::string("#ff0000"));
+        QCOMPARE(out["regions"][0]["note"].get<std::string>(), std::string("edited"));
+    }
+
+    void atomicSaveLeavesNoTemporary() {
+        QTemporaryDir sub;
+        const std::string p = sub.filePath("s.json").toStdString();
+        iotest::writeFile(p, "{\"warplab_session\": 1, \"recording\": \"old.edf\"}");
+        saveSession(p, example());
+        std::size_t files = 0;
+        for (auto& e : std::filesystem::directory_iterator(sub.path().toStdString())) {
+            (void)e;
+            ++files;
+        }
+        QCOMPARE(files, std::size_t(1));
+        QCOMPARE(loadSession(p).recordingPath, example().recordingPath);
+        // A save that cannot happen leaves the old file untouched.
+        const std::string m = errorOf([&] { saveSession(sub.filePath("missing/dir/s.json").toStdString(), example()); });
+        QVERIFY2(m.find("missing/dir/s.json") != std::string::npos, m.c_str());
+    }
+
+    void badFiles_data() {
+        QTest::addColumn<QString>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not json") << "{\"warplab_session\": 1," << "json: not valid JSON at byte";
+        QTest::newRow("not a session") << "{\"recording\": \"x.edf\"}" << "warplab_session: missing";
+        QTest::newRow("bad region") << "{\"warplab_session\":1,\"regions\":[{\"start_s\":1,\"end_s\":2},{\"start_s\":\"a\",\"end_s\":3}]}"
+                                     << "regions[1].start_s: wrong type";
+        QTest::newRow("bad kind") << "{\"warplab_session\":1,\"regions\":[{\"kind\":\"ictal\",\"start_s\":1,\"end_s\":2}]}"
+                                   << "regions[0].kind: unknown kind \"ictal\"";
+        QTest::newRow("bad metric") << "{\"warplab_session\":1,\"analysis\":{\"params\":{\"metric\":\"lcss\"}}}"
+                                     << "analysis.params.metric: unknown metric \"lcss\"";
+        QTest::newRow("bad filter") << "{\"warplab_session\":1,\"filters\":{\"order\":\"high\"}}" << "filters.order: wrong type";
+    }
+    void badFiles() {
+        QFETCH(QString, content);
+        QFETCH(QString, expected);
+        const std::string p = path("bad.json");
+        iotest::writeFile(p, content.toStdString());
+        const std::string m = errorOf([&] { loadSession(p); });
+        QVERIFY2(m.rfind(p + ": ", 0) == 0 && m.find(expected.toStdString()) != std::string::npos, m.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "test_session.moc"
