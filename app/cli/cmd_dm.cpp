@@ -42,18 +42,14 @@ std::vector<std::string> namesOf(const compute::SeriesSet& set) {
     return names;
 }
 
-// Streams a matrix that does not fit the memory budget. The all-pairs case is computed as the
-// full rectangle (queries x queries): each tile then holds final values for every cell, so
-// the writer never needs a mirrored cell from another tile. It costs twice the work, which
-// is the price of not holding the matrix.
+// Streams a matrix that does not fit the memory budget: the engine hands over finished tiles
+// (for all pairs, each upper tile once more transposed), the writer puts them in place.
 void streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute::SeriesSet* t,
                   const compute::Params& params, const compute::RunOptions& run) {
-    const compute::SeriesSet& cols = t ? *t : q;
-    auto writer = io::MatrixStreamWriter::create(o.out, q.size(), cols.size(), params);
-    compute::Engine::distanceMatrixStreamed(q, &cols, params, run,
-                                            [&](const compute::Tile& tile, const double* values) {
-                                                writer->writeTile(tile, values);
-                                            });
+    auto writer = io::MatrixStreamWriter::create(o.out, q.size(), t ? t->size() : q.size(), params);
+    compute::Engine::distanceMatrixStreamed(q, t, params, run, [&](const compute::Tile& tile, const double* values) {
+        writer->writeTile(tile, values);
+    });
     writer->finish();
 }
 

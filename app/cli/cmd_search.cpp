@@ -19,6 +19,7 @@ struct SearchOptions {
     RunFlags run;
     SeriesFlags series;
     std::string query, reference;
+    std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
 };
 
@@ -28,7 +29,12 @@ void runSearch(const SearchOptions& o) {
     params.topk = o.top;
     compute::validate(params);
     compute::Series query = readOneSeries(o.query, o.series, "query");
-    compute::Series reference = readOneSeries(o.reference, o.series, "reference");
+    // --window cuts the query out of a recording; the reference is searched whole unless
+    // --reference-window says otherwise.
+    SeriesFlags refFlags = o.series;
+    refFlags.window = o.referenceWindow;
+    if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
+    compute::Series reference = readOneSeries(o.reference, refFlags, "reference");
     std::vector<compute::Match> matches =
         compute::Engine::search(query, reference, params, toRunOptions(o.run, "search"));
     finishProgress();
@@ -48,6 +54,11 @@ void addSearchCommand(CLI::App& app) {
     cmd->add_option("--reference", o->reference, "series file or recording channel to search in")
         ->required()
         ->check(CLI::ExistingFile);
+    cmd->add_option("--reference-channel", o->referenceChannel, "EDF/BDF signal of the reference (default: --channel)");
+    cmd->add_option("--reference-window", o->referenceWindow,
+                    "EDF/BDF window START:LEN of the reference in seconds (default: the whole channel; "
+                    "--window applies to the query)")
+        ->option_text("START:LEN");
     cmd->add_option("--top", o->top, "number of matches (non-overlapping by METRICS.md)")->capture_default_str();
     addMetricOptions(*cmd, o->metric, /*withMetric=*/false);
     addSeriesOptions(*cmd, o->series);

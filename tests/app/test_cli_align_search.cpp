@@ -119,6 +119,57 @@ private slots:
             }
     }
 
+    // Every metric align computes: the printed distance is the scalar reference's, bit-exact
+    // (the text is the shortest round-trip form); the matrix ends in the same value.
+    void alignDistance_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addRow("euclidean") << QStringList{"--metric", "euclidean"};
+        QTest::addRow("dtw abs znorm") << QStringList{"--metric", "dtw", "--cost", "abs", "--znorm"};
+        QTest::addRow("cdtw sqrt") << QStringList{"--metric", "cdtw", "--band", "2", "--sqrt"};
+        QTest::addRow("softdtw") << QStringList{"--metric", "softdtw", "--gamma", "0.1"};
+        QTest::addRow("twed rate") << QStringList{"--metric", "twed", "--nu", "0.2", "--lambda", "0.5", "--rate", "96"};
+    }
+    void alignDistance() {
+        QFETCH(QStringList, args);
+        const QString a = path("g_a.txt"), b = path("g_b.txt"), m = path("g_acc.npy");
+        io::SeriesFileOptions lo;
+        lo.labelColumn = true;
+        auto gp = io::readSeriesFile(cli_test::dataPath("ucr/GunPoint/GunPoint_TRAIN.tsv").toStdString(), lo);
+        QVERIFY(gp.size() >= 2);
+        QVERIFY(cli_test::writeText(a, oneLine({gp[0].values.begin(), gp[0].values.end()})));
+        QVERIFY(cli_test::writeText(b, oneLine({gp[1].values.begin(), gp[1].values.end()})));
+        compute::Params p;
+        p.metric = *compute::parseMetric(args[1].toStdString());
+        for (int i = 2; i < args.size(); ++i) {
+            if (args[i] == "--cost") p.cost = compute::Cost::Absolute;
+            if (args[i] == "--znorm") p.znorm = true;
+            if (args[i] == "--sqrt") p.sqrt = true;
+            if (args[i] == "--band") p.band = args[i + 1].toInt();
+            if (args[i] == "--gamma") p.gamma = args[i + 1].toDouble();
+            if (args[i] == "--nu") p.nu = args[i + 1].toDouble();
+            if (args[i] == "--lambda") p.lambda = args[i + 1].toDouble();
+            if (args[i] == "--rate") p.rate = args[i + 1].toDouble();
+        }
+        auto r = runCli(QStringList{"align"} + args + QStringList{a, b, "--matrix", m});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.startsWith("distance "));
+        const double want = compute::Engine::distance(gp[0], gp[1], p);
+        QCOMPARE(std::strtod(r.out.mid(9).trimmed().constData(), nullptr), want);
+        compute::DistanceMatrix acc = io::readMatrix(m.toStdString());
+        QVERIFY(acc.rows * acc.cols > 0);
+        const double last = acc.values.back();
+        QCOMPARE(p.sqrt ? std::sqrt(last) : last, want);
+    }
+
+    // --window cuts the query from a CHB-MIT channel; the reference is the whole channel.
+    void searchEdfWindow() {
+        const QString edf = cli_test::dataPath("chbmit/chb01_03_Seizure.edf");
+        auto r = runCli({"search", "--query", edf, "--reference", edf, "--channel", "FP1-F7", "--window", "10:1"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // 10 s at 256 Hz: samples 2560 .. 2815.
+        QCOMPARE(parseCsv(r.out), (std::vector<std::vector<double>>{{1, 0, 2560, 2815}}));
+    }
+
     // A window cut from the real Bonn seizure recording S001 is found at its own place, cost 0.
     void searchWindowOfBonn() {
         const QString bonn = cli_test::dataPath("bonn/S/S001.txt");
