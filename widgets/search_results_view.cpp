@@ -30,6 +30,7 @@ SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
 void SearchResultsView::setMatches(const std::vector<compute::Match>& matches, int channel, double rateHz,
                                    double offsetS, const QString& description) {
     channel_ = channel;
+    matches_ = matches;
     const QSignalBlocker block(table_);
     table_->setRowCount(int(matches.size()));
     for (int r = 0; r < int(matches.size()); ++r) {

@@ -20,6 +20,7 @@ public:
     void setMatches(const std::vector<compute::Match>& matches, int channel, double rateHz, double offsetS,
                     const QString& description);
     int matchCount() const;
+    const std::vector<compute::Match>& matches() const { return matches_; }
 
 signals:
     void matchActivated(int channel, double startS, double endS);
@@ -28,6 +29,7 @@ private:
     QTableWidget* table_;
     QLabel* info_;
     int channel_ = -1;
+    std::vector<compute::Match> matches_;
 };
 
 }  // namespace warplab::widgets

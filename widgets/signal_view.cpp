@@ -278,7 +278,7 @@ void SignalView::setRegions(const std::vector<io::Region>& regions) {
 
 void SignalView::setHighlight(int channel, double startS, double endS) {
     highlight_ = {channel, startS, endS, true};
-    if (endS < start_ || startS > start_ + length_)
+    if (startS < start_ || endS > start_ + length_)  // bring the whole match into view
         setWindow((startS + endS) / 2 - length_ / 2, length_);
     else
         rebuildOverlays();

@@ -73,7 +73,7 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
         return 0;
     }
     const compute::Params p = params();
-    const std::uint64_t need = costMatrixBytes(x.length, y.length), budget = memoryBudget();
+    const std::uint64_t need = costMatrixBytes(x.length, y.length), budget = this->budget();
     // Too large for a full cost matrix: the low-memory path computes the distance alone with
     // the fast kernels (no path), and the views say why no matrix is shown.
     const bool lowMemory = need > budget;
@@ -117,7 +117,7 @@ quint64 AnalysisController::channelDistanceMatrix() {
     }
     const compute::Params p = params();
     const std::uint64_t need = costMatrixBytes(set.size(), set.size());
-    if (need > memoryBudget()) {
+    if (need > budget()) {
         Q_EMIT errorOccurred(tr("Distance matrix"), tr("%1 channels need %2 for the matrix, more than allowed").arg(set.size()).arg(bytesText(need)));
         return 0;
     }
@@ -160,7 +160,7 @@ quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, doub
         Q_EMIT errorOccurred(tr("Distance matrix"), QString::fromStdString(ex.what()));
         return 0;
     }
-    if (costMatrixBytes(set.size(), set.size()) > memoryBudget()) {
+    if (costMatrixBytes(set.size(), set.size()) > budget()) {
         Q_EMIT errorOccurred(tr("Distance matrix"), tr("%1 epochs: the matrix would not fit in memory").arg(set.size()));
         return 0;
     }

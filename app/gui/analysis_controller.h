@@ -55,6 +55,9 @@ public:
     // Bytes a full accumulated-cost matrix of n x m needs, and what the application allows.
     static std::uint64_t costMatrixBytes(std::size_t n, std::size_t m);
     static std::uint64_t memoryBudget();
+    // Overrides memoryBudget() (0: back to the default); lets tests reach the low-memory path.
+    void setMemoryBudget(std::uint64_t bytes) { budgetOverride_ = bytes; }
+    std::uint64_t budget() const { return budgetOverride_ ? budgetOverride_ : memoryBudget(); }
 
 Q_SIGNALS:
     void errorOccurred(const QString& title, const QString& message);
@@ -70,6 +73,7 @@ private:
     // What the rows and columns of the shown distance matrix are: (channel, start, end).
     struct Segment { int channel; double start, end; };
     std::vector<Segment> matrixRows_;
+    std::uint64_t budgetOverride_ = 0;
 };
 
 }  // namespace warplab::app

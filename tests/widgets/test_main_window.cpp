@@ -1,0 +1,351 @@
+// Drives the real main window offscreen: open a recording of shared/data, mark a region with
+// simulated mouse events, undo and redo it, run DTW and check the cost-matrix view against the
+// scalar reference, cancel a long job, open a corrupt file and get the error dialog.
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "app/gui/analysis_controller.h"
+#include "app/gui/document.h"
+#include "app/gui/job_runner.h"
+#include "app/gui/main_window.h"
+#include "app/gui/shortcut_help_dialog.h"
+#include "compute/engine.h"
+#include "io/matrix_io.h"
+#include "widgets/alignment_view.h"
+#include "widgets/cost_matrix_view.h"
+#include "widgets/distance_matrix_view.h"
+#include "widgets/metric_panel.h"
+#include "widgets/search_results_view.h"
+#include "widgets/signal_view.h"
+
+using namespace warplab;
+
+namespace {
+const QString kSeizure = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
+constexpr double kRate = 256.0;  // CHB-MIT, PROVENANCE.md
+
+// Samples of one channel read straight from the file (not through the GUI), for expectations.
+compute::Series readSegment(const QString& path, int channel, long long first, long long count) {
+    auto rec = io::Recording::open(path.toStdString());
+    return compute::Series(rec->read(channel, first, count), 1);
+}
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void opensRecording();
+    void keyboardNavigation();
+    void marksRegionWithMouseAndUndoes();
+    void movesRegionWithMouse();
+    void dtwJobFillsCostMatrix();
+    void lowMemoryPathKeepsNoMatrix();
+    void cancelsLongJob();
+    void newerJobSupersedesOlder();
+    void distanceMatrixAndExport();
+    void searchFindsQueryItself();
+    void corruptFileShowsErrorDialog();
+    void shortcutHelpListsActionTable();
+
+private:
+    app::MainWindow* w_ = nullptr;
+};
+
+void TestMainWindow::initTestCase() {
+    QCoreApplication::setOrganizationName("WarpLabTests");
+    QCoreApplication::setApplicationName("test_main_window");
+    if (!QFile::exists(kSeizure)) QSKIP("shared/data is not beside the checkout");
+}
+
+void TestMainWindow::init() {
+    w_ = new app::MainWindow;
+    w_->resize(1400, 900);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_));
+    QVERIFY(w_->openFile(kSeizure));
+}
+
+void TestMainWindow::cleanup() {
+    w_->jobs()->cancelAll();
+    w_->jobs()->waitForIdle(60000);
+    delete w_;
+    w_ = nullptr;
+}
+
+void TestMainWindow::opensRecording() {
+    auto rec = w_->document()->recording();
+    QVERIFY(rec);
+    QCOMPARE(int(widgets::signalList(*rec).size()), 23);
+    QVERIFY(w_->recentFiles().contains(QFileInfo(kSeizure).absoluteFilePath()));
+    auto* sv = w_->signalView();
+    QCOMPARE(sv->plot()->graphCount(), 23);
+    // 10 s at 256 Hz is 2560 samples; min/max per pixel leaves at most two per column.
+    const int columns = std::max(100, sv->plot()->axisRect()->width());
+    QVERIFY(sv->drawnPointCount(0) > 0);
+    QVERIFY2(sv->drawnPointCount(0) <= 2 * columns + 2, qPrintable(QString::number(sv->drawnPointCount(0))));
+}
+
+void TestMainWindow::keyboardNavigation() {
+    auto* sv = w_->signalView();
+    sv->setFocus();
+    QCOMPARE(sv->windowStart(), 0.0);
+    QTest::keyClick(sv, Qt::Key_PageDown);
+    QCOMPARE(sv->windowStart(), sv->windowLength());
+    QTest::keyClick(sv, Qt::Key_End);
+    QCOMPARE(sv->windowStart(), 41.0 - sv->windowLength());
+    QTest::keyClick(sv, Qt::Key_Home);
+    QCOMPARE(sv->windowStart(), 0.0);
+    QTest::keyClick(sv, Qt::Key_Right);
+    QCOMPARE(sv->windowStart(), sv->windowLength() / 4);
+    const double before = sv->unitsPerLane();
+    QTest::keyClick(sv, Qt::Key_Plus);
+    QVERIFY(sv->unitsPerLane() < before);
+    QTest::keyClick(sv, Qt::Key_Down);  // longer window
+    QVERIFY(sv->windowLength() > 10.0);
+}
+
+void TestMainWindow::marksRegionWithMouseAndUndoes() {
+    auto* sv = w_->signalView();
+    auto* doc = w_->document();
+    QCustomPlot* plot = sv->plot();
+    sv->setMarkKind(io::RegionKind::Query);
+    const QPoint a = sv->plotPoint(2.0, 3), b = sv->plotPoint(5.0, 3);
+    QTest::mousePress(plot, Qt::LeftButton, Qt::NoModifier, a);
+    QTest::mouseMove(plot, (a + b) / 2);
+    QTest::mouseMove(plot, b);
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::NoModifier, b);
+    QCOMPARE(int(doc->regions().size()), 1);
+    const io::Region r = doc->regions()[0];
+    const double pixel = sv->windowLength() / plot->axisRect()->width();
+    QCOMPARE(r.kind, io::RegionKind::Query);
+    QCOMPARE(r.channel, -1);
+    QVERIFY2(std::abs(r.startS - 2.0) <= 2 * pixel, qPrintable(QString::number(r.startS)));
+    QVERIFY2(std::abs(r.endS - 5.0) <= 2 * pixel, qPrintable(QString::number(r.endS)));
+
+    // Ctrl+drag marks one channel only.
+    const QPoint c = sv->plotPoint(6.0, 7), d = sv->plotPoint(8.0, 7);
+    QTest::mousePress(plot, Qt::LeftButton, Qt::ControlModifier, c);
+    QTest::mouseMove(plot, d);
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::ControlModifier, d);
+    QCOMPARE(int(doc->regions().size()), 2);
+    QCOMPARE(doc->regions()[1].channel, 7);
+
+    doc->undoStack()->undo();
+    QCOMPARE(int(doc->regions().size()), 1);
+    doc->undoStack()->undo();
+    QCOMPARE(int(doc->regions().size()), 0);
+    doc->undoStack()->redo();
+    QCOMPARE(int(doc->regions().size()), 1);
+    QCOMPARE(doc->regions()[0].startS, r.startS);
+
+    // Select by clicking inside, delete with the Delete key, undo brings it back.
+    const QPoint inside = sv->plotPoint(3.5, 10);
+    QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, inside);
+    QCOMPARE(sv->selectedRegion(), 0);
+    QTest::keyClick(sv, Qt::Key_Delete);
+    QCOMPARE(int(doc->regions().size()), 0);
+    doc->undoStack()->undo();
+    QCOMPARE(int(doc->regions().size()), 1);
+}
+
+void TestMainWindow::movesRegionWithMouse() {
+    auto* sv = w_->signalView();
+    auto* doc = w_->document();
+    doc->addRegion({io::RegionKind::Seizure, -1, 2.0, 4.0, ""});
+    const QPoint a = sv->plotPoint(3.0, 5), b = sv->plotPoint(6.0, 5);
+    QTest::mousePress(sv->plot(), Qt::LeftButton, Qt::NoModifier, a);
+    QTest::mouseMove(sv->plot(), b);
+    QTest::mouseRelease(sv->plot(), Qt::LeftButton, Qt::NoModifier, b);
+    const io::Region r = doc->regions().at(0);
+    const double pixel = sv->windowLength() / sv->plot()->axisRect()->width();
+    QVERIFY2(std::abs(r.startS - 5.0) <= 2 * pixel, qPrintable(QString::number(r.startS)));
+    QVERIFY(std::abs((r.endS - r.startS) - 2.0) < 1e-9);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->regions().at(0).startS, 2.0);
+}
+
+void TestMainWindow::dtwJobFillsCostMatrix() {
+    auto* doc = w_->document();
+    w_->metricPanel()->setMetric(compute::Metric::Dtw);
+    doc->addRegion({io::RegionKind::Query, 0, 1.0, 3.0, ""});       // 512 samples of FP1-F7
+    doc->addRegion({io::RegionKind::Reference, 0, 20.0, 21.5, ""});  // 384 samples
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QSignalSpy failed(w_->jobs(), &app::JobRunner::jobFailed);
+    QVERIFY(w_->analysis()->alignMarkedRegions() != 0);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(failed.count(), 0);
+    auto* cost = w_->costView();
+    QCOMPARE(cost->rows(), std::size_t(512));
+    QCOMPARE(cost->cols(), std::size_t(384));
+    QVERIFY(cost->hasMatrix());
+    QCOMPARE(cost->displayRows(), std::size_t(512));  // under 600 per axis: not averaged
+    const auto& path = cost->alignment()->path;
+    QVERIFY(!path.empty());
+    QCOMPARE(path.front(), std::make_pair(std::size_t(0), std::size_t(0)));
+    QCOMPARE(path.back(), std::make_pair(std::size_t(511), std::size_t(383)));
+    // The distance equals the scalar reference on the same samples read independently.
+    compute::Params p;
+    p.metric = compute::Metric::Dtw;
+    const double expected = compute::Engine::distance(readSegment(kSeizure, 0, 256, 512), readSegment(kSeizure, 0, 5120, 384), p);
+    QCOMPARE(cost->alignment()->distance, expected);
+    QVERIFY(w_->alignmentView()->joiningLineCount() > 0);
+    QVERIFY(w_->alignmentView()->joiningLineCount() <= 200);
+    // Hover reports (i, j, cost) of the cell under the mouse.
+    QCustomPlot* plot = cost->plot();
+    QTest::mouseMove(plot, QPoint(plot->width() / 2, plot->height() / 3));
+    QVERIFY(cost->hoverText().contains("i = ") || cost->hoverText().trimmed().isEmpty());
+}
+
+void TestMainWindow::lowMemoryPathKeepsNoMatrix() {
+    auto* doc = w_->document();
+    w_->analysis()->setMemoryBudget(1024);  // 1 KiB: any real pair is "too large"
+    doc->addRegion({io::RegionKind::Query, 2, 1.0, 2.0, ""});
+    doc->addRegion({io::RegionKind::Reference, 2, 30.0, 31.0, ""});
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QVERIFY(w_->analysis()->alignMarkedRegions() != 0);
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!w_->costView()->hasMatrix());
+    compute::Params p;
+    const double expected = compute::Engine::distance(readSegment(kSeizure, 2, 256, 256), readSegment(kSeizure, 2, 7680, 256), p);
+    QVERIFY(std::abs(w_->costView()->alignment()->distance - expected) <= 1e-6 * std::abs(expected));
+}
+
+void TestMainWindow::cancelsLongJob() {
+    // Epochs of 2 s every 0.05 s: ~780 epochs, ~300k DTW pairs, minutes of work.
+    QSignalSpy started(w_->jobs(), &app::JobRunner::jobStarted);
+    QSignalSpy cancelled(w_->jobs(), &app::JobRunner::jobCancelled);
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QSignalSpy stopped(w_->jobs(), &app::JobRunner::workerStopped);
+    const quint64 id = w_->analysis()->epochDistanceMatrix(0, 2.0, 0.05);
+    QVERIFY(id != 0);
+    QCOMPARE(started.count(), 1);
+    QTest::qWait(300);
+    QVERIFY(w_->jobs()->isActive(id));
+    w_->findChild<QPushButton*>("cancelJob")->click();  // the Cancel button of the progress strip
+    QCOMPARE(cancelled.count(), 1);
+    QVERIFY(!w_->jobs()->isActive(id));
+    // The worker honours the token between tiles and returns; no result reaches the view.
+    QVERIFY(stopped.wait(60000));
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(w_->distanceView()->matrix() == nullptr);
+}
+
+void TestMainWindow::newerJobSupersedesOlder() {
+    auto* runner = w_->jobs();
+    QSignalSpy finished(runner, &app::JobRunner::jobFinished);
+    int applied = 0, which = 0;
+    auto slow = [&](int tag, int ms) {
+        return [&, tag, ms](const compute::RunOptions& o) -> app::JobRunner::Apply {
+            for (int t = 0; t < ms && !o.cancel->cancelled(); t += 5) QThread::msleep(5);
+            return [&, tag] { ++applied; which = tag; };
+        };
+    };
+    const quint64 first = runner->submit("view", "first", {}, slow(1, 2000));
+    const quint64 second = runner->submit("view", "second", {}, slow(2, 50));
+    QVERIFY(!runner->isActive(first));
+    QVERIFY(finished.wait(10000));
+    QVERIFY(runner->waitForIdle(10000));
+    QTest::qWait(50);
+    QCOMPARE(applied, 1);
+    QCOMPARE(which, 2);
+    QCOMPARE(finished.first().at(0).toULongLong(), second);
+}
+
+void TestMainWindow::distanceMatrixAndExport() {
+    w_->metricPanel()->setMetric(compute::Metric::Dtw);
+    auto* sv = w_->signalView();
+    sv->setWindow(0, 2);  // 512 samples per channel
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+    QVERIFY(finished.wait(120000));
+    const compute::DistanceMatrix* m = w_->distanceView()->matrix();
+    QVERIFY(m);
+    QCOMPARE(m->rows, std::size_t(23));
+    QCOMPARE(m->cols, std::size_t(23));
+    QCOMPARE(QString::fromStdString(m->rowNames[1]), QString("F7-T7"));
+    compute::Params p;
+    const double expected = compute::Engine::distance(readSegment(kSeizure, 0, 0, 512), readSegment(kSeizure, 1, 0, 512), p);
+    QVERIFY2(std::abs(m->at(0, 1) - expected) <= 1e-5 * expected, qPrintable(QString("%1 vs %2").arg(m->at(0, 1)).arg(expected)));
+    QCOMPARE(m->at(3, 3), 0.0);
+
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("m.csv");
+    QCOMPARE(w_->distanceView()->exportMatrix(csv), QString());
+    const compute::DistanceMatrix back = io::readMatrix(csv.toStdString());
+    QCOMPARE(back.rows, m->rows);
+    QCOMPARE(back.values, m->values);
+
+    // Clicking a cell opens that pair (channel 0 x channel 1 over the same window).
+    QSignalSpy again(w_->jobs(), &app::JobRunner::jobFinished);
+    Q_EMIT w_->distanceView()->cellActivated(0, 1);
+    QVERIFY(again.wait(60000));
+    QCOMPARE(w_->costView()->rows(), std::size_t(512));
+    QVERIFY(std::abs(w_->costView()->alignment()->distance - expected) <= 1e-5 * expected);
+}
+
+void TestMainWindow::searchFindsQueryItself() {
+    auto* doc = w_->document();
+    doc->addRegion({io::RegionKind::Query, 4, 10.0, 11.0, ""});  // 256 samples of FP1-F3 from sample 2560
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QVERIFY(w_->analysis()->searchQuery(3) != 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(w_->searchView()->matchCount(), 3);
+    // The best match of a query in its own channel is itself: cost 0 at samples 2560..2815.
+    const auto& best = w_->searchView()->matches().front();
+    QCOMPARE(best.start, std::size_t(2560));
+    QCOMPARE(best.end, std::size_t(2815));
+    QVERIFY(best.cost <= 1e-6);
+    auto* sv = w_->signalView();  // and the signal view shows it
+    QVERIFY(sv->windowStart() <= 10.0 && sv->windowStart() + sv->windowLength() >= 11.0);
+}
+
+void TestMainWindow::corruptFileShowsErrorDialog() {
+    QTemporaryDir dir;
+    // A truncated EDF: the header promises 41 records that are not there.
+    QFile in(kSeizure);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray head = in.read(6144 + 1000);
+    const QString truncated = dir.filePath("truncated.edf");
+    QFile out(truncated);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(head);
+    out.close();
+    const QString garbage = dir.filePath("garbage.edf");
+    QFile g(garbage);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write("this is not a recording at all\n");
+    g.close();
+
+    QSignalSpy errors(w_, &app::MainWindow::errorShown);
+    const auto before = w_->document()->recording();
+    QVERIFY(!w_->openFile(garbage));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY2(errors.first().at(1).toString().contains("garbage.edf"), qPrintable(errors.first().at(1).toString()));
+    auto* box = w_->findChild<QMessageBox*>("errorDialog");
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QCOMPARE(w_->document()->recording(), before);  // the open recording stays
+
+    w_->openFile(truncated);  // either refused with a dialog, or opened leniently: never a crash
+    QVERIFY(errors.count() == 2 || w_->document()->path() == truncated);
+    if (w_->document()->path() == truncated) w_->signalView()->setWindow(30, 10);  // reading past the data
+}
+
+void TestMainWindow::shortcutHelpListsActionTable() {
+    app::ShortcutHelpDialog dialog(w_->actions());
+    int withKeys = 0;
+    for (const auto& spec : w_->actions().specs()) withKeys += spec.shortcuts.isEmpty() ? 0 : 1;
+    QCOMPARE(dialog.rowCount(), withKeys);
+    QVERIFY(withKeys >= 15);
+    QVERIFY(w_->findChild<QAction*>("help.shortcuts"));
+    QVERIFY(w_->findChild<QAction*>("help.shortcuts")->shortcuts().contains(QKeySequence(Qt::Key_F1)));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

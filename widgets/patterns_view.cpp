@@ -1,0 +1,323 @@
+#include "widgets/patterns_view.h"
+
+#include <algorithm>
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextStream>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "compute/core/error.h"
+#include "io/matrix_io.h"
+#include "widgets/plot_export.h"
+
+namespace warplab::widgets {
+
+namespace {
+
+// Round-trip precision, as the CLI prints numbers.
+QString exact(double v) { return QString::number(v, 'g', 17); }
+
+QString clock(double s) {
+    const long long whole = (long long)s;
+    return QString("%1:%2:%3")
+        .arg(whole / 3600, 2, 10, QChar('0'))
+        .arg((whole / 60) % 60, 2, 10, QChar('0'))
+        .arg(s - double(whole / 60 * 60), 6, 'f', 3, QChar('0'));
+}
+
+enum Column { ColRank, ColQuality, ColPattern, ColStart, ColClock, ColCount };
+
+}  // namespace
+
+PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
+    summary_ = new QLabel(tr("No pattern discovery run yet."), this);
+    summary_->setWordWrap(true);
+
+    table_ = new QTableWidget(0, ColCount, this);
+    table_->setHorizontalHeaderLabels({tr("rank"), tr("quality"), tr("pattern"), tr("start (s)"), tr("start (h:m:s)")});
+    table_->verticalHeader()->hide();
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
+        const auto rows = table_->selectionModel()->selectedRows();
+        selected_ = rows.isEmpty() ? -1 : rows.front().row();
+        showSelected();
+    });
+
+    signalPlot_ = new QCustomPlot(this);
+    signalPlot_->setMinimumHeight(150);
+    signalPlot_->xAxis->setLabel(tr("time (s)"));
+    signalPlot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    installPlotExportMenu(signalPlot_, QStringLiteral("pattern"));
+
+    histogramPlot_ = new QCustomPlot(this);
+    histogramPlot_->setMinimumHeight(150);
+    histogramPlot_->yAxis->setLabel(tr("epochs"));
+    histogramPlot_->legend->setVisible(true);
+    installPlotExportMenu(histogramPlot_, QStringLiteral("pattern-distances"));
+
+    nearest_ = new QListWidget(this);
+    nearest_->setToolTip(tr("Epochs nearest to the selected pattern; double-click or Enter to jump there"));
+    connect(nearest_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        emit epochActivated(item->data(Qt::UserRole).toDouble());
+    });
+
+    exportRanking_ = new QPushButton(tr("Export ranking (CSV)…"), this);
+    exportMatrix_ = new QPushButton(tr("Export matrix…"), this);
+    connect(exportRanking_, &QPushButton::clicked, this, &PatternsView::askExportRanking);
+    connect(exportMatrix_, &QPushButton::clicked, this, &PatternsView::askExportMatrix);
+
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(summary_);
+    leftLayout->addWidget(table_, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(exportRanking_);
+    buttons->addWidget(exportMatrix_);
+    leftLayout->addLayout(buttons);
+
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(signalPlot_);
+    right->addWidget(histogramPlot_);
+    auto* nearestBox = new QWidget(this);
+    auto* nearestLayout = new QVBoxLayout(nearestBox);
+    nearestLayout->setContentsMargins(0, 0, 0, 0);
+    nearestLayout->addWidget(new QLabel(tr("Nearest epochs"), nearestBox));
+    nearestLayout->addWidget(nearest_);
+    right->addWidget(nearestBox);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    clear();
+}
+
+PatternsView::~PatternsView() = default;
+
+void PatternsView::clear() {
+    ranking_.reset();
+    fetch_ = nullptr;
+    selected_ = -1;
+    table_->setRowCount(0);
+    nearest_->clear();
+    signalPlot_->clearPlottables();
+    signalPlot_->clearItems();
+    signalPlot_->replot();
+    histogramPlot_->clearPlottables();
+    histogramPlot_->replot();
+    summary_->setText(tr("No pattern discovery run yet."));
+    exportRanking_->setEnabled(false);
+    exportMatrix_->setEnabled(false);
+}
+
+void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ranking, SampleFetcher fetch,
+                              const QString& unit) {
+    clear();
+    if (!ranking) return;
+    ranking_ = std::move(ranking);
+    fetch_ = std::move(fetch);
+    unit_ = unit;
+    const auto& r = *ranking_;
+    summary_->setText(tr("%1: %2 patterns × %3 epochs (%4 ictal), e = %5, s = %6, w = %7, quality %8, kernel %9, %10 s")
+                          .arg(QString::fromStdString(r.channel))
+                          .arg(r.patternCount)
+                          .arg(r.epochCount)
+                          .arg(r.ictalCount)
+                          .arg(r.epoch)
+                          .arg(r.stride)
+                          .arg(r.band)
+                          .arg(QString::fromUtf8(compute::qualityName(r.quality).data()))
+                          .arg(QString::fromStdString(r.kernel))
+                          .arg(r.seconds, 0, 'f', 2));
+    signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
+    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern (%1², squared cost)").arg(unit_));
+
+    table_->setRowCount(int(r.ranked.size()));
+    for (int k = 0; k < int(r.ranked.size()); ++k) {
+        const auto& p = r.ranked[std::size_t(k)];
+        auto set = [&](int col, const QString& text, double sortValue) {
+            auto* item = new QTableWidgetItem(text);
+            item->setData(Qt::UserRole, sortValue);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(k, col, item);
+        };
+        set(ColRank, QString::number(k + 1), k + 1);
+        set(ColQuality, QString::number(p.quality, 'f', 4), p.quality);
+        set(ColPattern, QString::number(p.index), double(p.index));
+        set(ColStart, QString::number(p.startS, 'f', 3), p.startS);
+        set(ColClock, clock(p.startS), p.startS);
+    }
+    table_->resizeColumnsToContents();
+    exportRanking_->setEnabled(true);
+    exportMatrix_->setEnabled(r.matrix.rows > 0);
+    exportMatrix_->setToolTip(r.matrix.rows > 0 ? QString()
+                                                : tr("The matrix was not kept for this run (too large); "
+                                                     "use warplab-cli patterns --dm-out to stream it to a file."));
+    if (!r.ranked.empty()) selectRank(0);
+}
+
+void PatternsView::selectRank(int rank) {
+    if (!ranking_ || rank < 0 || rank >= int(ranking_->ranked.size())) {
+        table_->clearSelection();
+        return;
+    }
+    table_->selectRow(rank);  // itemSelectionChanged shows it
+}
+
+void PatternsView::showSelected() {
+    if (!ranking_ || selected_ < 0 || selected_ >= int(ranking_->ranked.size())) return;
+    const auto& p = ranking_->ranked[std::size_t(selected_)];
+    drawExcerpt(p);
+    drawHistogram(p);
+    fillNearest(p);
+    emit patternSelected(p.startS, double(ranking_->epoch) / ranking_->rateHz);
+}
+
+void PatternsView::drawExcerpt(const compute::PatternScore& p) {
+    signalPlot_->clearPlottables();
+    signalPlot_->clearItems();
+    const auto& r = *ranking_;
+    const long long e = r.epoch;
+    if (fetch_) {
+        // One epoch of context on each side of the pattern's first sample.
+        const long long first = std::max(0LL, p.recordingSample - e);
+        const long long last = std::min(r.sampleCount, p.recordingSample + 2 * e);
+        const std::vector<float> x = fetch_(first, last - first);
+        QVector<double> t, v;
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            t.push_back(double(first + (long long)k) / r.rateHz);
+            v.push_back(x[k]);
+        }
+        auto* context = signalPlot_->addGraph();
+        context->setName(tr("signal"));
+        context->setPen(QPen(QColor(120, 120, 120)));
+        context->setData(t, v, true);
+        // The pattern over its place. A pattern that spans the end of one seizure and the
+        // start of the next has two places; each piece is drawn where it lies.
+        auto* pattern = signalPlot_->addGraph();
+        pattern->setName(tr("pattern"));
+        pattern->setPen(QPen(QColor(200, 30, 30), 2));
+        pattern->setLineStyle(QCPGraph::lsLine);
+        QVector<double> pt, pv;
+        for (long long q = p.querySample; q < p.querySample + e; ++q) {
+            const long long at = compute::queryToRecordingSample(r.seizures, q);
+            if (at < first || at >= last) continue;
+            if (!pt.isEmpty() && at != (long long)std::llround(pt.back() * r.rateHz) + 1) {
+                pt.push_back(qQNaN());  // a gap between two pieces
+                pv.push_back(qQNaN());
+            }
+            pt.push_back(double(at) / r.rateHz);
+            pv.push_back(x[std::size_t(at - first)]);
+        }
+        pattern->setData(pt, pv, true);
+        signalPlot_->rescaleAxes();
+    }
+    signalPlot_->replot();
+}
+
+void PatternsView::drawHistogram(const compute::PatternScore& p) {
+    histogramPlot_->clearPlottables();
+    const auto& h = p.histogram;
+    const double width = h.binWidth() > 0 ? h.binWidth() : 1.0;
+    QVector<double> keys, ictal, inter;
+    double top = 0;
+    for (std::size_t b = 0; b < h.ictal.size(); ++b) {
+        keys.push_back(h.lo + (double(b) + 0.5) * width);
+        ictal.push_back(double(h.ictal[b]));
+        inter.push_back(double(h.interictal[b]));
+        top = std::max({top, ictal.back(), inter.back()});
+    }
+    auto* barsInter = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
+    barsInter->setName(tr("interictal epochs"));
+    barsInter->setWidth(width);
+    barsInter->setPen(QPen(QColor(40, 90, 180)));
+    barsInter->setBrush(QColor(40, 90, 180, 110));
+    barsInter->setData(keys, inter, true);
+    auto* barsIctal = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
+    barsIctal->setName(tr("ictal epochs"));
+    barsIctal->setWidth(width);
+    barsIctal->setPen(QPen(QColor(200, 30, 30)));
+    barsIctal->setBrush(QColor(200, 30, 30, 110));
+    barsIctal->setData(keys, ictal, true);
+    histogramPlot_->xAxis->setRange(h.lo - width, h.hi + width);
+    histogramPlot_->yAxis->setRange(0, std::max(1.0, top * 1.1));
+    histogramPlot_->replot();
+}
+
+void PatternsView::fillNearest(const compute::PatternScore& p) {
+    nearest_->clear();
+    for (const auto& n : p.nearest) {
+        auto* item = new QListWidgetItem(tr("%1 s (%2)  epoch %3  distance %4  %5")
+                                             .arg(n.startS, 0, 'f', 3)
+                                             .arg(clock(n.startS))
+                                             .arg(n.epoch)
+                                             .arg(n.distance, 0, 'g', 6)
+                                             .arg(n.ictal ? tr("ictal") : tr("interictal")),
+                                         nearest_);
+        item->setData(Qt::UserRole, n.startS);
+        if (n.ictal) item->setForeground(QColor(200, 30, 30));
+    }
+}
+
+QString PatternsView::exportRankingCsv(const QString& path) const {
+    if (!ranking_) return tr("There is no ranking to export.");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return tr("%1: cannot write: %2").arg(path, f.errorString());
+    QTextStream out(&f);
+    out << "rank,quality,pattern_index,start_seconds\n";
+    for (std::size_t k = 0; k < ranking_->ranked.size(); ++k) {
+        const auto& p = ranking_->ranked[k];
+        out << k + 1 << ',' << exact(p.quality) << ',' << p.index << ',' << exact(p.startS) << '\n';
+    }
+    out.flush();
+    if (f.error() != QFile::NoError) return tr("%1: %2").arg(path, f.errorString());
+    return {};
+}
+
+QString PatternsView::exportMatrix(const QString& path) const {
+    if (!ranking_ || ranking_->matrix.rows == 0)
+        return tr("The matrix was not kept for this run; use warplab-cli patterns --dm-out to stream it to a file.");
+    try {
+        io::writeMatrix(path.toStdString(), ranking_->matrix);
+    } catch (const compute::EngineError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+void PatternsView::askExportRanking() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export pattern ranking"), QStringLiteral("patterns.csv"),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    const QString error = exportRankingCsv(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export ranking"), error);
+}
+
+void PatternsView::askExportMatrix() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export patterns × epochs matrix"),
+                                                      QStringLiteral("patterns-matrix.npy"),
+                                                      tr("NumPy (*.npy);;HDF5 (*.h5);;CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    const QString error = exportMatrix(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export matrix"), error);
+}
+
+}  // namespace warplab::widgets

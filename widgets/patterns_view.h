@@ -1,0 +1,84 @@
+// The result of seizure pattern discovery (compute::PatternRanking) for one channel: the
+// ranking table (rank, quality, position), the selected pattern drawn over its place in an
+// excerpt of the signal, the histogram of its distances to ictal and to interictal epochs,
+// the epochs nearest to it (activate one to jump there), and export of the ranking (CSV) and
+// of the matrix. Self-contained: it is given the ranking and a way to fetch samples of the
+// ranked channel, and it talks back only through signals.
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <QString>
+#include <QWidget>
+
+#include "compute/patterns/pattern_discovery.h"
+
+class QCustomPlot;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QTableWidget;
+
+namespace warplab::widgets {
+
+class PatternsView : public QWidget {
+    Q_OBJECT
+public:
+    // Samples [start, start+count) of the ranked channel, physical units.
+    using SampleFetcher = std::function<std::vector<float>(long long start, long long count)>;
+
+    explicit PatternsView(QWidget* parent = nullptr);
+    ~PatternsView() override;
+
+    // `unit` labels the amplitude axis ("uV"); the distance axis is in unit^2 (squared cost).
+    void setRanking(std::shared_ptr<const compute::PatternRanking> ranking, SampleFetcher fetch,
+                    const QString& unit = QStringLiteral("uV"));
+    void clear();
+    std::shared_ptr<const compute::PatternRanking> ranking() const { return ranking_; }
+
+    // Selects the pattern at `rank` (0 = best) in the table; -1 clears the selection.
+    void selectRank(int rank);
+    int selectedRank() const { return selected_; }
+
+    // Both return an empty string on success, else why not (shown by the caller).
+    // CSV: rank,quality,pattern_index,start_seconds, as `warplab-cli patterns` prints it.
+    QString exportRankingCsv(const QString& path) const;
+    // .csv/.npy/.h5 through io::writeMatrix; needs a ranking computed with keepMatrix.
+    QString exportMatrix(const QString& path) const;
+
+    // For tests and the main window.
+    QTableWidget* table() const { return table_; }
+    QCustomPlot* signalPlot() const { return signalPlot_; }
+    QCustomPlot* histogramPlot() const { return histogramPlot_; }
+    QListWidget* nearestList() const { return nearest_; }
+
+signals:
+    // The user activated one of the nearest epochs: jump the signal view there.
+    void epochActivated(double seconds);
+    // The selected pattern's place in the recording (for a highlight in the signal view).
+    void patternSelected(double startSeconds, double lengthSeconds);
+
+private:
+    void showSelected();
+    void drawExcerpt(const compute::PatternScore& p);
+    void drawHistogram(const compute::PatternScore& p);
+    void fillNearest(const compute::PatternScore& p);
+    void askExportRanking();
+    void askExportMatrix();
+
+    std::shared_ptr<const compute::PatternRanking> ranking_;
+    SampleFetcher fetch_;
+    QString unit_;
+    int selected_ = -1;
+
+    QLabel* summary_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QCustomPlot* signalPlot_ = nullptr;
+    QCustomPlot* histogramPlot_ = nullptr;
+    QListWidget* nearest_ = nullptr;
+    QPushButton* exportRanking_ = nullptr;
+    QPushButton* exportMatrix_ = nullptr;
+};
+
+}  // namespace warplab::widgets
