@@ -197,6 +197,39 @@ private slots:
         compareMatrix(fromDistanceMatrix(back), expectedMatrix(q_, allPairs ? q_ : t_, p), kFp32Tol);
     }
 
+    // Series from .npy (a 2-D array, one series per row) give the same matrix as from text.
+    void npyInput() {
+        auto writeNpy = [&](const compute::SeriesSet& set, const QString& file) {
+            compute::DistanceMatrix asArray;  // a rows x samples array of float64
+            asArray.rows = set.size();
+            asArray.cols = set[0].length;
+            for (const auto& s : set) asArray.values.insert(asArray.values.end(), s.values.begin(), s.values.end());
+            io::writeMatrix(file.toStdString(), asArray);
+        };
+        const QString qn = path("train20.npy"), tn = path("test10.npy");
+        writeNpy(q_, qn);
+        writeNpy(t_, tn);
+        auto fromText = runCli({"dm", "--metric", "dtw", "--label-column", "--queries", train_, "--targets", test_});
+        auto fromNpy = runCli({"dm", "--metric", "dtw", "--queries", qn, "--targets", tn});
+        QVERIFY2(fromNpy.exitCode == 0, fromNpy.err.constData());
+        QCOMPARE(fromNpy.out, fromText.out);
+    }
+
+    // One thread or all cores, default kernel or an explicit backend: the same bits.
+    void threadsAndBackend() {
+        const QStringList base{"dm", "--metric", "cdtw", "--band", "7", "--label-column", "--queries", train_};
+        auto all = runCli(base);
+        auto one = runCli(base + QStringList{"--threads", "1"});
+        auto cpu = runCli(base + QStringList{"--backend", "cpu"});
+        QVERIFY2(all.exitCode == 0 && one.exitCode == 0 && cpu.exitCode == 0, one.err.constData());
+        QCOMPARE(one.out, all.out);
+        QCOMPARE(cpu.out, all.out);
+        // Progress goes to stderr only, so stdout is unchanged by --progress.
+        auto progress = runCli(base + QStringList{"--progress"});
+        QCOMPARE(progress.out, all.out);
+        QVERIFY(progress.err.contains("100.0%"));
+    }
+
     // Variable-length series (as UCR's ragged sets): lines of 5, 3 and 7 samples.
     void ragged() {
         const QString f = path("ragged.txt");

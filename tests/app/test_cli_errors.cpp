@@ -114,6 +114,21 @@ private slots:
                      qPrintable(QStringLiteral("stderr does not mention '%1': %2").arg(m, QString(r.err))));
     }
 
+    // Asking for a GPU backend on a machine without one is a failure (exit 1), not bad input.
+    void missingDevice_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("cuda") << "cuda";
+        QTest::newRow("hip") << "hip";
+    }
+    void missingDevice() {
+        QFETCH(QString, backend);
+        auto r = runCli({"dm", "--metric", "dtw", "--backend", backend, "--queries", good_});
+        if (r.exitCode == 0) QSKIP("this machine has a device for the backend");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(backend.toUtf8()), r.err.constData());
+    }
+
     // --help is not an error: text on stdout, exit 0.
     void help() {
         auto r = runCli({"dm", "--help"});
