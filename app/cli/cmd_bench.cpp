@@ -1,18 +1,110 @@
-// Placeholder: registers `warplab-cli bench` so that the command line is complete; its owner
-// replaces this file with the real command.
+// `warplab-cli bench`: times the registered kernels on random series of the given lengths and
+// checks each against the scalar reference on the same inputs (compute/bench/bench.h, the
+// engine path, transfers included). Where a GPU is present, its kernels are also timed on the
+// device alone (compute/gpu/gpu_bench.h: inputs resident, device events), which is the figure
+// comparable with published kernels. Prints one table on stdout; --json writes the same rows.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
 #include <CLI/CLI.hpp>
 
+#include "app/cli/bench_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/common_options.h"
+#include "compute/bench/bench.h"
 #include "compute/core/error.h"
+#if WARPLAB_HAVE_CUDA
+#include "compute/gpu/gpu_bench.h"
+#include "compute/gpu/gpu_device.h"
+#endif
 
 namespace warplab::cli {
 
+namespace {
+
+struct BenchOptions {
+    MetricOptions metric;
+    std::string kernels = "all";
+    std::vector<std::size_t> lengths = {128, 512, 1024};
+    std::size_t pairs = 4096;
+    std::size_t series = 0;
+    int repeats = 5;
+    int threads = 0;
+    std::string json;
+    bool deviceTiming = true;
+    bool engineTiming = true;
+    // sdtw: queries of --lengths in a reference of this length.
+    int queries = 512;
+    int referenceLength = 100000;
+    int top = 5;
+};
+
+void runBenchCommand(const BenchOptions& o) {
+    compute::BenchConfig cfg;
+    cfg.params = toParams(o.metric);
+    cfg.lengths = o.lengths;
+    cfg.pairs = o.pairs;
+    cfg.series = o.series;
+    cfg.repeats = o.repeats;
+    cfg.threads = o.threads;
+    std::stringstream ks(o.kernels);
+    for (std::string k; std::getline(ks, k, ',');)
+        if (!k.empty()) cfg.kernels.push_back(k);
+    std::string device = "no GPU backend built";
+    compute::BenchTable table;
+    if (cfg.params.metric == compute::Metric::Sdtw) {
+#if WARPLAB_HAVE_CUDA
+        device = compute::gpu::available() ? compute::gpu::deviceName() : compute::gpu::unavailableReason();
+        for (std::size_t len : o.lengths)
+            table.push_back(compute::gpu::runSdtwBench(o.queries, int(len), o.referenceLength, o.top, o.repeats,
+                                                       cfg.params.znorm, cfg.seed));
+#else
+        throw compute::EngineError(compute::EngineError::Kind::BadParameter, "metric",
+                                   "the sdtw benchmark needs the GPU backend; this build has none");
+#endif
+    } else {
+        if (o.engineTiming) table = compute::runBench(cfg);
+#if WARPLAB_HAVE_CUDA
+        device = compute::gpu::available() ? compute::gpu::deviceName() : compute::gpu::unavailableReason();
+        if (o.deviceTiming && compute::gpu::available()) {
+            compute::BenchTable dev = compute::gpu::runDeviceBench(cfg);
+            table.insert(table.end(), dev.begin(), dev.end());
+        }
+#endif
+    }
+    std::cout << "device: " << device << "\n";
+    printBenchTable(std::cout, table);
+    if (!o.json.empty()) {
+        std::ofstream out(o.json);
+        if (!out)
+            throw compute::EngineError(compute::EngineError::Kind::BadInput, "json", "cannot write " + o.json);
+        out << benchJson(table, device).dump(2) << "\n";
+    }
+    std::cout.flush();
+}
+
+}  // namespace
+
 void addBenchCommand(CLI::App& app) {
-    auto* cmd = app.add_subcommand("bench", "micro-benchmark of the compute kernels (not yet available)");
-    cmd->allow_extras();
-    cmd->callback([] {
-        throw compute::EngineError(compute::EngineError::Kind::Internal, "bench", "not yet available");
-    });
+    auto o = std::make_shared<BenchOptions>();
+    o->metric.params.metric = compute::Metric::Dtw;
+    auto* cmd = app.add_subcommand("bench", "time the compute kernels and check them against the scalar reference");
+    addMetricOptions(*cmd, o->metric, /*withMetric=*/true, /*metricRequired=*/false);
+    cmd->add_option("--kernels", o->kernels, "all, or registry names separated by commas")->capture_default_str();
+    cmd->add_option("--lengths", o->lengths, "series lengths, separated by commas")->delimiter(',')->capture_default_str();
+    cmd->add_option("--pairs", o->pairs, "distances per run (a queries x targets block)")->capture_default_str();
+    cmd->add_option("--series", o->series, "time all pairs of this many series instead of --pairs");
+    cmd->add_option("--repeats", o->repeats, "timed runs per kernel and length (median reported)")->capture_default_str();
+    cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)");
+    cmd->add_option("--json", o->json, "also write the rows as JSON to this file");
+    cmd->add_flag("!--no-device-timing", o->deviceTiming, "skip the device-only timing of GPU kernels");
+    cmd->add_flag("!--no-engine-timing", o->engineTiming, "skip the engine-path timing (transfers included)");
+    cmd->add_option("--queries", o->queries, "sdtw: number of queries")->capture_default_str();
+    cmd->add_option("--reference-length", o->referenceLength, "sdtw: length of the reference")->capture_default_str();
+    cmd->add_option("--top", o->top, "sdtw: matches per query")->capture_default_str();
+    cmd->callback([o] { runBenchCommand(*o); });
 }
 
 }  // namespace warplab::cli

@@ -1,0 +1,195 @@
+// Device-side benchmark (see gpu_bench.h).
+#include "compute/gpu/gpu_runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "compute/core/preprocess.h"
+#include "compute/cpu/reference.h"
+#include "compute/engine.h"
+#include "compute/gpu/gpu_bench.h"
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/matrix_runner.h"
+#include "compute/gpu/sdtw_gpu.h"
+#include "compute/kernels/registry.h"
+
+namespace warplab::compute::gpu {
+
+namespace {
+
+SeriesSet randomSet(std::mt19937_64& rng, std::size_t count, std::size_t length) {
+    std::normal_distribution<float> step(0.f, 1.f);
+    SeriesSet set;
+    for (std::size_t i = 0; i < count; ++i) {
+        std::vector<float> v(length);
+        float x = 0;
+        for (auto& s : v) { x = 0.9f * x + step(rng); s = x; }
+        set.emplace_back(std::move(v));
+    }
+    return set;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double relErr(double got, double ref) {
+    if (std::isinf(ref) && std::isinf(got)) return 0;
+    if (!std::isfinite(got)) return INFINITY;
+    return std::fabs(got - ref) / std::max(1.0, std::fabs(ref));
+}
+
+bool isGpu(const Kernel* k) { return k->backend() == Backend::Cuda || k->backend() == Backend::Hip; }
+
+}  // namespace
+
+BenchTable runDeviceBench(const BenchConfig& config) {
+    BenchTable table;
+    const Params& p = config.params;
+    std::vector<Kernel*> kernels;
+    const bool all = config.kernels.empty() || (config.kernels.size() == 1 && config.kernels[0] == "all");
+    for (Kernel* k : KernelRegistry::instance().forMetric(p.metric)) {
+        if (!isGpu(k)) continue;
+        if (all || std::find(config.kernels.begin(), config.kernels.end(), k->name()) != config.kernels.end())
+            kernels.push_back(k);
+    }
+    const std::size_t side = std::max<std::size_t>(1, std::size_t(std::llround(std::sqrt(double(config.pairs)))));
+    for (std::size_t length : config.lengths) {
+        std::mt19937_64 rng(config.seed + length);
+        SeriesSet rows = randomSet(rng, side, length), cols = randomSet(rng, side, length);
+        for (Kernel* k : kernels) {
+            BenchRow row;
+            row.kernel = k->name() + "@device";
+            row.metric = std::string(metricName(p.metric));
+            row.length = length;
+            row.pairs = side * side;
+            row.band = p.metric == Metric::Cdtw ? p.band : 0;
+            if (std::string why = k->unavailableReason(); !why.empty()) {
+                row.note = why;
+                table.push_back(row);
+                continue;
+            }
+            const bool fp64 = k->name().find("fp64") != std::string::npos;
+            const bool shuffle = k->name().find("shuffle") != std::string::npos;
+            MatrixRunner runner(shuffle ? Design::Shuffle : Design::Antidiagonal, fp64);
+            Stream stream;
+            PackedDevice rd, cd;
+            rd.upload(packSeries(rows, 0, rows.size(), "rows"), stream.get());
+            cd.upload(packSeries(cols, 0, cols.size(), "cols"), stream.get());
+            Tile tile{0, side, 0, side};
+            PairList pl = tilePairs(tile, false);
+            DeviceBuffer<int> pr, pc;
+            pr.upload(pl.row.data(), pl.size(), stream.get());
+            pc.upload(pl.col.data(), pl.size(), stream.get());
+            DeviceBuffer<double> out(pl.size());
+            PairsView pv{pr.get(), pc.get(), int(pl.size()), int(side), out.get()};
+            std::vector<double> times;
+            for (int rep = -1; rep < config.repeats; ++rep) {  // rep -1: warm-up
+                Event a, b;
+                a.record(stream.get());
+                runner.launch(p.metric, p, rd, cd, pv, stream.get());
+                b.record(stream.get());
+                b.sync();
+                const double s = b.since(a) / 1000.0;
+                if (rep >= 0) times.push_back(s);
+                if (s > 2.0 && rep >= 1) break;  // slow kernels: three runs are enough
+            }
+            std::vector<double> host(pl.size());
+            out.download(host.data(), host.size(), stream.get());
+            stream.sync();
+            row.median_s = median(times);
+            std::uint64_t cells = 0;
+            cells = dpCells(p.metric, length, length, p.band) * row.pairs;
+            row.cells_per_s = double(cells) / row.median_s;
+            row.distances_per_s = double(row.pairs) / row.median_s;
+            // Error on a deterministic sample of pairs (the reference is slow at this size).
+            std::mt19937_64 pickRng(config.seed);
+            std::uniform_int_distribution<std::size_t> pick(0, side - 1);
+            const std::size_t samples = std::min<std::size_t>(config.maxReferencePairs, row.pairs);
+            for (std::size_t sIdx = 0; sIdx < samples; ++sIdx) {
+                const std::size_t r = pick(pickRng), c = pick(pickRng);
+                row.max_rel_error = std::max(row.max_rel_error,
+                                             relErr(host[r * side + c], reference::rawDistance(rows[r], cols[c], p)));
+            }
+            row.note = "device time (events), inputs resident, median of " + std::to_string(times.size()) +
+                       " runs; error on " + std::to_string(samples) + " sampled pairs";
+            table.push_back(row);
+        }
+    }
+    return table;
+}
+
+BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats, bool znorm,
+                      std::uint64_t seed) {
+    BenchRow row;
+    row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") + ".shuffle_sdtw@device";
+    row.metric = "sdtw";
+    row.length = std::size_t(queryLength);
+    row.pairs = std::size_t(queries);
+    if (!available()) { row.note = unavailableReason(); return row; }
+    std::mt19937_64 rng(seed);
+    SeriesSet qs = randomSet(rng, std::size_t(queries), std::size_t(queryLength));
+    Series ref = randomSet(rng, 1, std::size_t(referenceLength))[0];
+    Params p;
+    p.metric = Metric::Sdtw;
+    p.topk = topk;
+    p.znorm = znorm;
+    std::vector<double> times;
+    std::vector<std::vector<Match>> got;
+    SdtwTiming timing;
+    for (int rep = -1; rep < repeats; ++rep) {
+        got = sdtwSearchBatch(qs, ref, p, &timing);
+        if (rep >= 0) times.push_back(timing.kernelSeconds);
+    }
+    row.median_s = median(times);
+    row.cells_per_s = double(timing.cells) / row.median_s;
+    row.distances_per_s = double(queries) / row.median_s;
+    // Reference on two queries (each n*m cells in double on one core).
+    const Series refP = znorm ? znormalized(ref) : ref;
+    int mismatches = 0;
+    for (int q = 0; q < std::min(queries, 2); ++q) {
+        const Series qp = znorm ? znormalized(qs[q]) : qs[q];
+        auto want = reference::sdtwTopK(qp, refP, false, topk);
+        for (std::size_t i = 0; i < want.size() && i < got[q].size(); ++i) {
+            row.max_rel_error = std::max(row.max_rel_error, relErr(got[q][i].cost, want[i].cost));
+            if (got[q][i].start != want[i].start || got[q][i].end != want[i].end) ++mismatches;
+        }
+    }
+    row.note = std::to_string(queries) + " queries x " + std::to_string(queryLength) + " in " +
+               std::to_string(referenceLength) + ", top-" + std::to_string(topk) + (znorm ? ", device z-norm" : "") +
+               "; device time (z-norm + DP + top-k), median of " + std::to_string(times.size()) +
+               "; error on 2 queries, " + std::to_string(mismatches) + " start/end mismatches";
+    return row;
+}
+
+BenchRow runCpuComparison(const Params& params, std::size_t length, std::size_t pairs, std::uint64_t seed,
+                          int threads) {
+    BenchRow row;
+    row.metric = std::string(metricName(params.metric));
+    row.length = length;
+    row.band = params.metric == Metric::Cdtw ? params.band : 0;
+    const std::size_t side = std::max<std::size_t>(1, std::size_t(std::llround(std::sqrt(double(pairs)))));
+    // Rows so that the CPU does about 5e9 cells (well under a second of the fast path on 16 cores).
+    const double perRow = double(dpCells(params.metric, length, length, params.band)) * double(side);
+    const std::size_t nrows = std::clamp<std::size_t>(std::size_t(5e9 / perRow), 1, side);
+    std::mt19937_64 rng(seed + length);
+    SeriesSet rows = randomSet(rng, nrows, length), cols = randomSet(rng, side, length);
+    RunOptions o;
+    o.backend = Backend::Cpu;
+    o.threads = threads;
+    Kernel& k = Engine::resolveKernel(params.metric, o);
+    row.kernel = k.name() + "@engine";
+    row.pairs = nrows * side;
+    const auto t0 = std::chrono::steady_clock::now();
+    Engine::distanceMatrix(rows, &cols, params, o);
+    row.median_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    row.cells_per_s = double(dpCells(params.metric, length, length, params.band)) * double(row.pairs) / row.median_s;
+    row.distances_per_s = double(row.pairs) / row.median_s;
+    row.note = "CPU, " + std::to_string(nrows) + " x " + std::to_string(side) + " subset of the same work, one run";
+    return row;
+}
+
+}  // namespace warplab::compute::gpu

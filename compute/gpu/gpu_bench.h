@@ -1,0 +1,28 @@
+// Device-side benchmark of the GPU kernels: inputs resident on the device, kernel time alone
+// from device events (no packing, transfers or engine overhead), the median of several runs,
+// and the largest relative error against the scalar reference on a sample of pairs. This is
+// what the published kernels report, so it is the figure compared with them; the engine path
+// (transfers included) is what compute/bench/bench.h's runBench measures.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compute/bench/bench.h"
+
+namespace warplab::compute::gpu {
+
+// One row per (GPU kernel of config.kernels, length): `pairs` distances as a queries x targets
+// block of sqrt(pairs) x sqrt(pairs) series. Kernels that are not GPU kernels are skipped.
+BenchTable runDeviceBench(const BenchConfig& config);
+
+// Subsequence search: `queries` random queries of `queryLength` in a reference of
+// `referenceLength`, top-k; the row's pairs are queries, cells n*m per query.
+BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats,
+                      bool znorm, std::uint64_t seed);
+
+// The same work on the CPU through the engine (best CPU kernel, all cores) on a subset of the
+// rows small enough to finish in about a second; cells/s are for that subset.
+BenchRow runCpuComparison(const Params& params, std::size_t length, std::size_t pairs, std::uint64_t seed,
+                          int threads);
+
+}  // namespace warplab::compute::gpu

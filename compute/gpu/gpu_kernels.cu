@@ -1,0 +1,64 @@
+// The registered GPU kernels: cuda.antidiagonal (fp32), cuda.antidiagonal_fp64 and
+// cuda.shuffle (hip.* when built as HIP). "No device" is reported by unavailableReason().
+#include "compute/gpu/gpu_runtime.h"
+
+#include <memory>
+
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/matrix_runner.h"
+#include "compute/kernels/registry.h"
+
+namespace warplab::compute {
+
+namespace {
+
+#if WL_GPU_HIP
+constexpr const char* kPrefix = "hip.";
+constexpr Backend kBackend = Backend::Hip;
+#else
+constexpr const char* kPrefix = "cuda.";
+constexpr Backend kBackend = Backend::Cuda;
+#endif
+
+class GpuMatrixKernel final : public Kernel {
+public:
+    GpuMatrixKernel(std::string suffix, std::string description, gpu::Design design, bool fp64, int priority)
+        : name_(std::string(kPrefix) + suffix), description_(std::move(description)), design_(design),
+          priority_(priority), runner_(design, fp64) {}
+
+    std::string name() const override { return name_; }
+    std::string description() const override { return description_; }
+    Backend backend() const override { return kBackend; }
+    bool supports(Metric m) const override {
+        if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw;
+        return m != Metric::Sdtw;
+    }
+    std::string unavailableReason() const override { return gpu::unavailableReason(); }
+    int priority() const override { return priority_; }
+    // One tile is one launch of about a million pairs: enough to fill the device.
+    std::size_t preferredTileRows() const override { return 1024; }
+    std::size_t preferredTileCols() const override { return 1024; }
+    void computeTile(const TileTask& task) override { runner_.run(task); }
+
+private:
+    std::string name_, description_;
+    gpu::Design design_;
+    int priority_;
+    gpu::MatrixRunner runner_;
+};
+
+}  // namespace
+
+void registerGpuKernels(KernelRegistry& registry) {
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "antidiagonal", "one block per pair, threads along anti-diagonals, fp32 (all matrix metrics)",
+        gpu::Design::Antidiagonal, false, 10));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "antidiagonal_fp64", "one block per pair, threads along anti-diagonals, fp64 (all matrix metrics)",
+        gpu::Design::Antidiagonal, true, 5));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "shuffle", "register-tiled rows per lane, warp shuffles, band-aware, fp32 (dtw, cdtw)",
+        gpu::Design::Shuffle, false, 20));
+}
+
+}  // namespace warplab::compute

@@ -1,0 +1,66 @@
+// gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
+#include "compute/gpu/gpu_runtime.h"
+
+#include "compute/gpu/antidiagonal.h"
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/matrix_runner.h"
+#include "compute/gpu/shuffle_dtw.h"
+
+namespace warplab::compute::gpu {
+
+void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
+                          const PairsView& pairs, gpuStream_t s) {
+    const bool shuffle = design_ == Design::Shuffle && (metric == Metric::Dtw || metric == Metric::Cdtw) &&
+                         rows.dims == 1 && cols.dims == 1;
+    if (shuffle) {
+        launchShuffleDtw(rows, cols, pairs, params, scratchFloats_, s);
+    } else if (fp64_) {
+        launchAntidiagonal<double>(metric, rows, cols, pairs, metricArgs<double>(params, rows.dims), scratchBytes_, s);
+    } else {
+        launchAntidiagonal<float>(metric, rows, cols, pairs, metricArgs<float>(params, rows.dims), scratchBytes_, s);
+    }
+}
+
+double MatrixRunner::run(const TileTask& task) {
+    using K = EngineError::Kind;
+    if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
+    const Metric metric = task.params.metric;
+    if (metric == Metric::Sdtw)
+        throw EngineError(K::BadParameter, "metric", "sdtw is a search, not a distance matrix");
+    const Tile& tile = task.tile;
+    PackedHost rh = packSeries(task.rows, tile.rowBegin, tile.rowEnd, "rows");
+    PackedHost ch = packSeries(task.cols, tile.colBegin, tile.colEnd, "cols");
+    if (rh.dims != ch.dims)
+        throw EngineError(K::BadInput, "cols", "channel count differs from the rows");
+    if (metric == Metric::Euclidean && (rh.maxLength != rh.minLength || ch.maxLength != ch.minLength ||
+                                        rh.maxLength != ch.maxLength))
+        throw EngineError(K::BadInput, "length", "euclidean needs series of equal length");
+    PairList pl = tilePairs(tile, task.upperOnly);
+
+    std::lock_guard<std::mutex> lock(mutex_);
+    Stream stream;
+    PackedDevice rd, cd;
+    rd.upload(rh, stream.get());
+    cd.upload(ch, stream.get());
+    DeviceBuffer<int> pr, pc;
+    pr.upload(pl.row.data(), pl.size(), stream.get());
+    pc.upload(pl.col.data(), pl.size(), stream.get());
+    DeviceBuffer<double> out(std::max<std::size_t>(1, tile.cells()));
+    check(gpuMemsetAsync(out.get(), 0, tile.cells() * sizeof(double), stream.get()), "clearing the output");
+    Event start, stop;
+    start.record(stream.get());
+    // Pairs in chunks so that a cancellation is seen within a fraction of a large tile.
+    const int chunk = 1 << 18;
+    for (std::size_t p0 = 0; p0 < pl.size(); p0 += chunk) {
+        if (task.cancel && task.cancel->cancelled()) break;
+        const int count = int(std::min<std::size_t>(chunk, pl.size() - p0));
+        PairsView pv{pr.get() + p0, pc.get() + p0, count, int(tile.cols()), out.get()};
+        launch(metric, task.params, rd, cd, pv, stream.get());
+    }
+    stop.record(stream.get());
+    out.download(task.out, tile.cells(), stream.get());
+    stream.sync();
+    return stop.since(start) / 1000.0;
+}
+
+}  // namespace warplab::compute::gpu

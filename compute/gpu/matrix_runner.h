@@ -1,0 +1,32 @@
+// Runs one GPU kernel design over one tile: packs and uploads the tile's series, lists its
+// pairs, launches, and downloads the results. Shared by the registered kernels (gpu_kernels.cu)
+// and the device benchmark (gpu_bench.cu), which also wants the kernel time alone.
+#pragma once
+#include <mutex>
+
+#include "compute/kernels/kernel.h"
+#include "compute/gpu/launch_args.h"
+
+namespace warplab::compute::gpu {
+
+enum class Design { Antidiagonal, Shuffle };
+
+class MatrixRunner {
+public:
+    MatrixRunner(Design design, bool fp64) : design_(design), fp64_(fp64) {}
+    // Fills task.out (tile.rows() x tile.cols(); cells below the diagonal stay 0 with
+    // upperOnly). Returns the device time of the launches alone, in seconds.
+    double run(const TileTask& task);
+    // Launches on already-uploaded data (benchmark path); pairs are device arrays.
+    void launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
+                const PairsView& pairs, gpuStream_t s);
+
+private:
+    Design design_;
+    bool fp64_;
+    std::mutex mutex_;  // one tile at a time per runner: buffers below are reused
+    DeviceBuffer<unsigned char> scratchBytes_;
+    DeviceBuffer<float> scratchFloats_;
+};
+
+}  // namespace warplab::compute::gpu

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
+# suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
+#   scripts/device-gpu.sh [tests|bench|all]      (default: all)
+# Needs, carried next to the working tree: .device-debs (Debian packages the machine lacks,
+# made by ../shared/tools/device-debs.sh) and .device-data (ECG200 for the suite).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+OUT=${OUT:-/tmp/warplab-out}
+mkdir -p "$OUT"
+build=build-device
+log() { echo "== $*" | tee -a "$OUT/build.log"; }
+
+source .device-debs/activate
+{
+  date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv
+  nvcc --version | tail -2; g++ --version | head -1; cmake --version | head -1; nproc
+} >"$OUT/build.log" 2>&1
+cat "$OUT/build.log"
+
+log configure
+nvcc_path=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF \
+  -DCMAKE_CUDA_COMPILER="$nvcc_path" -DWARPLAB_TEST_DATA="$PWD/.device-data" \
+  -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined >>"$OUT/build.log" 2>&1 || { log "configure FAILED"; tail -40 "$OUT/build.log"; exit 1; }
+log build
+time cmake --build $build -j16 --target gpu_test_kernels warplab-gpu-bench >>"$OUT/build.log" 2>&1 \
+  || { log "build FAILED"; grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
+# warplab-cli needs io (HDF5 and its runtime libraries); best effort here.
+cmake --build $build -j16 --target warplab-cli >>"$OUT/build.log" 2>&1 && log "warplab-cli built" || log "warplab-cli did not build (see build.log)"
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  log "GPU suite"
+  timeout 300 $build/tests/gpu/gpu_test_kernels "$PWD/.device-data" 2>&1 | tee "$OUT/gpu-tests.log"
+  echo "exit code ${PIPESTATUS[0]}" | tee -a "$OUT/gpu-tests.log"
+  (cd $build && timeout 300 ctest -R gpu --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  B=$build/tests/gpu/warplab-gpu-bench
+  run() { echo "\$ warplab-gpu-bench $*" | tee -a "$OUT/bench.log"; timeout 240 $B "$@" 2>&1 | tee -a "$OUT/bench.log"; }
+  : >"$OUT/bench.log"
+  run --metric dtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b1.json"
+  run --metric cdtw --band 16 --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b2.json"
+  run --metric cdtw --band 102 --kernels cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/b3.json"
+  run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --json "$OUT/b4.json"
+  for m in dtw softdtw twed euclidean; do
+    run --metric $m --kernels cuda.antidiagonal,cuda.antidiagonal_fp64 --lengths 128,1024 --pairs 65536 --repeats 3 --cpu --json "$OUT/a-$m.json"
+  done
+  python3 - "$OUT" <<'PY'
+import json, glob, sys, os
+out = sys.argv[1]
+rows = []
+for f in sorted(glob.glob(os.path.join(out, "*.json"))):
+    d = json.load(open(f)); rows += d["rows"]; dev = d["device"]; os.remove(f)
+json.dump({"device": dev, "rows": rows}, open(os.path.join(out, "bench.json"), "w"), indent=1)
+PY
+  if [ -x $build/app/cli/warplab-cli ]; then
+    echo '$ warplab-cli bench --metric dtw --kernels cuda.shuffle,cpu.simd --lengths 128 --pairs 65536 --repeats 3' | tee -a "$OUT/bench.log"
+    timeout 120 $build/app/cli/warplab-cli bench --metric dtw --kernels cuda.shuffle,cpu.simd --lengths 128 --pairs 65536 --repeats 3 2>&1 | tee -a "$OUT/bench.log"
+  fi
+fi

@@ -1,0 +1,74 @@
+// warplab-gpu-bench: the GPU benchmark for the GPU machine, where warplab-cli may not link
+// (it needs io's HDF5). Same options and output as `warplab-cli bench`, through the same code
+// (compute/bench/bench.h, compute/gpu/gpu_bench.h, app/cli/bench_report.h).
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "app/cli/bench_report.h"
+#include "compute/core/error.h"
+#include "compute/gpu/gpu_bench.h"
+#include "compute/gpu/gpu_device.h"
+
+using namespace warplab::compute;
+
+int main(int argc, char** argv) {
+    CLI::App app{"GPU kernel benchmark (device time) with the CPU path for comparison", "warplab-gpu-bench"};
+    std::string metric = "dtw", json, kernels = "all";
+    std::vector<std::size_t> lengths = {128, 1024};
+    std::size_t pairs = 1 << 20;
+    int band = 0, repeats = 5, sdtwQueries = 512, sdtwLength = 2000, sdtwRef = 100000, topk = 5;
+    double gamma = 1.0;
+    bool engine = false, cpu = false;
+    app.add_option("--metric", metric, "euclidean, dtw, cdtw, softdtw, twed or sdtw");
+    app.add_option("--kernels", kernels, "all or a comma-separated list of kernel names");
+    app.add_option("--lengths", lengths, "series lengths")->delimiter(',');
+    app.add_option("--pairs", pairs, "distances per run");
+    app.add_option("--band", band, "cdtw half-width");
+    app.add_option("--gamma", gamma, "softdtw smoothing");
+    app.add_option("--repeats", repeats, "timed runs (median reported)");
+    app.add_option("--json", json, "write the rows as JSON here");
+    app.add_flag("--engine", engine, "also time the kernels through the engine (transfers included)");
+    app.add_flag("--cpu", cpu, "also time the best CPU kernel on a subset of the same work");
+    app.add_option("--sdtw-queries", sdtwQueries, "sdtw: queries");
+    app.add_option("--sdtw-length", sdtwLength, "sdtw: query length");
+    app.add_option("--sdtw-reference", sdtwRef, "sdtw: reference length");
+    app.add_option("--top", topk, "sdtw: matches per query");
+    CLI11_PARSE(app, argc, argv);
+    try {
+        auto m = parseMetric(metric);
+        if (!m) throw EngineError(EngineError::Kind::BadParameter, "metric", "unknown metric '" + metric + "'");
+        BenchConfig cfg;
+        cfg.params.metric = *m;
+        cfg.params.band = band;
+        cfg.params.gamma = gamma;
+        cfg.lengths = lengths;
+        cfg.pairs = pairs;
+        cfg.repeats = repeats;
+        cfg.maxReferencePairs = 64;
+        cfg.kernels.clear();
+        std::stringstream ks(kernels);
+        for (std::string k; std::getline(ks, k, ',');) cfg.kernels.push_back(k);
+        BenchTable table;
+        if (*m == Metric::Sdtw) {
+            table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed));
+        } else {
+            table = gpu::runDeviceBench(cfg);
+            if (engine) {
+                BenchConfig e = cfg;
+                e.repeats = std::min(repeats, 3);
+                BenchTable t = runBench(e);
+                table.insert(table.end(), t.begin(), t.end());
+            }
+            if (cpu)
+                for (std::size_t len : lengths) table.push_back(gpu::runCpuComparison(cfg.params, len, pairs, cfg.seed, 0));
+        }
+        std::cout << "device: " << (gpu::available() ? gpu::deviceName() : gpu::unavailableReason()) << "\n";
+        warplab::cli::printBenchTable(std::cout, table);
+        if (!json.empty()) std::ofstream(json) << warplab::cli::benchJson(table, gpu::deviceName()).dump(2) << "\n";
+    } catch (const EngineError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return e.isBadInput() ? 2 : 1;
+    }
+    return 0;
+}

@@ -1,0 +1,271 @@
+// The GPU suite: every registered GPU kernel against the scalar reference (compute/cpu/
+// reference.h, double precision) on random series of awkward lengths, unequal pairs, bands,
+// real ECG200 series, NaN input, a job larger than a tile, the subsequence search and the
+// device error path. A plain program (the GPU machine has no Qt): prints one line per check,
+// exits 1 on any failure and 77 (CTest SKIP_RETURN_CODE) when no device exists.
+//
+// Tolerances: |gpu - ref| <= tol * max(1, |ref|), tol = 2e-4 for fp32 accumulation (a sum of
+// up to 4097 * 2 rounded terms), 1e-9 for fp64; +inf must match +inf.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/preprocess.h"
+#include "compute/cpu/reference.h"
+#include "compute/engine.h"
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/gpu_runtime.h"
+#include "compute/gpu/sdtw_gpu.h"
+#include "compute/kernels/registry.h"
+
+using namespace warplab::compute;
+
+namespace {
+
+int failures = 0, checks = 0;
+
+void report(bool ok, const std::string& what, double maxRel) {
+    ++checks;
+    if (!ok) ++failures;
+    std::printf("%s %-70s max_rel_err=%.3g\n", ok ? "PASS" : "FAIL", what.c_str(), maxRel);
+    std::fflush(stdout);
+}
+
+Series randomSeries(std::mt19937& rng, std::size_t n) {
+    // A random walk: neighbouring samples correlate as in EEG, so warping paths are not trivial.
+    std::normal_distribution<float> step(0.f, 1.f);
+    std::vector<float> v(n);
+    float x = 0;
+    for (auto& s : v) { x = 0.9f * x + step(rng); s = x; }
+    return Series(std::move(v));
+}
+
+double relErr(double got, double ref) {
+    if (std::isinf(ref) || std::isinf(got)) return (std::isinf(ref) && std::isinf(got)) ? 0.0 : INFINITY;
+    if (std::isnan(got)) return INFINITY;
+    return std::fabs(got - ref) / std::max(1.0, std::fabs(ref));
+}
+
+// Runs `kernel` on one tile covering rows x cols and compares every cell with the reference.
+double compareTile(Kernel& kernel, const SeriesSet& rows, const SeriesSet& cols, const Params& p) {
+    Tile tile{0, rows.size(), 0, cols.size()};
+    std::vector<double> out(tile.cells(), std::nan(""));
+    kernel.computeTile(TileTask{rows, cols, p, tile, false, out.data(), nullptr});
+    double worst = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        for (std::size_t c = 0; c < cols.size(); ++c)
+            worst = std::max(worst, relErr(out[r * cols.size() + c], reference::rawDistance(rows[r], cols[c], p)));
+    return worst;
+}
+
+std::string describe(const Params& p) {
+    std::ostringstream s;
+    s << metricName(p.metric);
+    if (p.metric == Metric::Cdtw) s << " band=" << p.band;
+    if (p.metric == Metric::SoftDtw) s << " gamma=" << p.gamma;
+    if (p.metric == Metric::Twed) s << " nu=" << p.nu << " lambda=" << p.lambda;
+    if (p.cost == Cost::Absolute) s << " cost=abs";
+    return s.str();
+}
+
+SeriesSet readUcr(const std::string& path) {
+    SeriesSet set;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream ls(line);
+        double label, v;
+        if (!(ls >> label)) continue;
+        std::vector<float> vals;
+        while (ls >> v) vals.push_back(float(v));
+        set.emplace_back(std::move(vals));
+    }
+    return set;
+}
+
+void testAwkwardLengths(const std::vector<Kernel*>& kernels) {
+    std::mt19937 rng(7);
+    const std::vector<std::size_t> lengths = {1, 2, 31, 33, 127, 1000, 4097};
+    SeriesSet rows, cols;
+    for (std::size_t n : lengths) rows.push_back(randomSeries(rng, n));
+    // Columns in another order, so most pairs are unequal in length.
+    for (std::size_t n : {33, 4097, 1, 127, 2, 1000, 31}) cols.push_back(randomSeries(rng, std::size_t(n)));
+
+    std::vector<Params> cases;
+    Params p;
+    p.metric = Metric::Dtw; cases.push_back(p);
+    p.cost = Cost::Absolute; cases.push_back(p);
+    p.cost = Cost::Squared;
+    for (int band : {0, 1, 16, 5000}) { p.metric = Metric::Cdtw; p.band = band; cases.push_back(p); }
+    p.band = 0;
+    for (double g : {1.0, 0.1}) { p.metric = Metric::SoftDtw; p.gamma = g; cases.push_back(p); }
+    p.metric = Metric::Twed; p.nu = 0.001; p.lambda = 1.0; cases.push_back(p);
+    p.rate = 173.61; cases.push_back(p);
+    p.rate = 0;
+
+    for (Kernel* k : kernels) {
+        const double tol = k->name().find("fp64") != std::string::npos ? 1e-9 : 2e-4;
+        for (const Params& c : cases) {
+            if (!k->supports(c.metric)) continue;
+            double e = compareTile(*k, rows, cols, c);
+            report(e <= tol, k->name() + " " + describe(c) + " lengths 1..4097 (7x7, unequal)", e);
+        }
+        // Euclidean needs equal lengths: two sets of 1000 and of 1.
+        if (k->supports(Metric::Euclidean)) {
+            for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(4097)}) {
+                SeriesSet a, b;
+                for (int i = 0; i < 5; ++i) { a.push_back(randomSeries(rng, n)); b.push_back(randomSeries(rng, n)); }
+                Params e;
+                e.metric = Metric::Euclidean;
+                double err = compareTile(*k, a, b, e);
+                report(err <= tol, k->name() + " euclidean length " + std::to_string(n), err);
+            }
+        }
+    }
+}
+
+void testEcg200(const std::vector<Kernel*>& kernels, const std::string& dataDir) {
+    SeriesSet ecg = readUcr(dataDir + "/ucr/ECG200/ECG200_TRAIN.txt");
+    if (ecg.size() != 100) {
+        report(false, "ECG200_TRAIN.txt readable under " + dataDir + " (100 series)", 0);
+        return;
+    }
+    for (auto& s : ecg) znormalizeInPlace(s);
+    for (Kernel* k : kernels) {
+        const double tol = k->name().find("fp64") != std::string::npos ? 1e-9 : 2e-4;
+        for (Metric m : {Metric::Dtw, Metric::Cdtw, Metric::SoftDtw, Metric::Twed, Metric::Euclidean}) {
+            if (!k->supports(m)) continue;
+            Params p;
+            p.metric = m;
+            p.band = 5;
+            double e = compareTile(*k, ecg, ecg, p);
+            report(e <= tol, k->name() + " " + describe(p) + " ECG200 train 100x100 (z-normalised)", e);
+        }
+    }
+}
+
+// All pairs of 1100 series through the engine: more than one 1024 x 1024 tile, symmetric
+// (upper triangle computed, mirrored by the engine), compared on a sample of cells.
+void testLargerThanTile(Kernel& k) {
+    std::mt19937 rng(11);
+    SeriesSet set;
+    for (int i = 0; i < 1100; ++i) set.push_back(randomSeries(rng, 24 + i % 9));
+    Params p;
+    p.metric = Metric::Cdtw;
+    p.band = 3;
+    RunOptions o;
+    o.backend = k.backend();
+    o.kernel = k.name();
+    DistanceMatrix dm = Engine::distanceMatrix(set, nullptr, p, o);
+    double worst = 0;
+    std::uniform_int_distribution<std::size_t> pick(0, set.size() - 1);
+    for (int s = 0; s < 3000; ++s) {
+        std::size_t r = pick(rng), c = pick(rng);
+        if (s < 100) { r = 1023 + s % 3; c = 1000 + s; c %= set.size(); }  // across the tile edge
+        worst = std::max(worst, relErr(dm.at(r, c), reference::rawDistance(set[r], set[c], p)));
+    }
+    report(dm.rows == 1100 && worst <= 2e-4, k.name() + " engine all-pairs 1100 series (tiles of 1024), 3000 cells", worst);
+}
+
+void testNaN(Kernel& k) {
+    std::mt19937 rng(3);
+    SeriesSet rows{randomSeries(rng, 50), randomSeries(rng, 50)};
+    rows[1].values[17] = std::nanf("");
+    SeriesSet cols{randomSeries(rng, 50)};
+    Params p;
+    p.metric = Metric::Dtw;
+    std::vector<double> out(2);
+    bool ok = false;
+    std::string msg;
+    try {
+        k.computeTile(TileTask{rows, cols, p, Tile{0, 2, 0, 1}, false, out.data(), nullptr});
+    } catch (const EngineError& e) {
+        msg = e.what();
+        ok = e.kind() == EngineError::Kind::BadInput && msg.find("NaN") != std::string::npos &&
+             msg.find("rows[1]") != std::string::npos && msg.find("17") != std::string::npos;
+    }
+    report(ok, k.name() + " NaN input -> BadInput error (\"" + msg + "\")", 0);
+}
+
+void testOutOfMemory() {
+    bool ok = false;
+    std::string msg;
+    try {
+        gpu::DeviceBuffer<float> huge(std::size_t(1) << 42);  // 16 TiB
+    } catch (const EngineError& e) {
+        msg = e.what();
+        ok = e.kind() == EngineError::Kind::Device && msg.find("out of device memory") != std::string::npos;
+    }
+    report(ok, "device out of memory -> Device error (\"" + msg + "\")", 0);
+}
+
+void testSdtw() {
+    std::mt19937 rng(5);
+    const Series reference = randomSeries(rng, 20000);
+    SeriesSet queries;
+    for (std::size_t n : {1, 2, 31, 33, 127, 1000, 2000, 4097}) queries.push_back(randomSeries(rng, n));
+    for (bool znorm : {false, true}) {
+        Params p;
+        p.metric = Metric::Sdtw;
+        p.topk = 3;
+        p.znorm = znorm;
+        auto got = gpu::sdtwSearchBatch(queries, reference, p);
+        double worst = 0;
+        bool positions = true;
+        const Series ref = znorm ? znormalized(reference) : reference;
+        for (std::size_t q = 0; q < queries.size(); ++q) {
+            const Series qs = znorm ? znormalized(queries[q]) : queries[q];
+            auto want = reference::sdtwTopK(qs, ref, false, p.topk);
+            if (want.size() != got[q].size()) { positions = false; continue; }
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                worst = std::max(worst, relErr(got[q][i].cost, want[i].cost));
+                if (got[q][i].start != want[i].start || got[q][i].end != want[i].end) {
+                    positions = false;
+                    std::printf("  query %zu match %zu: gpu [%zu,%zu] cost %.6g, reference [%zu,%zu] cost %.6g\n", q, i,
+                                got[q][i].start, got[q][i].end, got[q][i].cost, want[i].start, want[i].end, want[i].cost);
+                }
+            }
+        }
+        report(positions && worst <= 2e-4,
+               std::string("sdtw top-3, 8 queries (1..4097) in 20000") + (znorm ? ", device z-norm" : "") +
+                   ": costs, starts and ends",
+               worst);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (!gpu::available()) {
+        std::printf("SKIP: GPU suite not run: %s\n", gpu::unavailableReason().c_str());
+        return 77;
+    }
+    std::string dataDir = WARPLAB_TEST_DATA;
+    if (argc > 1) dataDir = argv[1];
+    std::printf("GPU suite on %s (%d multiprocessors)\n", gpu::deviceName().c_str(), gpu::multiprocessorCount());
+    std::vector<Kernel*> kernels;
+    for (Kernel* k : KernelRegistry::instance().all())
+        if (k->backend() == Backend::Cuda || k->backend() == Backend::Hip) kernels.push_back(k);
+    std::printf("kernels:");
+    for (Kernel* k : kernels) std::printf(" %s", k->name().c_str());
+    std::printf("\n");
+    try {
+        testAwkwardLengths(kernels);
+        testEcg200(kernels, dataDir);
+        for (Kernel* k : kernels) testNaN(*k);
+        for (Kernel* k : kernels)
+            if (k->supports(Metric::Cdtw)) testLargerThanTile(*k);
+        testSdtw();
+        testOutOfMemory();
+    } catch (const std::exception& e) {
+        report(false, std::string("unexpected exception: ") + e.what(), 0);
+    }
+    std::printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
