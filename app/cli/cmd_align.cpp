@@ -35,7 +35,7 @@ void writePathCsv(const std::string& file, const compute::Alignment& al) {
 
 void runAlign(const AlignOptions& o) {
     compute::Params params = toParams(o.metric);
-    params.rate = o.series.rate;
+    params.rate = timestampRate(o.series, o.a);
     compute::Series x = readOneSeries(o.a, o.series, "A_FILE");
     compute::Series y = readOneSeries(o.b, o.series, "B_FILE");
     const bool withMatrix = !o.matrixOut.empty();

@@ -55,7 +55,7 @@ void streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute
 
 void runDm(const DmOptions& o) {
     compute::Params params = toParams(o.metric);
-    params.rate = o.series.rate;
+    params.rate = timestampRate(o.series, o.queries);
     compute::SeriesSet q = readSeries(o.queries, o.series, "queries");
     compute::SeriesSet t;
     if (!o.targets.empty()) t = readSeries(o.targets, o.series, "targets");

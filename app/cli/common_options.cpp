@@ -13,6 +13,7 @@
 
 #include "compute/core/error.h"
 #include "io/io_error.h"
+#include "io/recording.h"
 
 namespace warplab::cli {
 
@@ -114,6 +115,23 @@ void addSeriesOptions(CLI::App& cmd, SeriesFlags& o) {
     cmd.add_option("--window", o.window, "EDF/BDF window START:LEN in seconds")->option_text("START:LEN");
     cmd.add_option("--rate", o.rate, "sampling rate in Hz: TWED timestamps t_i = i / rate seconds")
         ->check(CLI::PositiveNumber);
+    cmd.add_option("--timestamps", o.timestamps,
+                   "TWED timestamps: index (sample number), rate (seconds: --rate, else the EDF/BDF "
+                   "channel's rate) or auto (seconds when --rate is given)")
+        ->check(CLI::IsMember({"auto", "index", "rate"}))
+        ->capture_default_str();
+}
+
+double timestampRate(const SeriesFlags& o, const std::string& path) {
+    if (o.timestamps == "index") return 0.0;
+    if (o.rate > 0 || o.timestamps == "auto") return o.rate;
+    if (!o.channel.empty()) {  // a recording channel knows its own rate
+        auto rec = io::Recording::open(path);
+        const int sig = rec->findSignal(o.channel);
+        if (sig >= 0 && rec->signals()[sig].rateHz > 0) return rec->signals()[sig].rateHz;
+    }
+    throw EngineError(EngineError::Kind::BadParameter, "timestamps",
+                      "'rate' needs --rate HZ (or an EDF/BDF --channel, whose header gives the rate)");
 }
 
 io::SeriesFileOptions toSeriesFileOptions(const SeriesFlags& o) {

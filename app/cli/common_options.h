@@ -53,10 +53,15 @@ struct SeriesFlags {
     std::string channel;
     std::string window;  // "START:LEN" in seconds
     double rate = 0;     // Hz; TWED timestamps t_i = i / rate (0: sample index)
+    std::string timestamps = "auto";  // METRICS.md --timestamps: index | rate | auto (rate when --rate given)
 };
 void addSeriesOptions(CLI::App& cmd, SeriesFlags& o);
 // Throws EngineError(BadParameter, "window") for a malformed --window.
 io::SeriesFileOptions toSeriesFileOptions(const SeriesFlags& o);
+// The TWED timestamp rate (compute::Params::rate) for series read from `path`: --rate, or with
+// --timestamps rate and no --rate the sampling rate of the EDF/BDF channel; 0 for sample index.
+// Throws EngineError(BadParameter, "timestamps") when seconds are asked for and no rate is known.
+double timestampRate(const SeriesFlags& o, const std::string& path);
 // Reads a series file with the series options; `role` names it in messages ("queries").
 compute::SeriesSet readSeries(const std::string& path, const SeriesFlags& o, const std::string& role);
 // Reads a file that must hold exactly one series. A file with one number per line (Bonn's

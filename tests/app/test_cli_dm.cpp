@@ -197,6 +197,27 @@ private slots:
         compareMatrix(fromDistanceMatrix(back), expectedMatrix(q_, allPairs ? q_ : t_, p), kFp32Tol);
     }
 
+    // --timestamps rate on an EDF channel takes the rate from the header (CHB-MIT: 256 Hz).
+    void twedTimestampsFromEdf() {
+        const QString s = cli_test::dataPath("chbmit/chb01_03_Seizure.edf");
+        const QString n = cli_test::dataPath("chbmit/chb01_03_NonSeizure.edf");
+        const QStringList base{"dm", "--metric", "twed", "--nu", "1", "--queries", s, "--targets", n,
+                               "--channel", "FP1-F7", "--window", "2:0.5"};
+        auto fromHeader = runCli(base + QStringList{"--timestamps", "rate"});
+        QVERIFY2(fromHeader.exitCode == 0, fromHeader.err.constData());
+        io::SeriesFileOptions o;
+        o.channel = "FP1-F7";
+        o.windowStartS = 2;
+        o.windowLengthS = 0.5;
+        auto a = io::readSeriesFile(s.toStdString(), o), b = io::readSeriesFile(n.toStdString(), o);
+        QCOMPARE(a[0].length, std::size_t(128));
+        compute::Params p;
+        p.metric = compute::Metric::Twed;
+        p.nu = 1;
+        p.rate = 256;
+        compareMatrix(parseCsv(fromHeader.out), Matrix{{compute::Engine::distance(a[0], b[0], p)}}, 1e-12);
+    }
+
     // Series from .npy (a 2-D array, one series per row) give the same matrix as from text.
     void npyInput() {
         auto writeNpy = [&](const compute::SeriesSet& set, const QString& file) {
@@ -306,6 +327,12 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         Matrix withRate = parseCsv(r.out);
         compareMatrix(withRate, expectedMatrix(q_, t_, p), 1e-9);
+        // --timestamps index ignores --rate.
+        auto idx = runCli({"dm", "--metric", "twed", "--nu", "1", "--rate", "100", "--timestamps", "index",
+                           "--label-column", "--queries", train_, "--targets", test_});
+        QVERIFY2(idx.exitCode == 0, idx.err.constData());
+        p.rate = 0;
+        compareMatrix(parseCsv(idx.out), expectedMatrix(q_, t_, p), 1e-9);
         p.rate = 0;
         Matrix indexTime = expectedMatrix(q_, t_, p);
         bool differs = false;
