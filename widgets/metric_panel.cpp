@@ -156,6 +156,22 @@ void MetricPanel::setParams(const compute::Params& p) {
 
 void MetricPanel::setMetric(compute::Metric m) { metric_->setCurrentIndex(metric_->findData(int(m))); }
 
+void MetricPanel::setBackend(compute::Backend b) { backend_->setCurrentIndex(backend_->findData(int(b))); }
+
+void MetricPanel::setKernel(const QString& name) {
+    const int idx = kernel_->findData(name);
+    kernel_->setCurrentIndex(idx >= 0 ? idx : 0);
+}
+
+QString MetricPanel::backendName(compute::Backend b) {
+    switch (b) {
+    case compute::Backend::Cpu: return "cpu";
+    case compute::Backend::Cuda: return "cuda";
+    case compute::Backend::Hip: return "hip";
+    default: return "auto";
+    }
+}
+
 compute::RunOptions MetricPanel::runOptions() const {
     compute::RunOptions o;
     o.backend = compute::Backend(backend_->currentData().toInt());

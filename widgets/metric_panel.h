@@ -24,6 +24,9 @@ public:
     compute::RunOptions runOptions() const;  // backend and kernel; no progress or cancel yet
     void setParams(const compute::Params& p);
     void setMetric(compute::Metric m);
+    void setBackend(compute::Backend b);
+    void setKernel(const QString& name);  // "" = best for the backend
+    static QString backendName(compute::Backend b);  // "auto", "cpu", "cuda", "hip"
 
     // Why a backend cannot be chosen here ("" when it can): no kernel built for it, or none
     // of its kernels can run on this machine.

@@ -248,11 +248,20 @@ void SignalView::reloadTraces() {
         if (s.rateHz > 0) {
             const long long first = std::clamp<long long>((long long)std::floor(start_ * s.rateHz), 0, s.samples);
             const long long last = std::clamp<long long>((long long)std::ceil((start_ + length_) * s.rateHz) + 1, 0, s.samples);
+            // Filters settle over a margin read on each side of the window, then cut away.
+            const bool filtered = filters_.enabled();
+            const long long margin = filtered ? (long long)(2 * s.rateHz) : 0;
+            const long long readFirst = std::max(0LL, first - margin), readLast = std::min(s.samples, last + margin);
             std::vector<float> v;
             try {
-                if (last > first) v = rec_->read(c, first, last - first);
-            } catch (const io::IoError&) {
-                v.clear();  // a damaged record shows as a gap rather than stopping the browser
+                if (last > first) v = rec_->read(c, readFirst, readLast - readFirst);
+                if (filtered && !v.empty()) {
+                    v = io::applyFilters(std::move(v), s.rateHz, filters_, true);
+                    v.erase(v.begin() + (last - readFirst), v.end());
+                    v.erase(v.begin(), v.begin() + (first - readFirst));
+                }
+            } catch (const compute::EngineError&) {
+                v.clear();  // a damaged record (or a filter the rate cannot take) shows as a gap
             }
             double mean = 0;
             for (float x : v) mean += x;
@@ -264,6 +273,11 @@ void SignalView::reloadTraces() {
         plot_->graph(c)->setData(keys, values, true);
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SignalView::setFilters(const io::FilterSettings& filters) {
+    filters_ = filters;
+    reloadTraces();
 }
 
 int SignalView::drawnPointCount(int channel) const {

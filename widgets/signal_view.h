@@ -14,6 +14,7 @@
 #include <QWidget>
 
 #include "widgets/recording_access.h"
+#include "io/filters.h"
 #include "io/regions.h"
 
 class QCustomPlot;
@@ -34,6 +35,8 @@ public:
 
     void setRecording(std::shared_ptr<const io::Recording> recording);
     void setRegions(const std::vector<io::Region>& regions);
+    // Display filters (zero phase over the window plus a margin on each side).
+    void setFilters(const io::FilterSettings& filters);
     void setHighlight(int channel, double startS, double endS);  // e.g. a search match; channel -1 = all
     void clearHighlight();
 
@@ -89,6 +92,7 @@ private:
     std::shared_ptr<const io::Recording> rec_;
     std::vector<io::Region> regions_;
     std::vector<double> gains_;
+    io::FilterSettings filters_;
     double start_ = 0, length_ = 10, unitsPerLane_ = 200;
     int currentChannel_ = 0, selected_ = -1;
     struct Highlight { int channel = -1; double start = 0, end = 0; bool on = false; } highlight_;

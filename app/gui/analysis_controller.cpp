@@ -6,10 +6,12 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "compute/engine.h"
+#include "compute/patterns/pattern_discovery.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "widgets/metric_panel.h"
+#include "widgets/patterns_view.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 
@@ -212,6 +214,50 @@ quint64 AnalysisController::searchQuery(int topK) {
             if (!matches.empty())
                 signal->setHighlight(channel, matches[0].start / rate, (matches[0].end + 1) / rate);
         };
+    });
+}
+
+quint64 AnalysisController::findPatterns(int channel, int epoch, int stride) {
+    auto rec = doc_->recording();
+    if (!rec || !v_.patterns) return 0;
+    const auto& sigs = widgets::signalList(*rec);
+    if (channel < 0 || channel >= int(sigs.size())) return 0;
+    compute::PatternRequest req;
+    for (const auto& r : doc_->regions())
+        if (r.kind == io::RegionKind::Seizure && (r.channel < 0 || r.channel == channel)) req.seizures.push_back({r.startS, r.endS});
+    if (req.seizures.empty()) {
+        Q_EMIT errorOccurred(tr("Seizure patterns"), tr("Mark or import at least one seizure region on %1 (File ▸ Import seizures, "
+                                                        "or 'Mark: Seizure' and drag).").arg(doc_->channelName(channel)));
+        return 0;
+    }
+    const auto& info = sigs[std::size_t(channel)];
+    req.sampleCount = info.samples;
+    req.rateHz = info.rateHz;
+    req.channel = info.displayName;
+    req.epoch = epoch;
+    req.stride = stride;
+    req.band = params().band;
+    // Read lazily from the recording: an hour-long channel is never copied whole.
+    req.reader = [rec, channel](long long start, long long count, float* out) {
+        const std::vector<float> v = rec->read(channel, start, count);
+        std::copy(v.begin(), v.end(), out);
+    };
+    try {
+        compute::validatePatternRequest(req);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Seizure patterns"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    auto* view = v_.patterns;
+    const QString unit = QString::fromStdString(info.unit);
+    Q_EMIT viewRequested(view);
+    return runner_->submit("patterns", tr("Seizure patterns of %1").arg(doc_->channelName(channel)), v_.metric->runOptions(),
+                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+        auto ranking = std::make_shared<compute::PatternRanking>(compute::findPatterns(req, o));
+        widgets::PatternsView::SampleFetcher fetch = [rec, channel](long long start, long long count) {
+            return rec->read(channel, start, count);
+        };
+        return [=] { view->setRanking(ranking, fetch, unit); };
     });
 }
 

@@ -19,6 +19,7 @@ class CostMatrixView;
 class AlignmentView;
 class DistanceMatrixView;
 class SearchResultsView;
+class PatternsView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -33,6 +34,7 @@ struct Views {
     widgets::AlignmentView* alignment = nullptr;
     widgets::DistanceMatrixView* distances = nullptr;
     widgets::SearchResultsView* search = nullptr;
+    widgets::PatternsView* patterns = nullptr;
 };
 
 class AnalysisController : public QObject {
@@ -46,6 +48,9 @@ public:
     quint64 channelDistanceMatrix();
     quint64 epochDistanceMatrix(int channel, double epochS, double strideS);  // whole channel, epochs x epochs
     quint64 searchQuery(int topK = 5);
+    // Seizure pattern discovery on one channel from the seizure regions marked on it (or on
+    // all channels): epochs of `epoch` samples every `stride`, cdtw with the panel's band.
+    quint64 findPatterns(int channel, int epoch = 1024, int stride = 256);
     // Marks a query and a reference region on the first channel when none exist (first start,
     // screenshots) and aligns them.
     quint64 alignExample();

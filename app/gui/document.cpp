@@ -102,6 +102,11 @@ void Document::setRegionRaw(int index, const io::Region& region) {
     Q_EMIT regionsChanged();
 }
 
+void Document::setFilters(const io::FilterSettings& filters) {
+    filters_ = filters;
+    Q_EMIT filtersChanged();
+}
+
 QString Document::channelName(int channel) const {
     if (!recording_ || channel < 0 || channel >= int(widgets::signalList(*recording_).size())) return {};
     return QString::fromStdString(widgets::signalList(*recording_)[std::size_t(channel)].displayName);
@@ -123,8 +128,9 @@ compute::Series Document::segment(int channel, double startS, double endS) const
     if (last <= first)
         throw io::IoError(recording_->path(), "region", "the segment " + std::to_string(startS) + "–" + std::to_string(endS) +
                                                             " s of " + s.displayName + " holds no samples");
-    compute::Series series(recording_->read(channel, first, last - first), 1, s.displayName);
-    return series;
+    std::vector<float> v = recording_->read(channel, first, last - first);
+    if (filters_.applyToAnalysis && filters_.enabled()) v = io::applyFilters(std::move(v), s.rateHz, filters_, true);
+    return compute::Series(std::move(v), 1, s.displayName);
 }
 
 }  // namespace warplab::app

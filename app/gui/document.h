@@ -9,6 +9,7 @@
 #include <QUndoStack>
 
 #include "compute/core/series.h"
+#include "io/filters.h"
 #include "io/regions.h"
 #include "widgets/recording_access.h"
 
@@ -44,6 +45,10 @@ public:
     void removeRegionRaw(int index);
     void setRegionRaw(int index, const io::Region& region);
 
+    // Filters of the view; with applyToAnalysis also of what segment() returns (zero phase).
+    const io::FilterSettings& filters() const { return filters_; }
+    void setFilters(const io::FilterSettings& filters);
+
     // Samples of one channel over [startS, endS) as an engine series. Throws IoError/EngineError.
     compute::Series segment(int channel, double startS, double endS) const;
     QString channelName(int channel) const;
@@ -52,12 +57,14 @@ public:
 Q_SIGNALS:
     void recordingChanged();
     void regionsChanged();
+    void filtersChanged();
     void errorOccurred(const QString& title, const QString& message);
 
 private:
     std::shared_ptr<const io::Recording> recording_;
     QString path_;
     std::vector<io::Region> regions_;
+    io::FilterSettings filters_;
     QUndoStack undo_;
 };
 

@@ -20,13 +20,16 @@
 #include "app/gui/analysis_controller.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
+#include "app/gui/filter_dialog.h"
 #include "app/gui/region_edit_dialog.h"
+#include "app/gui/session_bridge.h"
 #include "app/gui/shortcut_help_dialog.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "widgets/job_progress_widget.h"
 #include "widgets/metric_panel.h"
+#include "widgets/patterns_view.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 
@@ -52,6 +55,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     alignment_ = new widgets::AlignmentView;
     distances_ = new widgets::DistanceMatrixView;
     search_ = new widgets::SearchResultsView;
+    patterns_ = new widgets::PatternsView;
     progress_ = new widgets::JobProgressWidget;
     statusBar()->addPermanentWidget(progress_);
 
@@ -67,7 +71,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resultDocks_ << costDock;
     for (auto [w, title, name] : {std::tuple<QWidget*, QString, QString>{alignment_, tr("Alignment"), "alignmentDock"},
                                   {distances_, tr("Distance matrix"), "distanceDock"},
-                                  {search_, tr("Search"), "searchDock"}}) {
+                                  {search_, tr("Search"), "searchDock"},
+                                  {patterns_, tr("Seizure patterns"), "patternsDock"}}) {
         QDockWidget* d = dock(w, title, name, Qt::RightDockWidgetArea);
         tabifyDockWidget(costDock, d);
         resultDocks_ << d;
@@ -75,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     costDock->raise();
     resizeDocks({costDock}, {560}, Qt::Horizontal);
 
-    analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_}, this);
+    analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_, patterns_}, this);
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
@@ -86,6 +91,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(doc_, &Document::regionsChanged, this, [this] { signal_->setRegions(doc_->regions()); });
     connect(doc_, &Document::errorOccurred, this, &MainWindow::showError);
+    connect(doc_, &Document::filtersChanged, this, [this] { signal_->setFilters(doc_->filters()); });
+    connect(patterns_, &widgets::PatternsView::epochActivated, this, [this](double t) { signal_->setWindow(t, signal_->windowLength()); });
+    connect(patterns_, &widgets::PatternsView::patternSelected, this, [this](double start, double length) {
+        const auto r = patterns_->ranking();
+        const int ch = r ? doc_->recording() ? doc_->recording()->findSignal(r->channel) : -1 : -1;
+        signal_->setHighlight(ch, start, start + length);
+    });
     connect(analysis_, &AnalysisController::errorOccurred, this, &MainWindow::showError);
     connect(analysis_, &AnalysisController::viewRequested, this, &MainWindow::showView);
     // Signal view requests -> undoable edits.
@@ -129,10 +141,19 @@ void MainWindow::buildActions() {
     add("file.sample", file, tr("Open the &sample recording"), {}, [this] { openSample(); });
     add("file.importAnnotations", file, tr("Import seizures from &annotations…"), {}, [this] { importAnnotations(); });
     add("file.importSummary", file, tr("Import seizures from a CHB-MIT &summary…"), {}, [this] { importSummary(); });
+    add("file.saveSession", file, tr("Save &session…"), {QKeySequence::Save}, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), "session.warplab.json", tr("WarpLab sessions (*.json)"));
+        if (!path.isEmpty()) saveSession(path);
+    });
+    add("file.openSession", file, tr("Open s&ession…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)}, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), tr("WarpLab sessions (*.json);;All files (*)"));
+        if (!path.isEmpty()) openSession(path);
+    });
     add("file.quit", file, tr("&Quit"), {QKeySequence::Quit}, [this] { close(); });
     add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
     add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
     add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
+    add("view.filters", view, tr("&Filters…"), {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] { editFilters(); });
     add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
     add("view.markQuery", view, tr("Mark &queries"), {QKeySequence(Qt::Key_Q)}, [this] { signal_->setMarkKind(io::RegionKind::Query); });
     add("view.markReference", view, tr("Mark &references"), {QKeySequence(Qt::Key_R)}, [this] { signal_->setMarkKind(io::RegionKind::Reference); });
@@ -145,6 +166,8 @@ void MainWindow::buildActions() {
         if (ok) analysis_->epochDistanceMatrix(std::max(0, signal_->currentChannel()), epoch, epoch / 2);
     });
     add("analysis.search", analysis, tr("&Search the query in its channel"), {QKeySequence(Qt::CTRL | Qt::Key_F)}, [this] { analysis_->searchQuery(); }, true);
+    add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
+        [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
     add("help.shortcuts", help, tr("&Keyboard shortcuts"), {QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)}, [this] { showShortcuts(); });
     add("help.about", help, tr("&About WarpLab"), {}, [this] {
@@ -237,6 +260,38 @@ void MainWindow::editRegion(int index) {
     for (const auto& s : widgets::signalList(*rec)) channels << QString::fromStdString(s.displayName);
     RegionEditDialog dialog(doc_->regions()[std::size_t(index)], channels, rec->durationS(), this);
     if (dialog.exec() == QDialog::Accepted) doc_->replaceRegion(index, dialog.region(), tr("Edit region"));
+}
+
+void MainWindow::editFilters() {
+    FilterDialog dialog(doc_->filters(), this);
+    if (dialog.exec() == QDialog::Accepted) doc_->setFilters(dialog.settings());
+}
+
+bool MainWindow::saveSession(const QString& path) {
+    if (!doc_->recording()) return false;
+    try {
+        session_ = captureSession(*doc_, *metric_, *signal_, session_);
+        io::saveSession(path.toStdString(), session_);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Session saved to %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::openSession(const QString& path) {
+    io::Session s;
+    try {
+        s = io::loadSession(path.toStdString());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open the session"), QString::fromStdString(e.what()));
+        return false;
+    }
+    if (!restoreSession(s, *doc_, *metric_)) return false;
+    session_ = s;
+    addRecentFile(doc_->path());
+    return true;
 }
 
 void MainWindow::showShortcuts() {

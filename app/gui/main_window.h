@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include "app/gui/action_table.h"
+#include "io/session.h"
 
 class QDockWidget;
 
@@ -16,6 +17,7 @@ class AlignmentView;
 class DistanceMatrixView;
 class SearchResultsView;
 class JobProgressWidget;
+class PatternsView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -43,6 +45,11 @@ public:
     widgets::AlignmentView* alignmentView() const { return alignment_; }
     widgets::DistanceMatrixView* distanceView() const { return distances_; }
     widgets::SearchResultsView* searchView() const { return search_; }
+    widgets::PatternsView* patternsView() const { return patterns_; }
+
+    // Session files (io/session.h); both show the error dialog on failure.
+    bool saveSession(const QString& path);
+    bool openSession(const QString& path);
     const ActionTable& actions() const { return actions_; }
     QStringList recentFiles() const;
 
@@ -67,6 +74,7 @@ private:
     void importAnnotations();
     void importSummary();
     void showShortcuts();
+    void editFilters();
     void updateTitle();
 
     Document* doc_;
@@ -78,7 +86,9 @@ private:
     widgets::AlignmentView* alignment_;
     widgets::DistanceMatrixView* distances_;
     widgets::SearchResultsView* search_;
+    widgets::PatternsView* patterns_;
     widgets::JobProgressWidget* progress_;
+    io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;
     ActionTable actions_;
 };

@@ -18,6 +18,7 @@
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "widgets/metric_panel.h"
+#include "widgets/patterns_view.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 
@@ -52,6 +53,9 @@ private Q_SLOTS:
     void searchFindsQueryItself();
     void corruptFileShowsErrorDialog();
     void shortcutHelpListsActionTable();
+    void sessionRoundTrip();
+    void filtersChangeAnalysedSamples();
+    void seizurePatternsJob();
 
 private:
     app::MainWindow* w_ = nullptr;
@@ -345,6 +349,90 @@ void TestMainWindow::shortcutHelpListsActionTable() {
     QVERIFY(withKeys >= 15);
     QVERIFY(w_->findChild<QAction*>("help.shortcuts"));
     QVERIFY(w_->findChild<QAction*>("help.shortcuts")->shortcuts().contains(QKeySequence(Qt::Key_F1)));
+}
+
+void TestMainWindow::sessionRoundTrip() {
+    auto* doc = w_->document();
+    doc->addRegion({io::RegionKind::Seizure, -1, 1.0, 41.0, "onset"});
+    doc->addRegion({io::RegionKind::Query, 5, 2.5, 3.25, ""});
+    compute::Params p;
+    p.metric = compute::Metric::Cdtw;
+    p.band = 7;
+    p.znorm = true;
+    w_->metricPanel()->setParams(p);
+    io::FilterSettings f;
+    f.highpassHz = 0.5;
+    f.notchHz = 60;
+    doc->setFilters(f);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("s.warplab.json");
+    QVERIFY(w_->saveSession(path));
+
+    QVERIFY(w_->openFile(QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_NonSeizure.edf")));
+    w_->metricPanel()->setParams(compute::Params{});
+    doc->setFilters({});
+    QCOMPARE(int(doc->regions().size()), 0);
+
+    QVERIFY(w_->openSession(path));
+    QCOMPARE(doc->path(), kSeizure);
+    QCOMPARE(int(doc->regions().size()), 2);
+    QCOMPARE(doc->regions()[0].note, std::string("onset"));
+    QCOMPARE(doc->regions()[1].channel, 5);
+    QCOMPARE(doc->regions()[1].endS, 3.25);
+    QCOMPARE(w_->metricPanel()->params().metric, compute::Metric::Cdtw);
+    QCOMPARE(w_->metricPanel()->params().band, 7);
+    QVERIFY(w_->metricPanel()->params().znorm);
+    QCOMPARE(doc->filters().highpassHz, 0.5);
+    QCOMPARE(doc->filters().notchHz, 60.0);
+
+    QSignalSpy errors(w_, &app::MainWindow::errorShown);
+    QVERIFY(!w_->openSession(dir.filePath("missing.json")));
+    QCOMPARE(errors.count(), 1);
+}
+
+void TestMainWindow::filtersChangeAnalysedSamples() {
+    auto* doc = w_->document();
+    const compute::Series raw = doc->segment(0, 0, 4);
+    io::FilterSettings f;
+    f.highpassHz = 1.0;
+    f.lowpassHz = 30.0;
+    doc->setFilters(f);  // view only
+    QCOMPARE(doc->segment(0, 0, 4).values, raw.values);
+    QVERIFY(w_->signalView()->drawnPointCount(0) > 0);
+    f.applyToAnalysis = true;
+    doc->setFilters(f);
+    const compute::Series filtered = doc->segment(0, 0, 4);
+    QCOMPARE(filtered.length, raw.length);
+    // A 1 Hz high-pass removes the mean: the filtered mean is near zero, the raw one is not.
+    double mean = 0;
+    for (float v : filtered.values) mean += v;
+    mean /= filtered.length;
+    QVERIFY(filtered.values != raw.values);
+    QVERIFY2(std::abs(mean) < 5.0, qPrintable(QString::number(mean)));
+}
+
+void TestMainWindow::seizurePatternsJob() {
+    auto* doc = w_->document();
+    w_->metricPanel()->setMetric(compute::Metric::Cdtw);
+    doc->addRegion({io::RegionKind::Seizure, -1, 20.0, 41.0, ""});
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QSignalSpy failed(w_->jobs(), &app::JobRunner::jobFailed);
+    QVERIFY(w_->analysis()->findPatterns(0) != 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(failed.count(), 0);
+    auto ranking = w_->patternsView()->ranking();
+    QVERIFY(ranking);
+    // Query 20..41 s = 5376 samples: floor((5376 - 1024) / 256) + 1 = 18 patterns;
+    // channel of 10496 samples: floor((10496 - 1024) / 256) + 1 = 38 epochs.
+    QCOMPARE(ranking->patternCount, std::size_t(18));
+    QCOMPARE(ranking->epochCount, std::size_t(38));
+    QCOMPARE(ranking->ranked.size(), std::size_t(18));
+
+    // No seizure marked on a fresh recording: refused with a reason, no job.
+    QVERIFY(w_->openFile(kSeizure));
+    QSignalSpy errors(w_, &app::MainWindow::errorShown);
+    QCOMPARE(w_->analysis()->findPatterns(0), quint64(0));
+    QCOMPARE(errors.count(), 1);
 }
 
 QTEST_MAIN(TestMainWindow)

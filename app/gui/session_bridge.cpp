@@ -1,0 +1,35 @@
+#include "app/gui/session_bridge.h"
+
+#include "app/gui/document.h"
+#include "widgets/metric_panel.h"
+#include "widgets/signal_view.h"
+
+namespace warplab::app {
+
+io::Session captureSession(const Document& doc, const widgets::MetricPanel& metric, const widgets::SignalView& view,
+                           const io::Session& previous) {
+    io::Session s = previous;
+    s.recordingPath = doc.path().toStdString();
+    s.regions = doc.regions();
+    s.filters = doc.filters();
+    s.params = metric.params();
+    const compute::RunOptions o = metric.runOptions();
+    s.backend = widgets::MetricPanel::backendName(o.backend).toStdString();
+    s.kernel = o.kernel;
+    s.channel = doc.channelName(view.currentChannel()).toStdString();
+    return s;
+}
+
+bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& metric) {
+    if (!doc.open(QString::fromStdString(s.recordingPath))) return false;
+    doc.setRegions(s.regions);
+    doc.setFilters(s.filters);
+    metric.setParams(s.params);
+    const QString b = QString::fromStdString(s.backend);
+    metric.setBackend(b == "cpu" ? compute::Backend::Cpu : b == "cuda" ? compute::Backend::Cuda
+                      : b == "hip" ? compute::Backend::Hip : compute::Backend::Auto);
+    metric.setKernel(QString::fromStdString(s.kernel));
+    return true;
+}
+
+}  // namespace warplab::app
