@@ -54,6 +54,10 @@ double twed(const Series& x, const Series& y, double nu, double lambda, double d
 // DP over the real cells: element (i, j) is METRICS.md's DP(i+1, j+1), n x m.
 std::vector<double> twedMatrix(const Series& x, const Series& y, double nu, double lambda,
                                double degree, double rate);
+// The edit path through twedMatrix's DP, from (0,0) to (n-1,m-1): a match moves diagonally,
+// a deletion in x down, in y right (ties: match, delete in x, delete in y).
+Path twedBacktrack(const Series& x, const Series& y, const std::vector<double>& acc, double nu,
+                   double lambda, double degree, double rate);
 
 // The metric of `p` for one pair, raw (no --sqrt). sdtw: x is the query, y the reference.
 double rawDistance(const Series& x, const Series& y, const Params& p);

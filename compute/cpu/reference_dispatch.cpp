@@ -70,7 +70,7 @@ Alignment align(const Series& x, const Series& y, const Params& p, bool withMatr
         case Metric::Twed:
             acc = twedMatrix(x, y, p.nu, p.lambda, p.degree, p.rate);
             a.distance = acc[n * m - 1];
-            a.path = backtrack(acc, n, m);
+            a.path = twedBacktrack(x, y, acc, p.nu, p.lambda, p.degree, p.rate);
             break;
     }
     if (withMatrix) a.matrix = std::move(acc);

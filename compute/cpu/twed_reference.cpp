@@ -1,5 +1,7 @@
 // TWED reference (Marteau; the convention of cuTWED's reference_implementation/twed.c): padded
 // with a zero sample at time 0, p-norm point distances rooted separately in the match term.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "compute/core/recurrences.h"
@@ -67,6 +69,41 @@ std::vector<double> twedMatrix(const Series& x, const Series& y, double nu, doub
         for (std::size_t j = 0; j < m; ++j) out[i * m + j] = r[j + 1];
     });
     return out;
+}
+
+Path twedBacktrack(const Series& x, const Series& y, const std::vector<double>& acc, double nu,
+                   double lambda, double degree, double rate) {
+    // Walks back through the operation that gave each cell its value (match, then delete in x,
+    // then delete in y on ties, the order of METRICS.md's backtracking), recomputing the three
+    // candidate terms from the DP, so the path is the one TWED actually took.
+    const std::size_t m = y.length;
+    const int d = int(x.dims);
+    auto dp = [&](long i, long j) {  // METRICS.md's DP(i+1, j+1); DP(0,0) = 0, other borders +inf
+        if (i < 0 && j < 0) return 0.0;
+        if (i < 0 || j < 0) return kInf;
+        return acc[std::size_t(i) * m + std::size_t(j)];
+    };
+    auto pd = [&](const float* a, const float* b) {
+        if (!a && !b) return 0.0;
+        return a ? cell::pointDistP<double, float>(a, b, d, degree) : cell::pointDistP<double, float>(b, nullptr, d, degree);
+    };
+    Path path;
+    long i = long(x.length) - 1, j = long(m) - 1;
+    while (i >= 0 && j >= 0) {
+        path.emplace_back(std::size_t(i), std::size_t(j));
+        const float* xp = prevSample(x, std::size_t(i));
+        const float* yp = prevSample(y, std::size_t(j));
+        const double ta = stamp(i, rate), tap = stamp(i - 1, rate), tb = stamp(j, rate), tbp = stamp(j - 1, rate);
+        const double match = dp(i - 1, j - 1) + pd(x.sample(std::size_t(i)), y.sample(std::size_t(j))) + pd(xp, yp) +
+                             nu * (std::fabs(ta - tb) + std::fabs(tap - tbp));
+        const double delX = dp(i - 1, j) + pd(x.sample(std::size_t(i)), xp) + nu * (ta - tap) + lambda;
+        const double delY = dp(i, j - 1) + pd(y.sample(std::size_t(j)), yp) + nu * (tb - tbp) + lambda;
+        if (match <= delX && match <= delY) { --i; --j; }
+        else if (delX <= delY) { --i; }
+        else { --j; }
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
 }
 
 }  // namespace warplab::compute::reference

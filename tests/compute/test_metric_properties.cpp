@@ -67,6 +67,30 @@ private slots:
         QVERIFY(std::fabs(R.back() - reference::softDtw(x, y, false, 0.5)) < 1e-12);
     }
 
+    void sdtwStartsMatchBacktracking() {
+        // sdtwTopK carries each cell's start column forwards; backtracking the full matrix from
+        // the same end must reach the same start, and the best cost must be the row minimum.
+        std::mt19937 rng(17);
+        for (int trial = 0; trial < 20; ++trial) {
+            Series q = randomWalk(5 + trial % 7, rng), ref = randomWalk(80, rng);
+            for (auto& v : q.values) v = float(std::round(v));  // ties between paths happen
+            for (auto& v : ref.values) v = float(std::round(v));
+            auto matches = reference::sdtwTopK(q, ref, false, 4);
+            auto D = reference::sdtwMatrix(q, ref, false);
+            const std::size_t n = q.length, m = ref.length;
+            QVERIFY(!matches.empty());
+            double best = D[(n - 1) * m];
+            for (std::size_t j = 0; j < m; ++j) best = std::min(best, D[(n - 1) * m + j]);
+            QCOMPARE(matches[0].cost, best);
+            for (const Match& mt : matches) {
+                QCOMPARE(mt.cost, D[(n - 1) * m + mt.end]);
+                auto path = reference::sdtwBacktrack(D, n, m, mt.end);
+                QCOMPARE(path.front().first, std::size_t(0));
+                QCOMPARE(path.front().second, mt.start);
+            }
+        }
+    }
+
     void twedSymmetricAndTriangle() {
         std::mt19937 rng(15);
         for (int trial = 0; trial < 30; ++trial) {

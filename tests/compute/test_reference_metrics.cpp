@@ -154,6 +154,13 @@ private slots:
         p.nu = 0.5;
         p.lambda = 0.25;
         QVERIFY(near(Engine::distance(s({1, 5, 2}), s({1, 2}), p), 6.75));
+        // Its edit path: DP(3,2) came from deleting x's last sample (DP(2,2), down), which was a
+        // match of 5 with 2 after the match of 1 with 1: real cells (0,0), (1,1), (2,1).
+        using P = std::pair<std::size_t, std::size_t>;
+        Alignment a = Engine::align(s({1, 5, 2}), s({1, 2}), p, true);
+        QCOMPARE(a.path, (std::vector<P>{P{0, 0}, P{1, 1}, P{2, 1}}));
+        QCOMPARE(a.matrix.size(), std::size_t(6));
+        QVERIFY(near(a.matrix[2 * 2 + 0], 8.5));  // DP(3,1)
         // With rate 2 Hz every time step is 0.5 s, so each nu term halves (0.25 per step):
         // DP(1,2)=1.5, DP(2,1)=4.5, DP(2,2)=3, DP(3,1)=8, DP(3,2)=min(3+3.5, 9.5, 4.5+4+0.5*(0.5+0.5)) = 6.5.
         p.rate = 2.0;
