@@ -12,6 +12,17 @@ namespace warplab::io {
 EdfWriter::EdfWriter(const std::string& path, const EdfWriterHeader& h, const std::vector<EdfWriterSignal>& signals)
     : path_(path) {
     if (signals.empty()) throw IoError(path, "signals", "a recording needs at least one signal");
+    // EDFlib accepts some impossible settings and fails only when writing; say so up front.
+    const int lo = h.bdf ? -8388608 : -32768, hi = h.bdf ? 8388607 : 32767;
+    for (std::size_t i = 0; i < signals.size(); ++i) {
+        const auto& s = signals[i];
+        const std::string f = "signal " + std::to_string(i) + " '" + s.label + "' ";
+        if (!(s.physicalMin != s.physicalMax) || !std::isfinite(s.physicalMin) || !std::isfinite(s.physicalMax))
+            throw IoError(path, f + "physical maximum", "must differ from the physical minimum");
+        if (s.digitalMin >= s.digitalMax || s.digitalMin < lo || s.digitalMax > hi)
+            throw IoError(path, f + "digital maximum", "need " + std::to_string(lo) + " <= digital minimum < digital maximum <= " + std::to_string(hi));
+        if (s.samplesPerRecord < 1) throw IoError(path, f + "samples per record", "must be >= 1");
+    }
     std::lock_guard lock(edflibMutex());
     handle_ = edfopen_file_writeonly(path.c_str(), h.bdf ? EDFLIB_FILETYPE_BDFPLUS : EDFLIB_FILETYPE_EDFPLUS,
                                      int(signals.size()));

@@ -47,7 +47,12 @@ public:
     virtual Format format() const = 0;
     virtual std::string startIso() const = 0;           // ISO 8601 local time, "" when unknown
     virtual double durationS() const = 0;
+// Qt defines `signals` as a keyword macro; hide it here so that this header also parses
+// after Qt headers (Qt code then reads the list through widgets/recording_access.h).
+#pragma push_macro("signals")
+#undef signals
     virtual const std::vector<SignalInfo>& signals() const = 0;
+#pragma pop_macro("signals")
     virtual const std::vector<Annotation>& annotations() const = 0;
     // Violations tolerated while opening (lenient EDF path, incomplete last record, ...).
     virtual const std::vector<std::string>& warnings() const = 0;

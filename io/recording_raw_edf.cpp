@@ -90,31 +90,41 @@ private:
         return count;
     }
 
-    // Calls put(i, digital) for samples start+i, i < count, reading a bounded block at a time.
+    // Calls put(i, digital) for samples start+i, i < count, holding at most kBlockBytes of
+    // raw data at a time.
     template <typename Put>
     void readSamples(int signal, long long start, long long count, Put put) const {
         const EdfSignalHeader& e = h_.signals[headerIndex_[signal]];
         const long long spr = e.samplesPerRecord, bps = h_.bytesPerSample();
-        // Whole records when the signal is a large part of them (one sequential read), else
-        // only this signal's bytes of each record.
-        const bool wholeRecords = e.samplesPerRecord * bps * 4 >= h_.recordBytes;
-        const long long unit = wholeRecords ? h_.recordBytes : spr * bps;
-        const long long perBlock = std::max<long long>(1, kBlockBytes / unit);
         std::vector<unsigned char> buf;
         long long done = 0;
-        while (done < count) {
-            const long long sample = start + done;
-            const long long rec0 = sample / spr;
-            const long long recEnd = std::min(h_.records, (start + count - 1) / spr + 1);
-            const long long nrec = wholeRecords ? std::min(perBlock, recEnd - rec0) : 1;
-            buf.resize(static_cast<std::size_t>(nrec * unit));
-            const long long offset = h_.headerBytes + rec0 * h_.recordBytes + (wholeRecords ? 0 : e.offsetInRecord);
-            readAt(buf.data(), buf.size(), offset, signals_[signal].displayName);
-            for (long long r = 0; r < nrec && done < count; ++r) {
-                const unsigned char* base = buf.data() + r * unit + (wholeRecords ? e.offsetInRecord : 0);
-                for (long long k = (r == 0) ? sample - rec0 * spr : 0; k < spr && done < count; ++k, ++done)
-                    put(done, decode(base + k * bps));
+        // Whole records, several per read, when this signal is a large part of each record
+        // (one sequential read instead of many small ones) and a record is not huge.
+        if (spr * bps * 4 >= h_.recordBytes && h_.recordBytes <= kBlockBytes) {
+            const long long perBlock = std::max<long long>(1, kBlockBytes / h_.recordBytes);
+            while (done < count) {
+                const long long sample = start + done, rec0 = sample / spr;
+                const long long recEnd = std::min(h_.records, (start + count - 1) / spr + 1);
+                const long long nrec = std::min(perBlock, recEnd - rec0);
+                buf.resize(static_cast<std::size_t>(nrec * h_.recordBytes));
+                readAt(buf.data(), buf.size(), h_.headerBytes + rec0 * h_.recordBytes, signals_[signal].displayName);
+                for (long long r = 0; r < nrec && done < count; ++r) {
+                    const unsigned char* base = buf.data() + r * h_.recordBytes + e.offsetInRecord;
+                    for (long long k = (r == 0) ? sample - rec0 * spr : 0; k < spr && done < count; ++k, ++done)
+                        put(done, decode(base + k * bps));
+                }
             }
+            return;
+        }
+        // Otherwise only the wanted samples of this signal, record by record, in bounded chunks.
+        const long long chunk = std::max<long long>(1, kBlockBytes / bps);
+        while (done < count) {
+            const long long sample = start + done, rec = sample / spr, k0 = sample - rec * spr;
+            const long long n = std::min({spr - k0, count - done, chunk});
+            buf.resize(static_cast<std::size_t>(n * bps));
+            readAt(buf.data(), buf.size(), h_.headerBytes + rec * h_.recordBytes + e.offsetInRecord + k0 * bps,
+                   signals_[signal].displayName);
+            for (long long k = 0; k < n; ++k, ++done) put(done, decode(buf.data() + k * bps));
         }
     }
 

@@ -1,0 +1,79 @@
+#include "fuzz_inputs.h"
+
+#include <cstdio>
+#include <fstream>
+#include <string_view>
+
+#include "compute/core/error.h"
+#include "io/edf_header.h"
+#include "io/edf_tal.h"
+#include "io/matrix_io.h"
+#include "io/npy.h"
+#include "io/recording.h"
+#include "io/series_file.h"
+#include "io/text_table.h"
+
+namespace warplab::fuzz {
+
+namespace {
+
+std::string_view view(const std::uint8_t* d, std::size_t n) { return {reinterpret_cast<const char*>(d), n}; }
+
+void writeScratch(const std::string& path, const std::uint8_t* d, std::size_t n) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(d), std::streamsize(n));
+}
+
+// Bad input must end in an EngineError (IoError is one); anything else escapes and is a bug.
+template <typename F>
+void expectClean(F&& f) {
+    try {
+        f();
+    } catch (const compute::EngineError&) {
+    }
+}
+
+void exercise(const io::Recording& rec) {
+    for (const auto& s : rec.signals()) {
+        const long long n = std::min<long long>(s.samples, 300);
+        (void)rec.read(s.index, 0, n);
+        (void)rec.read(s.index, s.samples - n, n);
+    }
+    for (const auto& a : rec.annotations()) (void)a.text.size();
+}
+
+}  // namespace
+
+void runEdfHeader(const std::uint8_t* data, std::size_t size) {
+    expectClean([&] { (void)io::parseEdfHeader("fuzz.edf", view(data, size), static_cast<long long>(size)); });
+    (void)io::edfHeaderSize(view(data, size));
+    (void)io::parseTalRecord(view(data, size));
+}
+
+void runEdfFile(const std::uint8_t* data, std::size_t size, const std::string& scratch) {
+    writeScratch(scratch, data, size);
+    expectClean([&] { exercise(*io::Recording::open(scratch)); });
+    io::OpenOptions lenient;
+    lenient.forceLenient = true;
+    expectClean([&] { exercise(*io::Recording::open(scratch, lenient)); });
+}
+
+void runTextReaders(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    expectClean([&] { (void)io::parseTextTable("fuzz.txt", view(data, size)); });
+    expectClean([&] { (void)io::parseNpy("fuzz.npy", view(data, size)); });
+    for (const char* ext : {".txt", ".csv", ".npy"}) {
+        const std::string p = stem + ext;
+        writeScratch(p, data, size);
+        expectClean([&] { (void)io::readSeriesFile(p); });
+        io::SeriesFileOptions o;
+        o.labelColumn = true;
+        expectClean([&] { (void)io::readSeriesFile(p, o); });
+        o.multivariate = true;
+        expectClean([&] { (void)io::readSeriesFile(p, o); });
+        expectClean([&] { exercise(*io::Recording::open(p)); });
+        if (std::string(ext) != ".txt") expectClean([&] { (void)io::readMatrix(p); });
+        std::remove(p.c_str());
+    }
+}
+
+}  // namespace warplab::fuzz
