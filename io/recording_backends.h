@@ -24,6 +24,11 @@ std::unique_ptr<Recording> openRawEdfRecording(const std::string& path, EdfHeade
 // series), at `rateHz` samples per second.
 std::unique_ptr<Recording> openTableRecording(const std::string& path, double rateHz);
 
+// The warning both EDF readers give for EDF+D/BDF+D files.
+inline constexpr const char* kDiscontinuousWarning =
+    "discontinuous (EDF+D/BDF+D): data records are read back to back, so sample times skip the "
+    "gaps between records; annotation onsets are real times from the start";
+
 // Shared by the EDF readers: unique display names ("T8-P8", "T8-P8 (2)").
 void assignDisplayNames(std::vector<SignalInfo>& signals);
 

@@ -28,6 +28,7 @@ public:
         if (fd_ < 0) throw IoError(path_, "", std::string("cannot open: ") + std::strerror(errno));
         if (!refusal.empty()) warnings_.push_back("opened leniently (" + refusal + ")");
         for (auto& v : parsed.violations) warnings_.push_back(std::move(v));
+        if (h_.discontinuous) warnings_.push_back(kDiscontinuousWarning);
         format_ = h_.bdf ? (h_.plus ? (h_.discontinuous ? Format::BDFPlusD : Format::BDFPlusC) : Format::BDF)
                          : (h_.plus ? (h_.discontinuous ? Format::EDFPlusD : Format::EDFPlusC) : Format::EDF);
         for (std::size_t i = 0; i < h_.signals.size(); ++i) {

@@ -234,6 +234,25 @@ private slots:
         compareRecordings(*a, *b);
     }
 
+    // EDF+D: both readers say so, and read the records back to back.
+    void discontinuousFileWarns() {
+        QTemporaryDir dir;
+        std::string b = iotest::readFile(WARPLAB_SOURCE_DIR "/resources/sample/chb01_03_sample.edf");
+        b.replace(192, 5, "EDF+D");
+        const std::string p = dir.filePath("plusd.edf").toStdString();
+        iotest::writeFile(p, b);
+        OpenOptions lenientOpt;
+        lenientOpt.forceLenient = true;
+        auto strict = Recording::open(p);
+        auto lenient = Recording::open(p, lenientOpt);
+        for (const Recording* r : {strict.get(), lenient.get()}) {
+            QCOMPARE(r->format(), Format::EDFPlusD);
+            QCOMPARE(r->warnings().size(), std::size_t(1));
+            QVERIFY(r->warnings()[0].find("discontinuous") != std::string::npos);
+        }
+        compareRecordings(*strict, *lenient);
+    }
+
     void outOfRangeReadsThrow() {
         auto rec = Recording::open(kSeizure);
         const QString m = QString::fromStdString(iotest::errorOf([&] { rec->read(0, 10400, 97); }));
