@@ -6,6 +6,10 @@
 #include "compute/cpu/reference.h"
 #include "compute/engine_prepare.h"
 #include "compute/kernels/registry.h"
+#if WARPLAB_HAVE_CUDA
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/sdtw_gpu.h"
+#endif
 
 namespace warplab::compute {
 
@@ -98,7 +102,28 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     const Series& rp = detail::prepareOne(ref, "reference", params, rs);
     checkPair(qp, "query", rp, "reference", Metric::Sdtw);
     if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
-    std::vector<Match> matches = reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk);
+    // The GPU searches when asked for (backend cuda, or a cuda.* kernel) or, under auto, when a
+    // device is present; multichannel series and every other case search on the CPU.
+    const bool namedGpu = options.kernel.rfind("cuda.", 0) == 0 || options.kernel.rfind("hip.", 0) == 0;
+    const bool wantGpu = options.backend == Backend::Cuda || options.backend == Backend::Hip || namedGpu;
+    std::vector<Match> matches;
+    bool done = false;
+#if WARPLAB_HAVE_CUDA
+    if (options.backend != Backend::Hip && (wantGpu || options.backend == Backend::Auto) && gpu::available() &&
+        qp.dims == 1) {
+        // The device z-normalises itself, so it gets the checked inputs before znorm.
+        matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params).front();
+        done = true;
+    }
+#endif
+    if (!done && wantGpu)
+        throw EngineError(K::Device, "backend",
+                          "no available GPU searches " + std::string(qp.dims == 1 ? "on this machine" : "multichannel series"));
+    if (!done) {
+        if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.simd")
+            throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
+        matches = reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk);
+    }
     for (Match& m : matches) m.cost = detail::finish(m.cost, params);
     if (options.progress) options.progress(1.0);
     return matches;
