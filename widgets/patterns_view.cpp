@@ -147,7 +147,9 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                           .arg(QString::fromStdString(r.kernel))
                           .arg(r.seconds, 0, 'f', 2));
     signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
-    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern (%1², squared cost)").arg(unit_));
+    // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
+    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ +
+                                    QString::fromUtf8("\u00b2, squared cost)"));
 
     table_->setRowCount(int(r.ranked.size()));
     for (int k = 0; k < int(r.ranked.size()); ++k) {

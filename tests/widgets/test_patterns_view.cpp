@@ -6,11 +6,13 @@
 
 #include <qcustomplot.h>
 
+// First: it includes io/recording.h with Qt's `signals` macro hidden (see that header).
+#include "widgets/recording_access.h"
+
 #include "compute/patterns/pattern_discovery.h"
 #include "io/matrix_io.h"
 #include "io/pattern_input.h"
 #include "widgets/patterns_view.h"
-#include "widgets/recording_access.h"
 
 using namespace warplab;
 
