@@ -5,6 +5,7 @@
 #include "compute/cpu/simd_kernel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <tuple>
@@ -41,6 +42,16 @@ struct Scratch {
 struct PairRef {
     std::size_t r, c;
 };
+
+// Whether fp32 lanes can hold this series' costs: one channel, and samples small enough that
+// no squared difference or accumulated cost overflows fp32 (|v| <= 1e15 keeps a cost below
+// 4e30 and a path of up to 1e7 cells below 4e37 < 3.4e38). Others go to the reference.
+bool fitsLanes(const Series& s) {
+    if (s.dims != 1) return false;
+    for (float v : s.values)
+        if (std::fabs(v) > 1e15f) return false;
+    return true;
+}
 
 }  // namespace
 
@@ -83,9 +94,12 @@ void SimdKernel::computeTile(const TileTask& task) {
 
     // 1. Column chunks: the tile's univariate columns sorted by length, cut into runs of L
     //    columns of one length, each transposed once and shared by every row of the tile.
+    std::vector<char> colFits(t.cols()), rowFits(t.rows());
+    for (std::size_t c = t.colBegin; c < t.colEnd; ++c) colFits[c - t.colBegin] = fitsLanes(task.cols[c]);
+    for (std::size_t r = t.rowBegin; r < t.rowEnd; ++r) rowFits[r - t.rowBegin] = fitsLanes(task.rows[r]);
     std::vector<std::size_t> colOrder;
     for (std::size_t c = t.colBegin; c < t.colEnd; ++c)
-        if (task.cols[c].dims == 1) colOrder.push_back(c);
+        if (colFits[c - t.colBegin]) colOrder.push_back(c);
     std::stable_sort(colOrder.begin(), colOrder.end(),
                      [&](std::size_t a, std::size_t b) { return task.cols[a].length < task.cols[b].length; });
     struct Chunk { std::size_t first, m, offset; };  // colOrder[first .. first+L), floats at offset
@@ -109,13 +123,15 @@ void SimdKernel::computeTile(const TileTask& task) {
         }
 
     // 2. Per row: whole chunks run with the query broadcast; every other needed cell is a
-    //    leftover pair. Multivariate pairs go to the reference (the lanes hold one channel).
+    //    leftover pair. Pairs the lanes cannot hold (multichannel, huge values) go to the
+    //    reference.
     std::vector<PairRef> pairs;
     for (std::size_t r = t.rowBegin; r < t.rowEnd; ++r) {
         if (cancelled()) return;  // the engine reports Cancelled
         const Series& row = task.rows[r];
         std::vector<char> done(t.cols(), 0);
-        if (row.dims == 1)
+        const bool rowFitsLanes = rowFits[r - t.rowBegin];
+        if (rowFitsLanes)
             for (const Chunk& ch : chunks) {
                 bool whole = true;
                 for (std::size_t lane = 0; lane < L && whole; ++lane)
@@ -137,7 +153,7 @@ void SimdKernel::computeTile(const TileTask& task) {
         for (std::size_t c = t.colBegin; c < t.colEnd; ++c) {
             if (done[c - t.colBegin] || (task.upperOnly && c < r)) continue;
             if (task.upperOnly && c == r) { outAt(r, c) = 0; continue; }  // d(x, x) = 0 for these metrics
-            if (row.dims != 1 || task.cols[c].dims != 1) {
+            if (!rowFitsLanes || !colFits[c - t.colBegin]) {
                 outAt(r, c) = reference::rawDistance(row, task.cols[c], p);
                 continue;
             }

@@ -165,6 +165,19 @@ private slots:
         compareToReference(q, &t, p, "cpu.simd");
     }
 
+    void hugeValuesFallBackToReference() {
+        // Samples near 1e18 would overflow fp32 costs; those pairs must come out as the reference's.
+        std::mt19937 rng(27);
+        SeriesSet set = randomSet(std::vector<std::size_t>(70, 16), rng);
+        for (auto& v : set[3].values) v *= 1e17f;
+        Params p;
+        compareToReference(set, nullptr, p, "cpu.simd", 1);
+        RunOptions opt;
+        opt.kernel = "cpu.simd";
+        DistanceMatrix dm = Engine::distanceMatrix(set, nullptr, p, opt);
+        QVERIFY(std::isfinite(dm.at(3, 5)) && dm.at(3, 5) > 1e30);
+    }
+
     void threadedReferenceIsExact() {
         std::mt19937 rng(25);
         SeriesSet set = randomSet({30, 31, 32, 30, 29, 30, 30, 33, 30, 30, 28, 30}, rng);
