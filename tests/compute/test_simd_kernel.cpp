@@ -166,10 +166,11 @@ private slots:
     }
 
     void hugeValuesFallBackToReference() {
-        // Samples near 1e18 would overflow fp32 costs; those pairs must come out as the reference's.
+        // Samples beyond 4e18 overflow fp32 costs (squares > 1.6e37, summed over 16+ cells);
+        // those pairs must come out as the reference computes them, in double.
         std::mt19937 rng(27);
         SeriesSet set = randomSet(std::vector<std::size_t>(70, 16), rng);
-        for (auto& v : set[3].values) v *= 1e17f;
+        for (auto& v : set[3].values) v = v * 1e18f + (v < 0 ? -4e18f : 4e18f);
         Params p;
         compareToReference(set, nullptr, p, "cpu.simd", 1);
         RunOptions opt;
