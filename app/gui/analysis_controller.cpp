@@ -10,6 +10,7 @@
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
+#include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
 #include "widgets/search_results_view.h"
@@ -258,6 +259,26 @@ quint64 AnalysisController::findPatterns(int channel, int epoch, int stride) {
             return rec->read(channel, start, count);
         };
         return [=] { view->setRanking(ranking, fetch, unit); };
+    });
+}
+
+quint64 AnalysisController::runKernelComparison() {
+    if (!v_.kernels) return 0;
+    compute::BenchConfig config;
+    try {
+        config = v_.kernels->config();
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Kernel comparison"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    auto* view = v_.kernels;
+    Q_EMIT viewRequested(view);
+    return runner_->submit("bench", tr("Kernel comparison (%1)").arg(QString::fromLatin1(compute::metricName(config.params.metric).data())),
+                           {}, [=](const compute::RunOptions& o) mutable -> JobRunner::Apply {
+        config.progress = o.progress;
+        config.cancel = o.cancel;
+        const compute::BenchTable table = compute::runBench(config);
+        return [=] { view->setResults(table); };
     });
 }
 

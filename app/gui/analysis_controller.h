@@ -20,6 +20,7 @@ class AlignmentView;
 class DistanceMatrixView;
 class SearchResultsView;
 class PatternsView;
+class KernelComparisonView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -35,6 +36,7 @@ struct Views {
     widgets::DistanceMatrixView* distances = nullptr;
     widgets::SearchResultsView* search = nullptr;
     widgets::PatternsView* patterns = nullptr;
+    widgets::KernelComparisonView* kernels = nullptr;
 };
 
 class AnalysisController : public QObject {
@@ -51,6 +53,8 @@ public:
     // Seizure pattern discovery on one channel from the seizure regions marked on it (or on
     // all channels): epochs of `epoch` samples every `stride`, cdtw with the panel's band.
     quint64 findPatterns(int channel, int epoch = 1024, int stride = 256);
+    // The kernel benchmark the kernel-comparison view describes (compute/bench/bench.h).
+    quint64 runKernelComparison();
     // Marks a query and a reference region on the first channel when none exist (first start,
     // screenshots) and aligns them.
     quint64 alignExample();

@@ -28,6 +28,7 @@
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "widgets/job_progress_widget.h"
+#include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
 #include "widgets/search_results_view.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     distances_ = new widgets::DistanceMatrixView;
     search_ = new widgets::SearchResultsView;
     patterns_ = new widgets::PatternsView;
+    kernels_ = new widgets::KernelComparisonView;
     progress_ = new widgets::JobProgressWidget;
     statusBar()->addPermanentWidget(progress_);
 
@@ -72,7 +74,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     for (auto [w, title, name] : {std::tuple<QWidget*, QString, QString>{alignment_, tr("Alignment"), "alignmentDock"},
                                   {distances_, tr("Distance matrix"), "distanceDock"},
                                   {search_, tr("Search"), "searchDock"},
-                                  {patterns_, tr("Seizure patterns"), "patternsDock"}}) {
+                                  {patterns_, tr("Seizure patterns"), "patternsDock"},
+                                  {kernels_, tr("Kernels"), "kernelsDock"}}) {
         QDockWidget* d = dock(w, title, name, Qt::RightDockWidgetArea);
         tabifyDockWidget(costDock, d);
         resultDocks_ << d;
@@ -80,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     costDock->raise();
     resizeDocks({costDock}, {560}, Qt::Horizontal);
 
-    analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_, patterns_}, this);
+    analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_, patterns_, kernels_}, this);
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
@@ -91,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(doc_, &Document::regionsChanged, this, [this] { signal_->setRegions(doc_->regions()); });
     connect(doc_, &Document::errorOccurred, this, &MainWindow::showError);
+    connect(kernels_, &widgets::KernelComparisonView::runRequested, analysis_, &AnalysisController::runKernelComparison);
     connect(doc_, &Document::filtersChanged, this, [this] { signal_->setFilters(doc_->filters()); });
     connect(patterns_, &widgets::PatternsView::epochActivated, this, [this](double t) { signal_->setWindow(t, signal_->windowLength()); });
     connect(patterns_, &widgets::PatternsView::patternSelected, this, [this](double start, double length) {
@@ -168,6 +172,7 @@ void MainWindow::buildActions() {
     add("analysis.search", analysis, tr("&Search the query in its channel"), {QKeySequence(Qt::CTRL | Qt::Key_F)}, [this] { analysis_->searchQuery(); }, true);
     add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
+    add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
     add("help.shortcuts", help, tr("&Keyboard shortcuts"), {QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)}, [this] { showShortcuts(); });
     add("help.about", help, tr("&About WarpLab"), {}, [this] {

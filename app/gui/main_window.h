@@ -18,6 +18,7 @@ class DistanceMatrixView;
 class SearchResultsView;
 class JobProgressWidget;
 class PatternsView;
+class KernelComparisonView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -46,6 +47,7 @@ public:
     widgets::DistanceMatrixView* distanceView() const { return distances_; }
     widgets::SearchResultsView* searchView() const { return search_; }
     widgets::PatternsView* patternsView() const { return patterns_; }
+    widgets::KernelComparisonView* kernelView() const { return kernels_; }
 
     // Session files (io/session.h); both show the error dialog on failure.
     bool saveSession(const QString& path);
@@ -87,6 +89,7 @@ private:
     widgets::DistanceMatrixView* distances_;
     widgets::SearchResultsView* search_;
     widgets::PatternsView* patterns_;
+    widgets::KernelComparisonView* kernels_;
     widgets::JobProgressWidget* progress_;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;

@@ -17,6 +17,7 @@
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
+#include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
 #include "widgets/search_results_view.h"
@@ -56,6 +57,7 @@ private Q_SLOTS:
     void sessionRoundTrip();
     void filtersChangeAnalysedSamples();
     void seizurePatternsJob();
+    void kernelComparisonJob();
 
 private:
     app::MainWindow* w_ = nullptr;
@@ -433,6 +435,38 @@ void TestMainWindow::seizurePatternsJob() {
     QSignalSpy errors(w_, &app::MainWindow::errorShown);
     QCOMPARE(w_->analysis()->findPatterns(0), quint64(0));
     QCOMPARE(errors.count(), 1);
+}
+
+void TestMainWindow::kernelComparisonJob() {
+    auto* view = w_->kernelView();
+    const QStringList kernels = view->checkedKernels();
+    QVERIFY(kernels.contains("cpu.reference"));
+    view->setLengths("32, 64");
+    view->setPairs(16);
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QSignalSpy failed(w_->jobs(), &app::JobRunner::jobFailed);
+    QVERIFY(w_->analysis()->runKernelComparison() != 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(failed.count(), 0);
+    const auto& rows = view->results();
+    QCOMPARE(int(rows.size()), 2 * kernels.size());
+    for (const auto& r : rows) {
+        QVERIFY2(r.cells_per_s > 0, r.kernel.c_str());
+        QVERIFY2(r.max_rel_error < 1e-3, r.kernel.c_str());  // every kernel agrees with the reference
+    }
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("bench.csv");
+    QCOMPARE(view->exportCsv(csv), QString());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().count('\n'), qsizetype(rows.size() + 1));
+
+    // Bad lengths are refused with a reason naming the field.
+    view->setLengths("32,abc");
+    QSignalSpy errors(w_, &app::MainWindow::errorShown);
+    QCOMPARE(w_->analysis()->runKernelComparison(), quint64(0));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(errors.first().at(1).toString().contains("lengths"));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1,0 +1,285 @@
+#include "widgets/kernel_comparison_view.h"
+
+#include <cmath>
+#include <set>
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextStream>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "compute/core/error.h"
+#include "compute/kernels/registry.h"
+#include "widgets/plot_export.h"
+
+namespace warplab::widgets {
+namespace {
+
+QColor kernelColor(int k) {
+    static const QColor palette[] = {QColor(38, 139, 210), QColor(220, 50, 47), QColor(133, 153, 0), QColor(211, 54, 130),
+                                     QColor(181, 137, 0), QColor(42, 161, 152), QColor(108, 113, 196), QColor(203, 75, 22)};
+    return palette[k % 8];
+}
+
+}  // namespace
+
+KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
+    metric_ = new QComboBox;
+    for (compute::Metric m : compute::allMetrics())
+        if (m != compute::Metric::Sdtw) metric_->addItem(QString::fromLatin1(compute::metricName(m).data()), int(m));
+    metric_->setCurrentIndex(metric_->findData(int(compute::Metric::Dtw)));
+    kernels_ = new QListWidget;
+    kernels_->setMaximumHeight(130);
+    lengths_ = new QLineEdit("128,256,512,1024");
+    pairs_ = new QSpinBox;
+    pairs_->setRange(1, 10000000);
+    pairs_->setValue(256);
+    band_ = new QSpinBox;
+    band_->setRange(0, 100000);
+    band_->setValue(16);
+    repeats_ = new QSpinBox;
+    repeats_->setRange(1, 50);
+    repeats_->setValue(3);
+    run_ = new QPushButton(tr("Run benchmark"));
+    export_ = new QPushButton(tr("Export table (CSV)…"));
+    auto* form = new QFormLayout;
+    form->addRow(tr("Metric"), metric_);
+    form->addRow(tr("Kernels"), kernels_);
+    form->addRow(tr("Lengths"), lengths_);
+    form->addRow(tr("Pairs per length"), pairs_);
+    form->addRow(tr("Band w (cdtw)"), band_);
+    form->addRow(tr("Timed runs"), repeats_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(export_);
+    form->addRow(buttons);
+    auto* controls = new QWidget;
+    controls->setLayout(form);
+
+    lines_ = new QCustomPlot;
+    lines_->xAxis->setLabel(tr("series length (samples)"));
+    lines_->yAxis->setLabel(tr("throughput (DP cells / s)"));
+    lines_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    lines_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    lines_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    lines_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    lines_->legend->setVisible(true);
+    lines_->legend->setFont(QFont(font().family(), 8));
+    lines_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    installPlotExportMenu(lines_, "kernel_throughput");
+    bars_ = new QCustomPlot;
+    bars_->yAxis->setLabel(tr("DP cells / s"));
+    installPlotExportMenu(bars_, "kernel_bars");
+    barLength_ = new QComboBox;
+    auto* barBox = new QWidget;
+    auto* barLayout = new QVBoxLayout(barBox);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    auto* barTop = new QHBoxLayout;
+    barTop->addWidget(new QLabel(tr("Bar chart at length:")));
+    barTop->addWidget(barLength_);
+    barTop->addStretch(1);
+    barLayout->addLayout(barTop);
+    barLayout->addWidget(bars_, 1);
+
+    rows_ = new QTableWidget(0, 8);
+    rows_->setHorizontalHeaderLabels({tr("kernel"), tr("length"), tr("pairs"), tr("median (s)"), tr("cells/s"),
+                                      tr("distances/s"), tr("max rel. error vs reference"), tr("note")});
+    rows_->verticalHeader()->setVisible(false);
+    rows_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    rows_->horizontalHeader()->setStretchLastSection(true);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(lines_);
+    charts->addWidget(barBox);
+    split->addWidget(charts);
+    split->addWidget(rows_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(controls);
+    layout->addWidget(split, 1);
+
+    connect(metric_, &QComboBox::currentIndexChanged, this, [this] { fillKernels(); });
+    connect(run_, &QPushButton::clicked, this, &KernelComparisonView::runRequested);
+    connect(barLength_, &QComboBox::currentIndexChanged, this, [this] { drawCharts(); });
+    connect(export_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export benchmark"), "bench.csv", tr("CSV (*.csv)"));
+        if (path.isEmpty()) return;
+        const QString err = exportCsv(path);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+    });
+    fillKernels();
+}
+
+void KernelComparisonView::fillKernels() {
+    kernels_->clear();
+    const auto m = compute::Metric(metric_->currentData().toInt());
+    for (compute::Kernel* k : compute::KernelRegistry::instance().forMetric(m)) {
+        auto* item = new QListWidgetItem(QString::fromStdString(k->name()), kernels_);
+        const QString why = QString::fromStdString(k->unavailableReason());
+        if (why.isEmpty()) {
+            item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+            item->setCheckState(Qt::Checked);
+            item->setToolTip(QString::fromStdString(k->description()));
+        } else {
+            item->setFlags(Qt::ItemIsUserCheckable);  // shown, greyed, not checkable
+            item->setCheckState(Qt::Unchecked);
+            item->setText(item->text() + tr(" — %1").arg(why));
+            item->setToolTip(why);
+        }
+    }
+}
+
+QStringList KernelComparisonView::checkedKernels() const {
+    QStringList out;
+    for (int i = 0; i < kernels_->count(); ++i)
+        if (kernels_->item(i)->checkState() == Qt::Checked) out << kernels_->item(i)->text().section(' ', 0, 0);
+    return out;
+}
+
+void KernelComparisonView::setLengths(const QString& lengths) { lengths_->setText(lengths); }
+void KernelComparisonView::setPairs(int pairs) { pairs_->setValue(pairs); }
+
+compute::BenchConfig KernelComparisonView::config() const {
+    compute::BenchConfig c;
+    c.params.metric = compute::Metric(metric_->currentData().toInt());
+    c.params.band = band_->value();
+    for (const QString& k : checkedKernels()) c.kernels.push_back(k.toStdString());
+    c.lengths.clear();
+    for (const QString& part : lengths_->text().split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const long v = part.trimmed().toLong(&ok);
+        if (!ok || v <= 0)
+            throw compute::EngineError(compute::EngineError::Kind::BadParameter, "lengths",
+                                       "'" + part.trimmed().toStdString() + "' is not a positive whole number of samples");
+        c.lengths.push_back(std::size_t(v));
+    }
+    if (c.lengths.empty()) throw compute::EngineError(compute::EngineError::Kind::BadParameter, "lengths", "no length given");
+    if (c.kernels.empty()) throw compute::EngineError(compute::EngineError::Kind::BadParameter, "kernels", "no kernel that can run is checked");
+    c.pairs = std::size_t(pairs_->value());
+    c.repeats = repeats_->value();
+    return c;
+}
+
+void KernelComparisonView::setResults(const compute::BenchTable& table) {
+    table_ = table;
+    rows_->setRowCount(int(table.size()));
+    for (int r = 0; r < int(table.size()); ++r) {
+        const auto& row = table[std::size_t(r)];
+        const QStringList cells = {QString::fromStdString(row.kernel), QString::number(row.length), QString::number(row.pairs),
+                                   QString::number(row.median_s, 'g', 4), QString::number(row.cells_per_s, 'g', 4),
+                                   QString::number(row.distances_per_s, 'g', 4), QString::number(row.max_rel_error, 'g', 3),
+                                   QString::fromStdString(row.note)};
+        for (int c = 0; c < cells.size(); ++c) rows_->setItem(r, c, new QTableWidgetItem(cells[c]));
+    }
+    rows_->resizeColumnsToContents();
+    std::set<std::size_t> lengths;
+    for (const auto& row : table) lengths.insert(row.length);
+    const QSignalBlocker block(barLength_);
+    barLength_->clear();
+    for (std::size_t l : lengths) barLength_->addItem(QString::number(l), qulonglong(l));
+    barLength_->setCurrentIndex(barLength_->count() - 1);
+    drawCharts();
+}
+
+void KernelComparisonView::setCeiling(double cellsPerSecond, const QString& label) {
+    ceiling_ = cellsPerSecond;
+    ceilingLabel_ = label;
+    drawCharts();
+}
+
+void KernelComparisonView::drawCharts() {
+    lines_->clearGraphs();
+    lines_->clearItems();
+    bars_->clearPlottables();
+    std::vector<std::string> names;
+    for (const auto& row : table_)
+        if (std::find(names.begin(), names.end(), row.kernel) == names.end()) names.push_back(row.kernel);
+    double lo = 1e300, hi = 0, lmin = 1e300, lmax = 0;
+    for (int k = 0; k < int(names.size()); ++k) {
+        auto* g = lines_->addGraph();
+        g->setName(QString::fromStdString(names[std::size_t(k)]));
+        g->setPen(QPen(kernelColor(k), 2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kernelColor(k), kernelColor(k), 6));
+        for (const auto& row : table_) {
+            if (row.kernel != names[std::size_t(k)] || !(row.cells_per_s > 0)) continue;  // kernels that did not run
+            g->addData(double(row.length), row.cells_per_s);
+            lo = std::min(lo, row.cells_per_s);
+            hi = std::max(hi, row.cells_per_s);
+            lmin = std::min(lmin, double(row.length));
+            lmax = std::max(lmax, double(row.length));
+        }
+    }
+    if (ceiling_ > 0) {
+        auto* line = new QCPItemStraightLine(lines_);
+        line->point1->setCoords(1, ceiling_);
+        line->point2->setCoords(2, ceiling_);
+        line->setPen(QPen(Qt::darkRed, 1.5, Qt::DashLine));
+        auto* text = new QCPItemText(lines_);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.02, 0.02);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setText(tr("ceiling: %1 (%2 cells/s)").arg(ceilingLabel_).arg(ceiling_, 0, 'g', 3));
+        text->setColor(Qt::darkRed);
+        hi = std::max(hi, ceiling_);
+    }
+    if (hi > 0) {
+        lines_->xAxis->setRange(lmin / 1.5, lmax * 1.5);
+        lines_->yAxis->setRange(lo / 3, hi * 3);
+    }
+    lines_->replot(QCustomPlot::rpQueuedReplot);
+
+    // Bars at one length, one bar per kernel, labelled by name.
+    const std::size_t at = barLength_->currentData().toULongLong();
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    auto* bars = new QCPBars(bars_->xAxis, bars_->yAxis);
+    bars->setBrush(QColor(38, 139, 210, 170));
+    double top = 0;
+    int position = 0;
+    for (const auto& row : table_) {
+        if (row.length != at) continue;
+        ++position;
+        bars->addData(position, row.cells_per_s);
+        ticker->addTick(position, QString::fromStdString(row.kernel));
+        top = std::max(top, row.cells_per_s);
+    }
+    bars_->xAxis->setTicker(ticker);
+    bars_->xAxis->setTickLabelRotation(30);
+    bars_->xAxis->setRange(0.4, position + 0.6);
+    bars_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    bars_->xAxis->setLabel(tr("kernel, at length %1").arg(at));
+    bars_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString KernelComparisonView::exportCsv(const QString& path) const {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot be written (%2)").arg(path, f.errorString());
+    QTextStream out(&f);
+    out << "kernel,metric,length,pairs,band,median_s,cells_per_s,distances_per_s,max_rel_error,note\n";
+    for (const auto& r : table_) {
+        QString note = QString::fromStdString(r.note);
+        note.replace('"', "\"\"");
+        out << QString::fromStdString(r.kernel) << ',' << QString::fromStdString(r.metric) << ',' << r.length << ','
+            << r.pairs << ',' << r.band << ',' << QString::number(r.median_s, 'g', 17) << ','
+            << QString::number(r.cells_per_s, 'g', 17) << ',' << QString::number(r.distances_per_s, 'g', 17) << ','
+            << QString::number(r.max_rel_error, 'g', 17) << ",\"" << note << "\"\n";
+    }
+    return f.error() == QFile::NoError ? QString() : tr("%1: %2").arg(path, f.errorString());
+}
+
+}  // namespace warplab::widgets

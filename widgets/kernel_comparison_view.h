@@ -1,0 +1,63 @@
+// Kernel comparison: choose a metric, the kernels (every registered one; those that cannot
+// run here greyed with the reason), lengths, pairs and band; the run is a job like any other
+// (compute/bench/bench.h, the code behind `warplab-cli bench`). Shows cells per second
+// against length (one line per kernel, log axes), a bar chart at one length, the chip's
+// ceiling where known, each kernel's error against the scalar reference, and exports CSV.
+#pragma once
+#include <QWidget>
+
+#include "compute/bench/bench.h"
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace warplab::widgets {
+
+class KernelComparisonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit KernelComparisonView(QWidget* parent = nullptr);
+
+    // The benchmark the controls describe (no progress or cancel yet). Throws EngineError
+    // (BadParameter, field "lengths") when the lengths do not parse.
+    compute::BenchConfig config() const;
+    void setResults(const compute::BenchTable& table);
+    const compute::BenchTable& results() const { return table_; }
+    // A throughput ceiling (cells/s) to draw, e.g. a GPU's; 0 hides it.
+    void setCeiling(double cellsPerSecond, const QString& label);
+    QString exportCsv(const QString& path) const;  // "" on success, else why not
+    QStringList checkedKernels() const;
+    void setLengths(const QString& lengths);
+    void setPairs(int pairs);
+
+Q_SIGNALS:
+    void runRequested();
+
+private:
+    void fillKernels();
+    void drawCharts();
+
+    compute::BenchTable table_;
+    double ceiling_ = 0;
+    QString ceilingLabel_;
+    QComboBox* metric_;
+    QListWidget* kernels_;
+    QLineEdit* lengths_;
+    QSpinBox* pairs_;
+    QSpinBox* band_;
+    QSpinBox* repeats_;
+    QComboBox* barLength_;
+    QPushButton* run_;
+    QPushButton* export_;
+    QCustomPlot* lines_;
+    QCustomPlot* bars_;
+    QTableWidget* rows_;
+};
+
+}  // namespace warplab::widgets
