@@ -6,7 +6,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -55,30 +55,35 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     repeats_->setValue(3);
     run_ = new QPushButton(tr("Run benchmark"));
     export_ = new QPushButton(tr("Export table (CSV)…"));
-    auto* form = new QFormLayout;
-    form->addRow(tr("Metric"), metric_);
-    form->addRow(tr("Kernels"), kernels_);
-    form->addRow(tr("Lengths"), lengths_);
-    form->addRow(tr("Pairs per length"), pairs_);
-    form->addRow(tr("Band w (cdtw)"), band_);
-    form->addRow(tr("Timed runs"), repeats_);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(run_);
-    buttons->addWidget(export_);
-    form->addRow(buttons);
-    auto* controls = new QWidget;
-    controls->setLayout(form);
+    // Controls in two compact rows above the charts: the view usually lives in a dock.
+    auto* controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("Metric")), 0, 0);
+    controls->addWidget(metric_, 0, 1);
+    controls->addWidget(new QLabel(tr("Lengths")), 0, 2);
+    controls->addWidget(lengths_, 0, 3);
+    controls->addWidget(new QLabel(tr("Pairs")), 0, 4);
+    controls->addWidget(pairs_, 0, 5);
+    controls->addWidget(new QLabel(tr("Band w")), 1, 0);
+    controls->addWidget(band_, 1, 1);
+    controls->addWidget(new QLabel(tr("Timed runs")), 1, 2);
+    controls->addWidget(repeats_, 1, 3);
+    controls->addWidget(run_, 1, 4);
+    controls->addWidget(export_, 1, 5);
+    controls->setColumnStretch(3, 1);
+    kernels_->setMaximumHeight(16777215);
+    kernels_->setMinimumWidth(140);
+    kernels_->setMaximumWidth(260);
 
     lines_ = new QCustomPlot;
     lines_->xAxis->setLabel(tr("series length (samples)"));
     lines_->yAxis->setLabel(tr("throughput (DP cells / s)"));
     lines_->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    lines_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    lines_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());  // ticks at the lengths run
     lines_->yAxis->setScaleType(QCPAxis::stLogarithmic);
     lines_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     lines_->legend->setVisible(true);
     lines_->legend->setFont(QFont(font().family(), 8));
-    lines_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    lines_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     installPlotExportMenu(lines_, "kernel_throughput");
     bars_ = new QCustomPlot;
     bars_->yAxis->setLabel(tr("DP cells / s"));
@@ -103,15 +108,19 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
 
     auto* split = new QSplitter(Qt::Vertical);
     auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(kernels_);
     charts->addWidget(lines_);
     charts->addWidget(barBox);
+    charts->setStretchFactor(0, 0);
+    charts->setStretchFactor(1, 3);
+    charts->setStretchFactor(2, 2);
     split->addWidget(charts);
     split->addWidget(rows_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(controls);
+    layout->addLayout(controls);
     layout->addWidget(split, 1);
 
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] { fillKernels(); });
@@ -211,6 +220,9 @@ void KernelComparisonView::drawCharts() {
     for (const auto& row : table_)
         if (std::find(names.begin(), names.end(), row.kernel) == names.end()) names.push_back(row.kernel);
     double lo = 1e300, hi = 0, lmin = 1e300, lmax = 0;
+    auto lengthTicks = qSharedPointerCast<QCPAxisTickerText>(lines_->xAxis->ticker());
+    lengthTicks->clear();
+    for (const auto& row : table_) lengthTicks->addTick(double(row.length), QString::number(row.length));
     for (int k = 0; k < int(names.size()); ++k) {
         auto* g = lines_->addGraph();
         g->setName(QString::fromStdString(names[std::size_t(k)]));
@@ -259,7 +271,7 @@ void KernelComparisonView::drawCharts() {
         top = std::max(top, row.cells_per_s);
     }
     bars_->xAxis->setTicker(ticker);
-    bars_->xAxis->setTickLabelRotation(30);
+    bars_->xAxis->setTickLabelRotation(position > 3 ? 30 : 0);
     bars_->xAxis->setRange(0.4, position + 0.6);
     bars_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
     bars_->xAxis->setLabel(tr("kernel, at length %1").arg(at));

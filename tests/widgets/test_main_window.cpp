@@ -34,6 +34,13 @@ compute::Series readSegment(const QString& path, int channel, long long first, l
     auto rec = io::Recording::open(path.toStdString());
     return compute::Series(rec->read(channel, first, count), 1);
 }
+// With WARPLAB_TEST_SCREENSHOTS=DIR, tests save the window there so that a person can look.
+void snap(QWidget* w, const QString& name) {
+    const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QTest::qWait(100);  // let queued replots run
+    w->grab().save(dir + "/" + name + ".png");
+}
 }  // namespace
 
 class TestMainWindow : public QObject {
@@ -141,6 +148,7 @@ void TestMainWindow::marksRegionWithMouseAndUndoes() {
     QTest::mouseRelease(plot, Qt::LeftButton, Qt::ControlModifier, d);
     QCOMPARE(int(doc->regions().size()), 2);
     QCOMPARE(doc->regions()[1].channel, 7);
+    snap(w_, "regions");
 
     doc->undoStack()->undo();
     QCOMPARE(int(doc->regions().size()), 1);
@@ -200,6 +208,9 @@ void TestMainWindow::dtwJobFillsCostMatrix() {
     p.metric = compute::Metric::Dtw;
     const double expected = compute::Engine::distance(readSegment(kSeizure, 0, 256, 512), readSegment(kSeizure, 0, 5120, 384), p);
     QCOMPARE(cost->alignment()->distance, expected);
+    snap(w_, "cost_matrix");
+    w_->findChild<QDockWidget*>("alignmentDock")->raise();
+    snap(w_, "alignment");
     QVERIFY(w_->alignmentView()->joiningLineCount() > 0);
     QVERIFY(w_->alignmentView()->joiningLineCount() <= 200);
     // Hover reports (i, j, cost) of the cell under the mouse.
@@ -280,6 +291,7 @@ void TestMainWindow::distanceMatrixAndExport() {
     QVERIFY2(std::abs(m->at(0, 1) - expected) <= 1e-5 * expected, qPrintable(QString("%1 vs %2").arg(m->at(0, 1)).arg(expected)));
     QCOMPARE(m->at(3, 3), 0.0);
 
+    snap(w_, "distance_matrix");
     QTemporaryDir dir;
     const QString csv = dir.filePath("m.csv");
     QCOMPARE(w_->distanceView()->exportMatrix(csv), QString());
@@ -302,6 +314,7 @@ void TestMainWindow::searchFindsQueryItself() {
     QVERIFY(w_->analysis()->searchQuery(3) != 0);
     QVERIFY(finished.wait(120000));
     QCOMPARE(w_->searchView()->matchCount(), 3);
+    snap(w_, "search");
     // The best match of a query in its own channel is itself: cost 0 at samples 2560..2815.
     const auto& best = w_->searchView()->matches().front();
     QCOMPARE(best.start, std::size_t(2560));
@@ -336,6 +349,7 @@ void TestMainWindow::corruptFileShowsErrorDialog() {
     auto* box = w_->findChild<QMessageBox*>("errorDialog");
     QVERIFY(box);
     QVERIFY(box->isVisible());
+    snap(box, "error_dialog");
     QCOMPARE(w_->document()->recording(), before);  // the open recording stays
 
     w_->openFile(truncated);  // either refused with a dialog, or opened leniently: never a crash
@@ -348,6 +362,8 @@ void TestMainWindow::shortcutHelpListsActionTable() {
     int withKeys = 0;
     for (const auto& spec : w_->actions().specs()) withKeys += spec.shortcuts.isEmpty() ? 0 : 1;
     QCOMPARE(dialog.rowCount(), withKeys);
+    dialog.show();
+    snap(&dialog, "shortcuts");
     QVERIFY(withKeys >= 15);
     QVERIFY(w_->findChild<QAction*>("help.shortcuts"));
     QVERIFY(w_->findChild<QAction*>("help.shortcuts")->shortcuts().contains(QKeySequence(Qt::Key_F1)));
@@ -429,6 +445,7 @@ void TestMainWindow::seizurePatternsJob() {
     QCOMPARE(ranking->patternCount, std::size_t(18));
     QCOMPARE(ranking->epochCount, std::size_t(38));
     QCOMPARE(ranking->ranked.size(), std::size_t(18));
+    snap(w_, "patterns");
 
     // No seizure marked on a fresh recording: refused with a reason, no job.
     QVERIFY(w_->openFile(kSeizure));
@@ -450,6 +467,7 @@ void TestMainWindow::kernelComparisonJob() {
     QCOMPARE(failed.count(), 0);
     const auto& rows = view->results();
     QCOMPARE(int(rows.size()), 2 * kernels.size());
+    snap(w_, "kernels");
     for (const auto& r : rows) {
         QVERIFY2(r.cells_per_s > 0, r.kernel.c_str());
         QVERIFY2(r.max_rel_error < 1e-3, r.kernel.c_str());  // every kernel agrees with the reference
