@@ -1,4 +1,4 @@
-// The lane kernels of cpu.simd: L pairs of equal shape (query length n, target length m) in the
+// The lane kernels of cpu.simd (dtw, cdtw, euclidean, twed): L pairs of equal shape (query length n, target length m) in the
 // L lanes of a few SIMD registers, fp32. Built once per instruction set (baseline x86-64, AVX2 +
 // FMA, AVX-512F/BW/DQ/VL) from dtw_lanes_impl.h with per-file flags, and chosen at run time.
 // This header holds no SIMD types, so that baseline code may include it.
@@ -16,6 +16,8 @@ struct Batch {
     long n = 0, m = 0;
     long band = -1;          // Sakoe-Chiba half-width (METRICS.md rule), < 0 = none
     bool absCost = false;    // |a-b| instead of (a-b)^2
+    float nu = 0, lambda = 0;  // TWED stiffness and edit penalty
+    float rate = 0;            // TWED timestamps: 0 = sample index, else i / rate
     float* scratch = nullptr;  // (m + 1) * lanes floats, 64-byte aligned
     float* out = nullptr;      // lanes results
 };
@@ -28,11 +30,12 @@ struct Ops {
     std::size_t (*lanes)();       // pairs per batch
     void (*dtw)(const Batch&);    // dtw / cdtw (band >= 0), never touching cells outside the band
     void (*euclidean)(const Batch&);  // n == m
+    void (*twed)(const Batch&);       // one channel (|.|_p is |a - b|)
 };
 
-namespace baseline { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); }
-namespace avx2 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); }
-namespace avx512 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); }
+namespace baseline { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); void twed(const Batch&); }
+namespace avx2 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); void twed(const Batch&); }
+namespace avx512 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); void twed(const Batch&); }
 
 // Whether this CPU (and OS) can run `isa`.
 bool supported(Isa isa);

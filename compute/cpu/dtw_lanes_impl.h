@@ -1,4 +1,4 @@
-// Lane kernels for one instruction set. Included by dtw_lanes_<isa>.cpp inside the namespace
+// Lane kernels (dtw, cdtw, euclidean, twed) for one instruction set. Included by dtw_lanes_<isa>.cpp inside the namespace
 // of that instruction set, compiled with its flags; so this file must use no standard-library
 // template that other files also instantiate (the linker would pick one copy for all ISAs):
 // only <experimental/simd>, whose types carry the ISA in their ABI tag, and raw pointers.
@@ -131,6 +131,51 @@ static void euclideanLanes(const Batch& b) {
     for (long g = 0; g < G; ++g) acc[g].copy_to(b.out + g * W, stdx::element_aligned);
 }
 
+// TWED (METRICS.md) for one channel: the padding sample x(-1) = 0 at t = 0, timestamps i or
+// i / rate. Row by row over all columns; the timestamp terms are the same in every lane.
+template <bool Bcast>
+static void twedLanes(const Batch& b) {
+    const long n = b.n, m = b.m;
+    const float nu = b.nu, lambda = b.lambda;
+    auto stamp = [&](long i) { return i < 0 ? 0.0f : (b.rate > 0 ? float(i) / b.rate : float(i)); };
+    float* buf = b.scratch;  // buf[(j + 1) * L] = DP(i, j + 1) of the previous row
+    const V inf(__builtin_inff());
+    for (long j = 0; j <= m; ++j)
+        for (long g = 0; g < G; ++g) storev(inf, buf + j * L + g * W);  // DP(0, j) = +inf, j > 0
+    const float* const tp = b.t;
+    for (long i = 0; i < n; ++i) {
+        const float tai = stamp(i), taim1 = stamp(i - 1);
+        V xi[G], xim1[G], delXConst[G], left[G], diag[G];
+        for (long g = 0; g < G; ++g) {
+            xi[g] = queryv<Bcast>(b.q, i, g);
+            xim1[g] = i > 0 ? queryv<Bcast>(b.q, i - 1, g) : V(0.0f);
+            delXConst[g] = stdx::abs(xi[g] - xim1[g]) + V(nu * (tai - taim1) + lambda);
+            left[g] = inf;                          // DP(i+1, 0)
+            diag[g] = i == 0 ? V(0.0f) : inf;       // DP(i, 0): DP(0,0) = 0
+        }
+        for (long j = 0; j < m; ++j) {
+            const float tbj = stamp(j), tbjm1 = stamp(j - 1);
+            const float dti = tai - tbj, dtp = taim1 - tbjm1;
+            const V matchConst(nu * ((dti < 0 ? -dti : dti) + (dtp < 0 ? -dtp : dtp)));
+            const V delYConst(nu * (tbj - tbjm1) + lambda);
+            float* col = buf + (j + 1) * L;
+            for (long g = 0; g < G; ++g) {
+                const V yj = loadv(tp + j * L + g * W);
+                const V yjm1 = j > 0 ? loadv(tp + (j - 1) * L + g * W) : V(0.0f);
+                const V up = loadv(col + g * W);
+                const V delX = up + delXConst[g];
+                const V delY = left[g] + stdx::abs(yj - yjm1) + delYConst;
+                const V match = diag[g] + stdx::abs(xi[g] - yj) + stdx::abs(xim1[g] - yjm1) + matchConst;
+                const V v = minv(match, minv(delX, delY));
+                diag[g] = up;
+                left[g] = v;
+                storev(v, col + g * W);
+            }
+        }
+    }
+    for (long k = 0; k < L; ++k) b.out[k] = buf[m * L + k];
+}
+
 std::size_t lanes() { return std::size_t(L); }
 
 void dtw(const Batch& b) {
@@ -145,6 +190,8 @@ void dtw(const Batch& b) {
         else b.absCost ? dtwFull<true, false>(b) : dtwFull<false, false>(b);
     }
 }
+
+void twed(const Batch& b) { b.broadcastQuery ? twedLanes<true>(b) : twedLanes<false>(b); }
 
 void euclidean(const Batch& b) {
     if (b.broadcastQuery) b.absCost ? euclideanLanes<true, true>(b) : euclideanLanes<false, true>(b);

@@ -66,7 +66,7 @@ SimdKernel SimdKernel::named(std::string name, lanes::Isa isa) {
 std::string SimdKernel::description() const {
     const auto ops = lanes::opsFor(isa_);
     return std::string("Pairs in fp32 SIMD lanes (") + ops.name + ", " + std::to_string(ops.lanes()) +
-           " pairs per batch), band-aware; dtw, cdtw, euclidean";
+           " pairs per batch), band-aware; dtw, cdtw, euclidean, twed";
 }
 
 std::string SimdKernel::unavailableReason() const {
@@ -82,13 +82,16 @@ void SimdKernel::computeTile(const TileTask& task) {
     auto outAt = [&](std::size_t r, std::size_t c) -> double& {
         return task.out[(r - t.rowBegin) * t.cols() + (c - t.colBegin)];
     };
-    const bool euclid = p.metric == Metric::Euclidean;
+    auto laneFn = p.metric == Metric::Euclidean ? ops.euclidean : (p.metric == Metric::Twed ? ops.twed : ops.dtw);
     auto run = [&](lanes::Batch& b, std::size_t m) {
         b.band = p.metric == Metric::Cdtw ? long(p.band) : -1L;
         b.absCost = p.cost == Cost::Absolute;
+        b.nu = float(p.nu);
+        b.lambda = float(p.lambda);
+        b.rate = float(p.rate);
         b.scratch = scratch.buf.get((m + 1) * L);
         b.out = scratch.out.get(L);
-        (euclid ? ops.euclidean : ops.dtw)(b);
+        laneFn(b);
     };
     auto cancelled = [&] { return task.cancel && task.cancel->cancelled(); };
 

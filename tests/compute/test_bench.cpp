@@ -51,7 +51,7 @@ private slots:
     void allKernelsAndBlocks() {
         BenchConfig cfg;
         cfg.kernels = {"all"};
-        cfg.params.metric = Metric::Twed;
+        cfg.params.metric = Metric::SoftDtw;
         cfg.lengths = {16};
         cfg.pairs = 30;
         cfg.repeats = 1;
@@ -65,7 +65,7 @@ private slots:
                 QVERIFY(r.pairs >= 30);
                 QVERIFY(QString::fromStdString(r.note).contains("7 of"));  // subset stated
             }
-            QVERIFY(r.kernel != "cpu.simd");  // does not compute twed, so not listed under "all"
+            QVERIFY(r.kernel != "cpu.simd");  // does not compute softdtw, so not listed under "all"
         }
         QVERIFY(sawReference);
     }

@@ -135,7 +135,8 @@ private slots:
         RunOptions opt;
         opt.backend = Backend::Cpu;
         QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::Dtw, opt).name()), QString("cpu.simd"));
-        QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::Twed, opt).name()), QString("cpu.reference"));
+        QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::Twed, opt).name()), QString("cpu.simd"));
+        QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::SoftDtw, opt).name()), QString("cpu.reference"));
         opt.kernel = "no.such.kernel";
         EngineError e = expectError([&] { Engine::resolveKernel(Metric::Dtw, opt); });
         QCOMPARE(QString::fromStdString(e.field()), QString("kernel"));

@@ -1,5 +1,6 @@
 // cpu.simd (every instruction set this CPU runs) and the threaded tile loop against the scalar
-// reference: random series of awkward and unequal lengths, bands 0/1/16/>=n, both costs,
+// reference (dtw, cdtw, euclidean, twed): random series of awkward and unequal lengths, bands
+// 0/1/16/>=n, both costs, TWED with index and rate timestamps,
 // rectangular and symmetric matrices, and the real UCR sets ECG200 and GunPoint.
 // Tolerance: testutil::closeFp32, relative (n+m+4) * 2^-24 (fp32 accumulation; see there).
 #include <QtTest/QtTest>
@@ -58,7 +59,8 @@ void compareToReference(const SeriesSet& q, const SeriesSet* t, const Params& p,
                 const double want = ref[r * cols.size() + c];
                 const double got = dm.at(r, c);
                 const bool ok = kernel == "cpu.reference" ? got == want
-                                                           : testutil::closeFp32(got, want, q[r].length, cols[c].length);
+                                                           : testutil::closeFp32(got, want, q[r].length, cols[c].length,
+                                                                                 p.metric == Metric::Twed ? 4 : 1);
                 if (!ok)
                     QFAIL(qPrintable(QString("%1 %2 band %3: cell (%4,%5) n=%6 m=%7 got %8 want %9")
                                          .arg(kernel.c_str(), std::string(metricName(p.metric)).c_str())
@@ -104,6 +106,8 @@ private slots:
                 compareToReference(q, &t, p, simdKernels());
                 p.metric = Metric::Euclidean;
                 compareToReference(q, &t, p, simdKernels());
+                p.metric = Metric::Twed;
+                compareToReference(q, &t, p, simdKernels());
                 p.metric = Metric::Cdtw;
                 for (int band : {0, 1, 16, int(n), int(n) + 5}) {
                     p.band = band;
@@ -124,6 +128,15 @@ private slots:
             p.band = std::max(0, band);
             compareToReference(q, &t, p, simdKernels());
             compareToReference(t, nullptr, p, simdKernels());  // symmetric, unequal lengths
+        }
+        for (double rate : {0.0, 256.0}) {
+            Params p;
+            p.metric = Metric::Twed;
+            p.nu = 0.5;
+            p.lambda = 0.3;
+            p.rate = rate;
+            compareToReference(q, &t, p, simdKernels());
+            compareToReference(t, nullptr, p, simdKernels());
         }
     }
 
@@ -151,6 +164,8 @@ private slots:
         compareToReference(set, nullptr, p, simdKernels(), 1);
         p.metric = Metric::Dtw;
         p.cost = Cost::Absolute;
+        compareToReference(set, nullptr, p, simdKernels(), 1);
+        p.metric = Metric::Twed;
         compareToReference(set, nullptr, p, simdKernels(), 1);
     }
 
@@ -210,6 +225,11 @@ private slots:
             p.znorm = true;
             compareToReference(set, nullptr, p, simdKernels());
         }
+        Params p;
+        p.metric = Metric::Twed;
+        p.nu = 0.001;
+        p.lambda = 1.0;
+        compareToReference(set, nullptr, p, simdKernels());
     }
 };
 
