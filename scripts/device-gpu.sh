@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   scripts/device-gpu.sh [tests|bench|all]      (default: all)
+#   [BENCH_SET=full|shuffle] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
 # Needs, carried next to the working tree: .device-debs (Debian packages the machine lacks,
 # made by ../shared/tools/device-debs.sh) and .device-data (ECG200 for the suite).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-what=${1:-all}
+what=${1:-all}   # tests | bench | profile | all (tests + bench)
 OUT=${OUT:-/tmp/warplab-out}
 mkdir -p "$OUT"
 build=build-device
@@ -37,6 +37,17 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   (cd $build && timeout 300 ctest -R gpu --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
 fi
 
+if [ "$what" = profile ] || [ "$what" = all ]; then
+  # What limits the shuffle kernel: one launch under Nsight Compute, and the SASS mix.
+  log "profile"
+  timeout 120 ncu --kernel-name regex:shuffleKernel --launch-skip 1 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
+    $build/tests/gpu/warplab-gpu-bench --metric dtw --kernels cuda.shuffle --lengths 1024 --pairs 65536 --repeats 1 \
+    >"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
+  cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk '/Function :/{f=$3} /FMNMX|FFMA|SHFL|LDG|STL|LDL/{split($0,a," "); for(i in a) if (a[i] ~ /^(FMNMX|FFMA|SHFL|LDG|STL|LDL)/){sub(/\..*/,"",a[i]); c[f" "a[i]]++}} END{for(k in c) print c[k], k}' | sort -k2 | grep -i "shuffleKernel" | head -60 >>"$OUT/profile.log"
+  grep -E "Duration|Throughput|Achieved Occupancy|Registers|Stall|Issued|Eligible|Active Warps" "$OUT/profile.log" | head -40
+fi
+
 if [ "$what" = bench ] || [ "$what" = all ]; then
   B=$build/tests/gpu/warplab-gpu-bench
   run() { echo "\$ warplab-gpu-bench $*" | tee -a "$OUT/bench.log"; timeout 240 $B "$@" 2>&1 | tee -a "$OUT/bench.log"; }
@@ -45,9 +56,11 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   run --metric cdtw --band 16 --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b2.json"
   run --metric cdtw --band 102 --kernels cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/b3.json"
   run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --json "$OUT/b4.json"
-  for m in dtw softdtw twed euclidean; do
-    run --metric $m --kernels cuda.antidiagonal,cuda.antidiagonal_fp64 --lengths 128,1024 --pairs 65536 --repeats 3 --cpu --json "$OUT/a-$m.json"
-  done
+  if [ "${BENCH_SET:-full}" = full ]; then
+    for m in dtw softdtw twed euclidean; do
+      run --metric $m --kernels cuda.antidiagonal,cuda.antidiagonal_fp64 --lengths 128,1024 --pairs 65536 --repeats 3 --cpu --json "$OUT/a-$m.json"
+    done
+  fi
   python3 - "$OUT" <<'PY'
 import json, glob, sys, os
 out = sys.argv[1]

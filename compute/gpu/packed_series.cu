@@ -43,6 +43,7 @@ void PackedDevice::upload(const PackedHost& h, gpuStream_t s) {
     count = int(h.count());
     dims = h.dims;
     maxLength = h.maxLength;
+    minLength = h.minLength;
 }
 
 PairList tilePairs(const Tile& tile, bool upperOnly) {

@@ -29,7 +29,7 @@ struct PackedDevice {
     DeviceBuffer<float> values;
     DeviceBuffer<long long> offsets;
     DeviceBuffer<int> lengths;
-    int count = 0, dims = 1, maxLength = 0;
+    int count = 0, dims = 1, maxLength = 0, minLength = 0;
     void upload(const PackedHost& h, gpuStream_t s);
 };
 

@@ -56,34 +56,40 @@ struct Schedule {
     }
 };
 
-// One step of R cells of one lane at column j. u/d: the cells above and above-left of the
-// first row (with their start columns su/sd for SUBSEQ). kLo..kHi: rows inside the band.
-template <int R, bool ABS, bool SUBSEQ, bool MASK>
-__device__ __forceinline__ void columnStep(float (&xr)[R], float (&prev)[R], int (&st)[R], float yj,
-                                           float u, float d, int su, int sd, int kLo, int kHi) {
+// One step of R cells of P independent pairs of one lane at column j (P = 2 interleaves two
+// dependency chains, which the per-cell min -> fma chain needs to keep the pipes busy).
+// u/d: the cells above and above-left of the first row (start columns su/sd for SUBSEQ).
+// kLo..kHi: rows inside the band (MASK only).
+template <int R, int P, bool ABS, bool SUBSEQ, bool MASK>
+__device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R], int (&st)[P][R],
+                                           const float (&yj)[P], float (&u)[P], float (&d)[P], int (&su)[P],
+                                           int (&sd)[P], int kLo, int kHi) {
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-        const float left = prev[k];
-        const float c = xr[k] - yj;
-        float v;
-        if constexpr (SUBSEQ) {
-            // METRICS.md backtracking order on ties: diagonal, then (i-1, j), then (i, j-1).
-            float mv = d;
-            int ms = sd;
-            if (u < mv) { mv = u; ms = su; }
-            if (left < mv) { mv = left; ms = st[k]; }
-            v = ABS ? fabsf(c) + mv : fmaf(c, c, mv);
-            sd = st[k];
-            st[k] = ms;
-            su = ms;
-        } else {
-            const float mn = fminf(fminf(left, d), u);
-            v = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
+#pragma unroll
+        for (int i = 0; i < P; ++i) {
+            const float left = prev[i][k];
+            const float c = xr[i][k] - yj[i];
+            float v;
+            if constexpr (SUBSEQ) {
+                // METRICS.md backtracking order on ties: diagonal, then (i-1, j), then (i, j-1).
+                float mv = d[i];
+                int ms = sd[i];
+                if (u[i] < mv) { mv = u[i]; ms = su[i]; }
+                if (left < mv) { mv = left; ms = st[i][k]; }
+                v = ABS ? fabsf(c) + mv : fmaf(c, c, mv);
+                sd[i] = st[i][k];
+                st[i][k] = ms;
+                su[i] = ms;
+            } else {
+                const float mn = fminf(fminf(left, d[i]), u[i]);
+                v = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
+            }
+            if constexpr (MASK) v = (k >= kLo && k <= kHi) ? v : INFINITY;
+            d[i] = left;
+            prev[i][k] = v;
+            u[i] = v;
         }
-        if constexpr (MASK) v = (k >= kLo && k <= kHi) ? v : INFINITY;
-        d = left;
-        prev[k] = v;
-        u = v;
     }
 }
 
@@ -102,34 +108,44 @@ __device__ __forceinline__ int pickInt(const int (&a)[R], int k) {
     return r;
 }
 
+// Each group computes P pairs at once (pairs.row/col[e*P + i], i < P); with P = 2 the host
+// guarantees that every pair has the same n and m, so the two share one schedule.
 // SUBSEQ: rows are queries, cols holds the one reference; results go to costRow/startRow.
-template <int R, int G, bool ABS, bool SUBSEQ>
-__global__ void __launch_bounds__(kBlock) shuffleKernel(SetView rows, SetView cols, PairsView pairs, long band,
-                                                        float* boundary, long boundaryStride,
-                                                        float* costRow, int* startRow) {
+template <int R, int G, bool ABS, bool SUBSEQ, int P>
+__global__ void __launch_bounds__(kBlock, P == 2 ? 4 : 1)
+    shuffleKernel(SetView rows, SetView cols, PairsView pairs, long band, float* boundary, long boundaryStride,
+                  float* costRow, int* startRow) {
     static_assert(G <= kWarpSize && kWarpSize % G == 0, "a group must fit in a warp");
     constexpr int GPW = kWarpSize / G;
     const int lane = threadIdx.x % G;
     const int warpGlobal = int((blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / kWarpSize);
     const int warpsTotal = int(gridDim.x * std::size_t(blockDim.x) / kWarpSize);
     const int gidx = (threadIdx.x % kWarpSize) / G;
-    float* buf = boundary ? boundary + std::size_t(warpGlobal * GPW + gidx) * boundaryStride : nullptr;
-    int* bufS = reinterpret_cast<int*>(buf ? buf + boundaryStride / 2 : nullptr);
+    // Stripe buffers: per group, per pair, boundaryStride floats (costs, then start columns).
+    float* bufBase = boundary ? boundary + std::size_t(warpGlobal * GPW + gidx) * P * boundaryStride : nullptr;
+    const int entries = (pairs.count + P - 1) / P;
 
-    for (int base = warpGlobal * GPW; base < pairs.count; base += warpsTotal * GPW) {
-        const int p = base + gidx;
-        const bool real = p < pairs.count;
-        const float* x = nullptr;
-        const float* y = nullptr;
+    for (int base = warpGlobal * GPW; base < entries; base += warpsTotal * GPW) {
+        const int e = base + gidx;
+        const bool real = e < entries;
+        const float* x[P];
+        const float* y[P];
+        int r[P], c[P];
+        bool write[P];
         Schedule<R, G> sc{0, 1, 0, 0, 0, 1};
-        int r = 0, c = 0;
+#pragma unroll
+        for (int i = 0; i < P; ++i) {
+            const int pi = e * P + i;
+            write[i] = real && pi < pairs.count;
+            const int src = write[i] ? pi : e * P;  // a missing second pair recomputes the first
+            r[i] = real ? pairs.row[src] : 0;
+            c[i] = real ? pairs.col[src] : 0;
+            x[i] = real ? rows.values + rows.offsets[r[i]] : nullptr;
+            y[i] = real ? cols.values + cols.offsets[c[i]] : nullptr;
+        }
         if (real) {
-            r = pairs.row[p];
-            c = pairs.col[p];
-            x = rows.values + rows.offsets[r];
-            y = cols.values + cols.offsets[c];
-            sc.n = rows.lengths[r];
-            sc.m = cols.lengths[c];
+            sc.n = rows.lengths[r[0]];
+            sc.m = cols.lengths[c[0]];
             if (band >= 0) {
                 sc.wup = int(band + (sc.m > sc.n ? sc.m - sc.n : 0));
                 sc.wlo = int(band + (sc.n > sc.m ? sc.n - sc.m : 0));
@@ -148,23 +164,30 @@ __global__ void __launch_bounds__(kBlock) shuffleKernel(SetView rows, SetView co
         int Bn = sc.Q > 1 ? sc.nextB(0, 0) : INT_MAX;
         bool seg = real && s < sc.nSeg;
         int lo = 0, hi = -1, loA = 0, hiA = -1;
-        float xr[R], prev[R];
-        int st[R];
+        float xr[P][R], prev[P][R];
+        int st[P][R];
         auto enter = [&]() {
             lo = sc.lo(s);
             hi = sc.hi(s);
             if (s > 0) { loA = sc.lo(s - 1); hiA = sc.hi(s - 1); }
 #pragma unroll
-            for (int k = 0; k < R; ++k) {
-                const int row = s * R + k;
-                xr[k] = row < sc.n ? x[row] : 0.f;
-                prev[k] = INFINITY;
-                st[k] = 0;
-            }
+            for (int i = 0; i < P; ++i)
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    const int row = s * R + k;
+                    xr[i][k] = row < sc.n ? x[i][row] : 0.f;
+                    prev[i][k] = INFINITY;
+                    st[i][k] = 0;
+                }
         };
         if (seg) enter();
-        float bottom = INFINITY, rawPrev = INFINITY, upPrev = INFINITY;
-        int bottomS = 0, rawPrevS = 0, upPrevS = 0;
+        float bottom[P], rawPrev[P], upPrev[P];
+        int bottomS[P], rawPrevS[P], upPrevS[P];
+#pragma unroll
+        for (int i = 0; i < P; ++i) {
+            bottom[i] = rawPrev[i] = upPrev[i] = INFINITY;
+            bottomS[i] = rawPrevS[i] = upPrevS[i] = 0;
+        }
 
         for (int t = 0; WL_ANY(t < T); ++t) {
             int j = t - lane - B;
@@ -177,70 +200,189 @@ __global__ void __launch_bounds__(kBlock) shuffleKernel(SetView rows, SetView co
                 if (seg) enter();
                 j = t - lane - B;
             }
-            const float raw = WL_SHFL_UP(bottom, 1, G);
-            const int rawS = SUBSEQ ? WL_SHFL_UP(bottomS, 1, G) : 0;
+            float raw[P];
+            int rawS[P];
+#pragma unroll
+            for (int i = 0; i < P; ++i) {
+                raw[i] = WL_SHFL_UP(bottom[i], 1, G);
+                rawS[i] = SUBSEQ ? WL_SHFL_UP(bottomS[i], 1, G) : 0;
+            }
             const bool active = seg && t < T && j >= lo && j <= hi;
             if (active) {
-                float u, d;
-                int su = 0, sd = 0;
-                if (lane > 0) {
-                    u = j <= hiA ? raw : INFINITY;
-                    d = (j - 1 >= loA && j - 1 <= hiA) ? rawPrev : INFINITY;
-                    su = rawS;
-                    sd = rawPrevS;
-                } else if (s == 0) {
-                    if (SUBSEQ) { u = 0.f; d = 0.f; su = j; sd = j; }
-                    else { u = INFINITY; d = j == 0 ? 0.f : INFINITY; }
-                } else {
-                    // Boundary row of the stripe above, written at least one step ago.
-                    u = j <= hiA ? buf[j] : INFINITY;
-                    if (SUBSEQ) su = bufS[j];
-                    if (j == lo) {
-                        d = (j - 1 >= loA && j - 1 <= hiA) ? buf[j - 1] : INFINITY;
-                        if (SUBSEQ) sd = j - 1 >= 0 ? bufS[j - 1] : 0;
+                float u[P], d[P], yj[P];
+                int su[P], sd[P];
+#pragma unroll
+                for (int i = 0; i < P; ++i) {
+                    su[i] = sd[i] = 0;
+                    float* buf = bufBase ? bufBase + std::size_t(i) * boundaryStride : nullptr;
+                    int* bufS = reinterpret_cast<int*>(buf ? buf + boundaryStride / 2 : nullptr);
+                    if (lane > 0) {
+                        u[i] = j <= hiA ? raw[i] : INFINITY;
+                        d[i] = (j - 1 >= loA && j - 1 <= hiA) ? rawPrev[i] : INFINITY;
+                        su[i] = rawS[i];
+                        sd[i] = rawPrevS[i];
+                    } else if (s == 0) {
+                        if (SUBSEQ) { u[i] = 0.f; d[i] = 0.f; su[i] = j; sd[i] = j; }
+                        else { u[i] = INFINITY; d[i] = j == 0 ? 0.f : INFINITY; }
                     } else {
-                        d = upPrev;
-                        sd = upPrevS;
+                        // Boundary row of the stripe above, written at least one step ago.
+                        u[i] = j <= hiA ? buf[j] : INFINITY;
+                        if (SUBSEQ) su[i] = bufS[j];
+                        if (j == lo) {
+                            d[i] = (j - 1 >= loA && j - 1 <= hiA) ? buf[j - 1] : INFINITY;
+                            if (SUBSEQ) sd[i] = j - 1 >= 0 ? bufS[j - 1] : 0;
+                        } else {
+                            d[i] = upPrev[i];
+                            sd[i] = upPrevS[i];
+                        }
+                        upPrev[i] = u[i];
+                        upPrevS[i] = su[i];
                     }
-                    upPrev = u;
-                    upPrevS = su;
+                    yj[i] = y[i][j];
                 }
-                const float yj = y[j];
                 const int kLo = j - s * R - sc.wup, kHi = j - s * R + sc.wlo;
-                if (kLo <= 0 && kHi >= R - 1) columnStep<R, ABS, SUBSEQ, false>(xr, prev, st, yj, u, d, su, sd, kLo, kHi);
-                else columnStep<R, ABS, SUBSEQ, true>(xr, prev, st, yj, u, d, su, sd, kLo, kHi);
-                bottom = prev[R - 1];
-                bottomS = st[R - 1];
-                if (lane == G - 1 && q + 1 < sc.Q) {
-                    buf[j] = bottom;
-                    if (SUBSEQ) bufS[j] = bottomS;
-                }
-                if (s == sN) {
-                    if constexpr (SUBSEQ) {
-                        costRow[std::size_t(r) * sc.m + j] = pick<R>(prev, kN);
-                        startRow[std::size_t(r) * sc.m + j] = pickInt<R>(st, kN);
-                    } else if (j == sc.m - 1) {
-                        pairs.out[std::size_t(r) * pairs.outCols + c] = double(pick<R>(prev, kN));
+                if (kLo <= 0 && kHi >= R - 1) columnStep<R, P, ABS, SUBSEQ, false>(xr, prev, st, yj, u, d, su, sd, kLo, kHi);
+                else columnStep<R, P, ABS, SUBSEQ, true>(xr, prev, st, yj, u, d, su, sd, kLo, kHi);
+#pragma unroll
+                for (int i = 0; i < P; ++i) {
+                    bottom[i] = prev[i][R - 1];
+                    bottomS[i] = st[i][R - 1];
+                    if (lane == G - 1 && q + 1 < sc.Q) {
+                        float* buf = bufBase + std::size_t(i) * boundaryStride;
+                        buf[j] = bottom[i];
+                        if (SUBSEQ) reinterpret_cast<int*>(buf + boundaryStride / 2)[j] = bottomS[i];
+                    }
+                    if (s == sN && write[i]) {
+                        if constexpr (SUBSEQ) {
+                            costRow[std::size_t(r[i]) * sc.m + j] = pick<R>(prev[i], kN);
+                            startRow[std::size_t(r[i]) * sc.m + j] = pickInt<R>(st[i], kN);
+                        } else if (j == sc.m - 1) {
+                            pairs.out[std::size_t(r[i]) * pairs.outCols + c[i]] = double(pick<R>(prev[i], kN));
+                        }
                     }
                 }
             } else {
-                bottom = INFINITY;
+#pragma unroll
+                for (int i = 0; i < P; ++i) bottom[i] = INFINITY;
             }
-            rawPrev = raw;
-            rawPrevS = rawS;
+#pragma unroll
+            for (int i = 0; i < P; ++i) {
+                rawPrev[i] = raw[i];
+                rawPrevS[i] = rawS[i];
+            }
             WL_SYNCWARP();  // orders the boundary-row stores before later loads by other lanes
         }
+    }
+}
+
+// Subsequence DTW with the stripes of one query spread over the W warps of a block, so that a
+// few hundred queries still fill the device: warp w computes stripes w, w+W, ... (full warp per
+// stripe, R rows per lane). Stripe q reads the bottom row of stripe q-1 from a buffer in device
+// memory, in place (per column: stripe q-1 writes, stripe q reads, then writes its own). The
+// writer publishes its progress every 32 columns in shared memory; the reader's lane 0 waits
+// only when it catches up. Same cells, tie order and outputs as shuffleKernel<..., SUBSEQ>.
+template <int R, bool ABS>
+__global__ void __launch_bounds__(kBlock) sdtwStripeKernel(SetView rows, SetView cols, int count, float* boundary,
+                                                           long boundaryStride, float* costRow, int* startRow) {
+    constexpr int G = kWarpSize;
+    constexpr int P = 1;
+    __shared__ int progress[kBlock / G];
+    const int W = blockDim.x / G;
+    const int w = threadIdx.x / G, lane = threadIdx.x % G;
+    float* buf = boundary + std::size_t(blockIdx.x) * boundaryStride;
+    int* bufS = reinterpret_cast<int*>(buf + boundaryStride / 2);
+    for (int qi = blockIdx.x; qi < count; qi += gridDim.x) {
+        if (threadIdx.x < W) progress[threadIdx.x] = 0;
+        __syncthreads();
+        const float* x = rows.values + rows.offsets[qi];
+        const float* y = cols.values + cols.offsets[0];
+        const int n = rows.lengths[qi], m = cols.lengths[0];
+        const int nSeg = (n + R - 1) / R, Q = (nSeg + G - 1) / G;
+        const int sN = (n - 1) / R, kN = (n - 1) - sN * R;
+        for (int q = w; q < Q; q += W) {
+            const int s = q * G + lane;
+            const bool seg = s < nSeg;
+            float xr[P][R], prev[P][R];
+            int st[P][R];
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                const int row = s * R + k;
+                xr[0][k] = row < n ? x[row] : 0.f;
+                prev[0][k] = INFINITY;
+                st[0][k] = 0;
+            }
+            volatile int* prodFlag = progress + (q + W - 1) % W;
+            const int base = (q - 1) * (m + 1);  // the writer's progress for stripe q-1 is base + columns done
+            int avail = 0;
+            float bottom = INFINITY, rawPrev = INFINITY, upPrev = INFINITY;
+            int bottomS = 0, rawPrevS = 0, upPrevS = 0;
+            const int T = m + G - 1;
+            for (int t = 0; t < T; ++t) {
+                const int j = t - lane;
+                const float raw = WL_SHFL_UP(bottom, 1, G);
+                const int rawS = WL_SHFL_UP(bottomS, 1, G);
+                const bool active = seg && j >= 0 && j < m;
+                if (active) {
+                    float u[P], d[P], yj[P];
+                    int su[P], sd[P];
+                    if (lane > 0) {
+                        u[0] = raw; d[0] = j >= 1 ? rawPrev : INFINITY; su[0] = rawS; sd[0] = rawPrevS;
+                    } else if (q == 0) {
+                        u[0] = 0.f; d[0] = 0.f; su[0] = j; sd[0] = j;
+                    } else {
+                        if (j >= avail) {  // wait for the stripe above to have written column j
+                            int seen;
+                            while ((seen = *prodFlag - base) <= j) {}
+                            avail = seen;
+                            __threadfence_block();
+                        }
+                        u[0] = buf[j];
+                        su[0] = bufS[j];
+                        d[0] = j >= 1 ? upPrev : INFINITY;
+                        sd[0] = upPrevS;
+                        upPrev = u[0];
+                        upPrevS = su[0];
+                    }
+                    yj[0] = y[j];
+                    columnStep<R, P, ABS, true, false>(xr, prev, st, yj, u, d, su, sd, 0, R - 1);
+                    bottom = prev[0][R - 1];
+                    bottomS = st[0][R - 1];
+                    if (lane == G - 1 && q + 1 < Q) {
+                        buf[j] = bottom;
+                        bufS[j] = bottomS;
+                        if ((j & 31) == 31 || j == m - 1) {  // publish every 32 columns
+                            __threadfence_block();
+                            static_cast<volatile int*>(progress)[w] = q * (m + 1) + j + 1;
+                        }
+                    }
+                    if (s == sN) {
+                        costRow[std::size_t(qi) * m + j] = pick<R>(prev[0], kN);
+                        startRow[std::size_t(qi) * m + j] = pickInt<R>(st[0], kN);
+                    }
+                } else {
+                    bottom = INFINITY;
+                }
+                rawPrev = raw;
+                rawPrevS = rawS;
+            }
+            // A stripe whose last lane has no rows never published: release its reader.
+            if (lane == G - 1 && q + 1 < Q) {
+                __threadfence_block();
+                static_cast<volatile int*>(progress)[w] = q * (m + 1) + m;
+            }
+        }
+        __syncthreads();  // the next query reuses the buffer and the progress flags
     }
 }
 
 int nextPow2(long v) { int p = 1; while (p < v && p < 32) p *= 2; return p; }
 int prevPow2(long v) { int p = 1; while (p * 2 <= v && p < 32) p *= 2; return p; }
 
-template <int R, bool ABS, bool SUBSEQ>
+template <int R, bool ABS, bool SUBSEQ, int P>
 void launchR(int G, int grid, SetView rows, SetView cols, const PairsView& pairs, long band, float* boundary,
              long stride, float* costRow, int* startRow, gpuStream_t s) {
     switch (G) {
-#define WL_CASE(g) case g: shuffleKernel<R, g, ABS, SUBSEQ><<<grid, kBlock, 0, s>>>(rows, cols, pairs, band, boundary, stride, costRow, startRow); break;
+#define WL_CASE(g) case g: shuffleKernel<R, g, ABS, SUBSEQ, P><<<grid, kBlock, 0, s>>>(rows, cols, pairs, band, boundary, stride, costRow, startRow); break;
         WL_CASE(1) WL_CASE(2) WL_CASE(4) WL_CASE(8) WL_CASE(16) WL_CASE(32)
 #undef WL_CASE
         default: throw EngineError(EngineError::Kind::Internal, "shuffle", "unsupported group width");
@@ -249,27 +391,38 @@ void launchR(int G, int grid, SetView rows, SetView cols, const PairsView& pairs
 }
 
 template <bool SUBSEQ>
-void launchShape(ShuffleShape shape, int maxRows, int maxCols, const PackedDevice& rows, const PackedDevice& cols,
+void launchShape(ShuffleShape shape, bool twin, const PackedDevice& rows, const PackedDevice& cols,
                  const PairsView& pairs, long band, bool absCost, DeviceBuffer<float>& scratch,
                  float* costRow, int* startRow, gpuStream_t s) {
-    const int R = shape.rowsPerLane, G = shape.groupLanes;
+    const int R = shape.rowsPerLane, G = shape.groupLanes, P = twin ? 2 : 1;
     const int sms = std::max(1, multiprocessorCount());
-    const int pairsPerBlock = kBlock / G;
-    int grid = std::max(1, std::min((pairs.count + pairsPerBlock - 1) / pairsPerBlock, sms * 16));
-    // Stripe buffers only when a query has more segments than its group has lanes.
+    const int entriesPerBlock = kBlock / G;
+    const int entries = (pairs.count + P - 1) / P;
+    int grid = std::max(1, std::min((entries + entriesPerBlock - 1) / entriesPerBlock, sms * 16));
+    // Stripe buffers only when a series has more segments than its group has lanes; never
+    // more than a quarter of the free device memory (fewer resident groups then).
     float* boundary = nullptr;
     long stride = 0;
-    const int nSeg = (maxRows + R - 1) / R;
+    const int nSeg = (rows.maxLength + R - 1) / R;
     if (nSeg > G) {
-        stride = 2L * maxCols;
-        const std::size_t groups = std::size_t(grid) * pairsPerBlock;
-        scratch.resize(groups * std::size_t(stride));
+        stride = 2L * cols.maxLength;
+        const std::size_t perBlock = std::size_t(entriesPerBlock) * P * std::size_t(stride) * sizeof(float);
+        const std::size_t fit = std::max<std::size_t>(1, memInfo().first / 4 / perBlock);
+        grid = int(std::min<std::size_t>(std::size_t(grid), fit));
+        scratch.resize(std::size_t(grid) * perBlock / sizeof(float));
         boundary = scratch.get();
     }
     auto run = [&](auto absTag) {
         constexpr bool A = decltype(absTag)::value;
-        if (R == 8) launchR<8, A, SUBSEQ>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
-        else launchR<32, A, SUBSEQ>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+        if constexpr (SUBSEQ) {
+            launchR<32, A, true, 1>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+        } else if (twin) {
+            if (R == 8) launchR<8, A, false, 2>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+            else launchR<16, A, false, 2>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+        } else {
+            if (R == 8) launchR<8, A, false, 1>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+            else launchR<32, A, false, 1>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+        }
     };
     if (absCost) run(std::true_type{});
     else run(std::false_type{});
@@ -277,15 +430,19 @@ void launchShape(ShuffleShape shape, int maxRows, int maxCols, const PackedDevic
 
 }  // namespace
 
-ShuffleShape shuffleShape(int maxRows, long bandWidth) {
-    // Full or wide band: 32 rows per lane (4 instructions per cell, little per-step overhead)
-    // and as many lanes as segments, up to a warp. Narrow band: 8 rows per lane and about as
-    // many lanes as keep each busy for its whole period ((R + bw) / (R + 1)).
-    if (bandWidth < 0 || bandWidth >= 96) {
-        const int R = 32;
+ShuffleShape shuffleShape(int maxRows, long bandWidth, bool twin) {
+    // Full DTW: 32 rows per lane (4 instructions per cell, little per-step overhead) and as
+    // many lanes as segments, up to a warp. Band of bw columns: a segment visits R + bw - 1
+    // columns and the next segment of the same lane starts G*(R+1) steps later, so about
+    // (R + bw) / (R + 1) lanes keep every lane busy; narrow bands use R = 8 so that fewer cells
+    // outside the band are visited.
+    // Two pairs per lane (twin) hold twice the registers per row: 16 rows per lane then.
+    const int wide = twin ? 16 : 32;
+    if (bandWidth < 0) {
+        const int R = wide;
         return {R, nextPow2((maxRows + R - 1) / R)};
     }
-    const int R = 8;
+    const int R = bandWidth < 96 ? 8 : wide;
     const int g = prevPow2(std::max<long>(1, (R + bandWidth) / (R + 1)));
     return {R, std::min(g, nextPow2((maxRows + R - 1) / R))};
 }
@@ -298,7 +455,9 @@ void launchShuffleDtw(const PackedDevice& rows, const PackedDevice& cols, const 
     const long band = params.metric == Metric::Cdtw ? long(params.band) : -1;
     // Band width in columns of the widest row (unequal lengths widen one side).
     const long bw = band < 0 ? -1 : 2 * band + 1 + std::abs(long(rows.maxLength) - long(cols.maxLength));
-    launchShape<false>(shuffleShape(rows.maxLength, bw), rows.maxLength, cols.maxLength, rows, cols, pairs, band,
+    // Two pairs per lane when every pair has the same shape (equal-length sets): one schedule.
+    const bool twin = rows.minLength == rows.maxLength && cols.minLength == cols.maxLength && pairs.count > 1;
+    launchShape<false>(shuffleShape(rows.maxLength, bw, twin), twin, rows, cols, pairs, band,
                        params.cost == Cost::Absolute, scratch, nullptr, nullptr, s);
 }
 
@@ -307,8 +466,29 @@ void launchShuffleSdtw(const PackedDevice& queries, const PackedDevice& referenc
     if (pairs.count == 0) return;
     if (queries.dims != 1 || reference.dims != 1)
         throw EngineError(EngineError::Kind::BadInput, "dims", "the GPU subsequence search takes univariate series");
-    launchShape<true>(shuffleShape(queries.maxLength, -1), queries.maxLength, reference.maxLength, queries, reference,
-                      pairs, -1, absCost, scratch, costRow, startRow, s);
+    // One block of kBlock threads per query (grid-stride), its stripes spread over its warps;
+    // pairs lists (query, 0) for a contiguous range of queries starting at pairs.row[0].
+    (void)pairs;
+    constexpr int R = 16;
+    const long stride = 2L * reference.maxLength;
+    const std::size_t perBlock = std::size_t(stride) * sizeof(float);
+    const std::size_t fit = std::max<std::size_t>(1, memInfo().first / 4 / perBlock);
+    const int grid = int(std::min<std::size_t>({std::size_t(pairs.count), fit, std::size_t(65535)}));
+    scratch.resize(std::size_t(grid) * std::size_t(stride));
+    SetView qv = view(queries);
+    // The chunk's first query: the pair rows are consecutive.
+    int first = 0;
+    check(gpuMemcpyAsync(&first, pairs.row, sizeof(int), gpuMemcpyDeviceToHost, s), "copy from device");
+    check(gpuStreamSynchronize(s), "stream synchronisation");
+    qv.offsets += first;
+    qv.lengths += first;
+    float* costBase = costRow + std::size_t(first) * reference.maxLength;
+    int* startBase = startRow + std::size_t(first) * reference.maxLength;
+    if (absCost)
+        sdtwStripeKernel<R, true><<<grid, kBlock, 0, s>>>(qv, view(reference), pairs.count, scratch.get(), stride, costBase, startBase);
+    else
+        sdtwStripeKernel<R, false><<<grid, kBlock, 0, s>>>(qv, view(reference), pairs.count, scratch.get(), stride, costBase, startBase);
+    checkLaunch("sdtw stripe kernel");
 }
 
 }  // namespace warplab::compute::gpu

@@ -23,6 +23,6 @@ void launchShuffleSdtw(const PackedDevice& queries, const PackedDevice& referenc
 
 // The rows per lane and lanes per group launchShuffleDtw picks (for reports and tests).
 struct ShuffleShape { int rowsPerLane, groupLanes; };
-ShuffleShape shuffleShape(int maxRows, long bandWidth /* < 0: full */);
+ShuffleShape shuffleShape(int maxRows, long bandWidth /* < 0: full */, bool twin);
 
 }  // namespace warplab::compute::gpu

@@ -69,7 +69,7 @@ std::string describe(const Params& p) {
     s << metricName(p.metric);
     if (p.metric == Metric::Cdtw) s << " band=" << p.band;
     if (p.metric == Metric::SoftDtw) s << " gamma=" << p.gamma;
-    if (p.metric == Metric::Twed) s << " nu=" << p.nu << " lambda=" << p.lambda;
+    if (p.metric == Metric::Twed) s << " nu=" << p.nu << " lambda=" << p.lambda << " rate=" << p.rate;
     if (p.cost == Cost::Absolute) s << " cost=abs";
     return s.str();
 }
@@ -125,6 +125,31 @@ void testAwkwardLengths(const std::vector<Kernel*>& kernels) {
                 e.metric = Metric::Euclidean;
                 double err = compareTile(*k, a, b, e);
                 report(err <= tol, k->name() + " euclidean length " + std::to_string(n), err);
+            }
+        }
+    }
+}
+
+// Equal lengths: the shuffle kernel then runs two pairs per lane (one schedule), with an odd
+// number of pairs (the last lane pair is half empty) and with several stripes (4097 rows).
+void testEqualLengths(const std::vector<Kernel*>& kernels) {
+    std::mt19937 rng(9);
+    for (std::size_t n : {std::size_t(1000), std::size_t(4097)}) {
+        SeriesSet rows, cols;
+        for (int i = 0; i < 3; ++i) rows.push_back(randomSeries(rng, n));
+        for (int i = 0; i < 5; ++i) cols.push_back(randomSeries(rng, n));
+        std::vector<Params> cases;
+        Params p;
+        p.metric = Metric::Dtw; cases.push_back(p);
+        p.cost = Cost::Absolute; cases.push_back(p);
+        p.cost = Cost::Squared;
+        p.metric = Metric::Cdtw;
+        for (int band : {0, 1, 16, 102}) { p.band = band; cases.push_back(p); }
+        for (Kernel* k : kernels) {
+            if (k->name().find("shuffle") == std::string::npos) continue;
+            for (const Params& c : cases) {
+                double e = compareTile(*k, rows, cols, c);
+                report(e <= 2e-4, k->name() + " " + describe(c) + " equal lengths " + std::to_string(n) + " (3x5)", e);
             }
         }
     }
@@ -257,6 +282,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
     try {
         testAwkwardLengths(kernels);
+        testEqualLengths(kernels);
         testEcg200(kernels, dataDir);
         for (Kernel* k : kernels) testNaN(*k);
         for (Kernel* k : kernels)
