@@ -54,6 +54,16 @@ void streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute
 }
 
 void runDm(const DmOptions& o) {
+    // Refuse an unknown output format before any work is done.
+    const std::string ext = o.out.empty() ? std::string() : lowerExtension(o.out);
+    if (!o.out.empty() && ext != ".csv" && ext != ".npy" && ext != ".h5" && ext != ".hdf5")
+        throw io::IoError(o.out, "--out", "unknown extension '" + ext + "' (use .csv, .npy or .h5)");
+    if (!o.out.empty()) {
+        const auto dir = std::filesystem::absolute(o.out).parent_path();
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec))
+            throw io::IoError(o.out, "--out", "the folder " + dir.string() + " does not exist");
+    }
     compute::Params params = toParams(o.metric);
     params.rate = timestampRate(o.series, o.queries);
     compute::SeriesSet q = readSeries(o.queries, o.series, "queries");
@@ -61,10 +71,6 @@ void runDm(const DmOptions& o) {
     if (!o.targets.empty()) t = readSeries(o.targets, o.series, "targets");
     const compute::SeriesSet* targets = o.targets.empty() ? nullptr : &t;
     compute::RunOptions run = toRunOptions(o.run, "dm");
-
-    const std::string ext = o.out.empty() ? std::string() : lowerExtension(o.out);
-    if (!o.out.empty() && ext != ".csv" && ext != ".npy" && ext != ".h5" && ext != ".hdf5")
-        throw io::IoError(o.out, "--out", "unknown extension '" + ext + "' (use .csv, .npy or .h5)");
 
     const double cols = double(targets ? t.size() : q.size());
     const double bytes = double(q.size()) * cols * sizeof(double);
