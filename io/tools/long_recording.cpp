@@ -3,8 +3,12 @@
 // EdfWriter, then reads the whole channel window by window and random windows through
 // Recording, printing throughput and peak RSS.
 //   warplab-long-recording write PATH [SAMPLES]
-//   warplab-long-recording read PATH [WINDOW_SECONDS] [RANDOM_WINDOWS] [--lenient]
+//   warplab-long-recording read PATH [WINDOW_SECONDS] [RANDOM_WINDOWS] [--lenient] [--cold]
+// --cold first drops this one file from the page cache (posix_fadvise DONTNEED), so the
+// reads come from the disk.
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -58,7 +62,16 @@ int write(const std::string& path, long long samples) {
     return 0;
 }
 
-int read(const std::string& path, double windowS, int randomWindows, bool lenient) {
+void dropFromPageCache(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+}
+
+int read(const std::string& path, double windowS, int randomWindows, bool lenient, bool cold) {
+    if (cold) dropFromPageCache(path);
     OpenOptions o;
     o.forceLenient = lenient;
     const auto t0 = Clock::now();
@@ -99,19 +112,20 @@ int main(int argc, char** argv) {
         if (argc >= 3 && std::strcmp(argv[1], "write") == 0)
             return write(argv[2], argc > 3 ? std::atoll(argv[3]) : 150000000LL);
         if (argc >= 3 && std::strcmp(argv[1], "read") == 0) {
-            bool lenient = false;
+            bool lenient = false, cold = false;
             std::vector<std::string> pos;
             for (int i = 3; i < argc; ++i) {
                 if (std::strcmp(argv[i], "--lenient") == 0) lenient = true;
+                else if (std::strcmp(argv[i], "--cold") == 0) cold = true;
                 else pos.push_back(argv[i]);
             }
             return read(argv[2], pos.size() > 0 ? std::atof(pos[0].c_str()) : 60.0,
-                        pos.size() > 1 ? std::atoi(pos[1].c_str()) : 1000, lenient);
+                        pos.size() > 1 ? std::atoi(pos[1].c_str()) : 1000, lenient, cold);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }
-    std::fprintf(stderr, "usage: %s write PATH [SAMPLES] | read PATH [WINDOW_S] [RANDOM_WINDOWS] [--lenient]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s write PATH [SAMPLES] | read PATH [WINDOW_S] [RANDOM_WINDOWS] [--lenient] [--cold]\n", argv[0]);
     return 2;
 }
