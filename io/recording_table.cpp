@@ -80,6 +80,7 @@ std::unique_ptr<Recording> openTableRecording(const std::string& path, double ra
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (ext == ".npy") {
         NpyArray a = readNpy(path);
+        if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no samples");
         auto rec = std::make_unique<TableRecording>(path, Format::Npy, rateHz);
         if (a.shape.size() == 1) {
             rec->addChannel("#0", toFloat(a.data.data(), a.data.size()));

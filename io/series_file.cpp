@@ -62,6 +62,7 @@ compute::SeriesSet fromMatrixRows(const std::string& path, const std::string& st
                                   const std::vector<std::vector<double>>& rows, const std::vector<std::size_t>& lines,
                                   const SeriesFileOptions& o) {
     compute::SeriesSet out;
+    if (rows.empty()) throw IoError(path, "", "no series");
     if (o.multivariate) {
         const std::size_t len = rows.front().size();
         for (std::size_t i = 0; i < rows.size(); ++i)
@@ -103,6 +104,7 @@ compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptio
     if (isEdfLike(path) || ext == ".edf" || ext == ".bdf") return fromRecording(path, options);
     if (ext == ".npy") {
         NpyArray a = readNpy(path);
+        if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no series");
         for (double v : a.data)
             if (!std::isfinite(v)) throw IoError(path, "data", "NaN or infinite value");
         std::vector<std::vector<double>> rows;

@@ -194,6 +194,11 @@ private slots:
         QVERIFY(one[0].values == std::vector<float>({0.5f, -1, 2, 8}));
         const std::string m = errorOf([&] { readSeriesFile(make("short.npy", npyBytes("<f8", "(2, 3)", false, d, 40))); });
         QVERIFY2(m.find("short.npy: data: the shape needs 6 values but the file holds 5") != std::string::npos, m.c_str());
+        // Found by fuzzing (tests/io/corpus/fuzz_text_readers/crash_npy_zero_rows.npy): no rows.
+        SeriesFileOptions mv;
+        mv.multivariate = true;
+        const std::string z = errorOf([&] { readSeriesFile(make("z.npy", npyBytes("<f8", "(0, 4)", false, d, 0)), mv); });
+        QVERIFY2(z.find("z.npy: shape: an empty array holds no series") != std::string::npos, z.c_str());
         const std::string t = errorOf([&] { readSeriesFile(make("c.npy", npyBytes("<c16", "(1,)", false, d, 16))); });
         QVERIFY2(t.find("descr: unsupported dtype '<c16'") != std::string::npos, t.c_str());
     }
