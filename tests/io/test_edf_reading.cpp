@@ -234,6 +234,24 @@ private slots:
         compareRecordings(*a, *b);
     }
 
+    // S001R03 with its two violations repaired (blank unit and prefilter on the annotation
+    // signal) is valid for EDFlib: EDFlib's view of it must equal the lenient view of the
+    // original, annotations included.
+    void lenientMmidbEqualsEdflibOnRepairedCopy() {
+        std::string b = iotest::readFile(kMmidb);
+        const std::size_t ns = 65, ann = 64;
+        b.replace(256 + ns * (16 + 80) + ann * 8, 8, std::string(8, ' '));
+        b.replace(256 + ns * (16 + 80 + 8 * 5) + ann * 80, 80, std::string(80, ' '));
+        QTemporaryDir dir;
+        const std::string p = dir.filePath("S001R03_repaired.edf").toStdString();
+        iotest::writeFile(p, b);
+        auto repaired = Recording::open(p);
+        QVERIFY(repaired->warnings().empty());  // EDFlib accepted it
+        auto original = Recording::open(kMmidb);
+        QCOMPARE(original->warnings().size(), std::size_t(3));
+        compareRecordings(*repaired, *original);
+    }
+
     // EDF+D: both readers say so, and read the records back to back.
     void discontinuousFileWarns() {
         QTemporaryDir dir;
