@@ -29,6 +29,9 @@ inline constexpr const char* kDiscontinuousWarning =
     "discontinuous (EDF+D/BDF+D): data records are read back to back, so sample times skip the "
     "gaps between records; annotation onsets are real times from the start";
 
+// True when the file starts with an EDF ("0       ") or BDF ("\xffBIOSEMI") version field.
+bool looksLikeEdf(const std::string& path);
+
 // Shared by the EDF readers: unique display names ("T8-P8", "T8-P8 (2)").
 void assignDisplayNames(std::vector<SignalInfo>& signals);
 

@@ -9,21 +9,12 @@
 #include "io/io_error.h"
 #include "io/npy.h"
 #include "io/recording.h"
+#include "io/recording_backends.h"
 #include "io/text_table.h"
 
 namespace warplab::io {
 
 namespace {
-
-bool isEdfLike(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    char v[8] = {};
-    const bool ok = std::fread(v, 1, 8, f) == 8;
-    std::fclose(f);
-    std::string_view s(v, 8);
-    return ok && (s == std::string_view("\xff" "BIOSEMI", 8) || s == std::string_view("0       ", 8));
-}
 
 compute::SeriesSet fromRecording(const std::string& path, const SeriesFileOptions& o) {
     auto rec = Recording::open(path);
@@ -101,7 +92,7 @@ compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptio
     const std::string stem = std::filesystem::path(path).stem().string();
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (isEdfLike(path) || ext == ".edf" || ext == ".bdf") return fromRecording(path, options);
+    if (looksLikeEdf(path) || ext == ".edf" || ext == ".bdf") return fromRecording(path, options);
     if (ext == ".npy") {
         NpyArray a = readNpy(path);
         if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no series");

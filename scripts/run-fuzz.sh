@@ -16,6 +16,9 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWARPLAB_FUZZ=ON -DWARPLAB_GUI=OFF -DWARPLAB_CUDA=OFF -DWARPLAB_HIP=OFF >/dev/null
 cmake --build "$build" --target "${targets[@]}" -j"$jobs"
 
+# The file-based targets write one scratch file each under TMPDIR: keep them out of /tmp.
+export TMPDIR="$out/scratch"
+mkdir -p "$TMPDIR"
 status=0
 for t in "${targets[@]}"; do
   work="$out/corpus/$t"
@@ -34,4 +37,5 @@ for t in "${targets[@]}"; do
     status=1
   fi
 done
+rm -rf "$TMPDIR"
 exit "$status"
