@@ -17,7 +17,7 @@ namespace {
 struct SearchOptions {
     MetricOptions metric;  // --cost, --znorm, --sqrt; the metric is always sdtw
     RunFlags run;
-    SeriesFlags series;
+    SeriesFlags series;  // --rate and --timestamps are accepted but unused: sdtw has no timestamps
     std::string query, reference;
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
@@ -60,7 +60,7 @@ void addSearchCommand(CLI::App& app) {
                     "--window applies to the query)")
         ->option_text("START:LEN");
     cmd->add_option("--top", o->top, "number of matches (non-overlapping by METRICS.md)")->capture_default_str();
-    addMetricOptions(*cmd, o->metric, /*withMetric=*/false);
+    addCostOptions(*cmd, o->metric);
     addSeriesOptions(*cmd, o->series);
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runSearch(*o); });

@@ -56,8 +56,13 @@ void addMetricOptions(CLI::App& cmd, MetricOptions& o, bool withMetric, bool met
     cmd.add_option("--nu", p.nu, "TWED stiffness >= 0")->capture_default_str();
     cmd.add_option("--lambda", p.lambda, "TWED edit penalty >= 0")->capture_default_str();
     cmd.add_option("--degree", p.degree, "TWED norm degree p >= 1 over the channels")->capture_default_str();
+    addCostOptions(cmd, o);
+}
+
+void addCostOptions(CLI::App& cmd, MetricOptions& o) {
+    auto& p = o.params;
     std::map<std::string, compute::Cost> costs{{"sq", compute::Cost::Squared}, {"abs", compute::Cost::Absolute}};
-    cmd.add_option("--cost", p.cost, "local cost: sq (squared) or abs (absolute)")
+    cmd.add_option("--cost", p.cost, "local cost: sq (squared, the default) or abs (absolute)")
         ->transform(CLI::CheckedTransformer(costs, CLI::ignore_case))
         ->option_text("sq|abs");
     cmd.add_flag("--znorm", p.znorm, "z-normalise each series (per channel) first");

@@ -31,6 +31,8 @@ struct MetricOptions {
 // Adds --metric (when `withMetric`), --band, --gamma, --nu, --lambda, --degree, --cost,
 // --znorm, --sqrt. `metricRequired` makes --metric mandatory.
 void addMetricOptions(CLI::App& cmd, MetricOptions& o, bool withMetric = true, bool metricRequired = true);
+// Only --cost, --znorm and --sqrt: what a subsequence search takes.
+void addCostOptions(CLI::App& cmd, MetricOptions& o);
 // The validated parameters (compute::validate). Throws EngineError(BadParameter) naming the field.
 compute::Params toParams(const MetricOptions& o);
 
