@@ -11,6 +11,7 @@
 #include "io/npy.h"
 #include "io/recording.h"
 #include "io/series_file.h"
+#include "io/session.h"
 #include "io/text_table.h"
 
 namespace warplab::fuzz {
@@ -61,6 +62,11 @@ void runEdfFile(const std::uint8_t* data, std::size_t size, const std::string& s
 void runTextReaders(const std::uint8_t* data, std::size_t size, const std::string& stem) {
     expectClean([&] { (void)io::parseTextTable("fuzz.txt", view(data, size)); });
     expectClean([&] { (void)io::parseNpy("fuzz.npy", view(data, size)); });
+    // Session files are JSON text too: any document must load or be refused with an IoError,
+    // and what loads must save back to JSON.
+    const auto j = nlohmann::json::parse(view(data, size), nullptr, false);
+    if (!j.is_discarded())
+        expectClean([&] { (void)io::sessionToJson(io::sessionFromJson(j, "fuzz.json")).dump(); });
     for (const char* ext : {".txt", ".csv", ".npy"}) {
         const std::string p = stem + ext;
         writeScratch(p, data, size);
