@@ -138,4 +138,15 @@ double Engine::distance(const Series& x, const Series& y, const Params& params) 
     return detail::finish(reference::rawDistance(xp, yp, params), params);
 }
 
+std::vector<double> Engine::softDtwGradient(const Series& x, const Series& y, const Params& params) {
+    Params p = params;
+    p.metric = Metric::SoftDtw;
+    validate(p);
+    if (p.znorm) throw EngineError(K::BadParameter, "znorm", "the soft-DTW gradient is taken with respect to the raw series");
+    checkSeries(x, "x");
+    checkSeries(y, "y");
+    checkPair(x, "x", y, "y", Metric::SoftDtw);
+    return reference::softDtwGradient(x, y, p.cost == Cost::Absolute, p.gamma);
+}
+
 }  // namespace warplab::compute

@@ -42,6 +42,11 @@ public:
     // One distance by the scalar reference (after znorm and sqrt as asked).
     static double distance(const Series& x, const Series& y, const Params& params);
 
+    // Gradient of soft-DTW(x, y) with respect to x (x.length * x.dims values, sample-major),
+    // by Cuturi & Blondel's backward recursion. With respect to the raw x, so params.znorm
+    // and params.sqrt are refused (BadParameter naming them); params.metric is not consulted.
+    static std::vector<double> softDtwGradient(const Series& x, const Series& y, const Params& params);
+
     // The kernel that `options` selects for `metric` (explicit name, else the best available
     // for the backend). Throws EngineError naming "kernel" or "backend" when none fits.
     static Kernel& resolveKernel(Metric metric, const RunOptions& options);

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "compute/cpu/reference.h"
+#include "compute/engine.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;
@@ -105,6 +106,19 @@ private slots:
                     QCOMPARE(d(a, a), 0.0);
                 }
         }
+    }
+
+    void engineSoftDtwGradient() {
+        std::mt19937 rng(18);
+        Series x = randomWalk(11, rng), y = randomWalk(8, rng);
+        Params p;
+        p.gamma = 0.3;
+        QCOMPARE(Engine::softDtwGradient(x, y, p), reference::softDtwGradient(x, y, false, 0.3));
+        p.znorm = true;
+        QVERIFY_THROWS_EXCEPTION(EngineError, Engine::softDtwGradient(x, y, p));
+        p.znorm = false;
+        p.gamma = 0;
+        QVERIFY_THROWS_EXCEPTION(EngineError, Engine::softDtwGradient(x, y, p));
     }
 
     void softDtwGradientFiniteDifferences() {
