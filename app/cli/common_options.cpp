@@ -169,7 +169,24 @@ io::SeriesFileOptions toSeriesFileOptions(const SeriesFlags& o) {
     return s;
 }
 
+namespace {
+// EDF and BDF headers begin with "0       " and "\xffBIOSEMI" (the version field).
+bool isEdfOrBdf(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char v[8] = {};
+    const bool whole = std::fread(v, 1, sizeof v, f) == sizeof v;
+    std::fclose(f);
+    const std::string s(v, sizeof v);
+    return whole && (s == "0       " || s == "\xff" "BIOSEMI");
+}
+}  // namespace
+
 compute::SeriesSet readSeries(const std::string& path, const SeriesFlags& o, const std::string& role) {
+    // A channel or window on a text file would be ignored silently; say so instead.
+    if ((!o.channel.empty() || !o.window.empty()) && !isEdfOrBdf(path))
+        throw io::IoError(path, o.channel.empty() ? "window" : "channel",
+                          "--channel and --window apply to EDF/BDF recordings, and this is not one");
     compute::SeriesSet set = io::readSeriesFile(path, toSeriesFileOptions(o));
     if (set.empty()) throw io::IoError(path, role, "holds no series");
     return set;

@@ -59,6 +59,10 @@ private slots:
         QTest::newRow("malformed window") << QStringList{"dm", "--metric", "dtw", "--queries", chb, "--channel",
                                                          "FP1-F7", "--window", "ten"}
                                           << QStringList{"window"};
+        QTest::newRow("channel of a text file") << QStringList{"dm", "--metric", "dtw", "--queries", good_, "--channel", "Fz"}
+                                                << QStringList{"good.txt", "channel"};
+        QTest::newRow("window of a text file") << QStringList{"dm", "--metric", "dtw", "--queries", good_, "--window", "0:1"}
+                                               << QStringList{"good.txt", "window"};
         QTest::newRow("gamma 0") << QStringList{"dm", "--metric", "softdtw", "--gamma", "0", "--queries", good_}
                                  << QStringList{"gamma"};
         QTest::newRow("gamma negative") << QStringList{"dm", "--metric", "softdtw", "--gamma=-1", "--queries", good_}
