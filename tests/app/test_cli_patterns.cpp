@@ -9,8 +9,11 @@
 #include "io/recording.h"
 
 #include <QDir>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 #include "cli_process.h"
 
@@ -109,6 +112,32 @@ private slots:
         // Nothing else (no temporary) is left beside it.
         QCOMPARE(QDir(dir_.path()).entryList(QDir::Files).filter(name + ".").size(), 0);
         QFile::remove(out);
+    }
+
+    void cancelledJobLeavesNoFile() {
+        // A job of some seconds (415 patterns x 16,384 epochs), interrupted once it has started
+        // writing: Ctrl-C cancels it, and neither the matrix nor a temporary is left.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("big.npy");
+        QProcess p;
+        p.start(QStringLiteral(WARPLAB_CLI), {"patterns", "--synthetic", "4195072", "--backend", "cpu", "--progress",
+                                             "--dm-out", out});
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QElapsedTimer t;
+        t.start();
+        while (!err.contains("patterns:") && t.elapsed() < 60000 && p.state() == QProcess::Running) {
+            p.waitForReadyRead(100);
+            err += p.readAllStandardError();
+        }
+        QVERIFY2(p.state() == QProcess::Running, "the job ended before it could be cancelled");
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains("cancelled"), err.constData());
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
     }
 
     void badInputExitsTwo_data() {
