@@ -235,9 +235,11 @@ void runPatterns(const PatternsOptions& o) {
             const double distances = double(r.patternCount) * double(r.epochCount);
             std::fprintf(stderr,
                          "timing: channel %s kernel %s: %zu patterns x %zu epochs = %.0f distances of length %d "
-                         "band %d (%.4g cells) in %.3f s: %.1f distances/ms, %.4g cells/s%s\n",
+                         "band %d (%.4g cells) in %.3f s: %.1f distances/ms, %.4g cells/s "
+                         "[epochs %.3f s, matrix %.3f s = %.1f distances/ms, ranking %.3f s]%s\n",
                          r.channel.c_str(), r.kernel.c_str(), r.patternCount, r.epochCount, distances, r.epoch, r.band,
-                         r.cells, r.seconds, distances / (r.seconds * 1e3), r.cells / r.seconds,
+                         r.cells, r.seconds, distances / (r.seconds * 1e3), r.cells / r.seconds, r.epochSeconds,
+                         r.engineSeconds, distances / (r.engineSeconds * 1e3), r.rankSeconds,
                          generateSeconds > 0 ? (" (generating the channel took " + std::to_string(generateSeconds) + " s, not counted)").c_str() : "");
         }
     }

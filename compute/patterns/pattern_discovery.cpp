@@ -101,6 +101,10 @@ void readChannel(const PatternRequest& r, long long start, long long count, floa
     checkFinite(r, start, count, out);
 }
 
+double secondsSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 void checkCancel(const RunOptions& o) {
     if (o.cancel && o.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
 }
@@ -212,6 +216,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         rows.assign((r1 - r0) * nE, 0.0);
         for (std::size_t c0 = 0; c0 < nE; c0 += eb) {
             checkCancel(options);
+            auto tBlock = std::chrono::steady_clock::now();
             const std::size_t c1 = std::min(nE, c0 + eb);
             // One block of epochs: samples [c0*s, (c1-1)*s + e). With the channel in memory
             // each epoch is copied straight from the caller's view; through a reader the
@@ -236,6 +241,8 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
                 epochs[j].dims = 1;
             });
 
+            out.epochSeconds += secondsSince(tBlock);
+            tBlock = std::chrono::steady_clock::now();
             RunOptions o = options;
             const double blockCells = double(r1 - r0) * double(c1 - c0);
             if (options.progress)
@@ -248,8 +255,10 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
                 if (r.matrixSink) r.matrixSink(Tile{r0 + t.rowBegin, r0 + t.rowEnd, c0 + t.colBegin, c0 + t.colEnd}, v);
             });
             done += blockCells;
+            out.engineSeconds += secondsSince(tBlock);
         }
         checkCancel(options);
+        const auto tRank = std::chrono::steady_clock::now();
         // Rows are independent: reduce them on all cores (each sorts up to n_e distances).
         std::vector<PatternScore> scores(r1 - r0);
         tbb::parallel_for(r0, r1, [&](std::size_t i) {
@@ -258,6 +267,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
             if (r.keepMatrix) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
         });
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
+        out.rankSeconds += secondsSince(tRank);
     }
     std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
         return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);

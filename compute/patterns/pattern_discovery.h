@@ -93,7 +93,10 @@ struct PatternRanking {
     std::vector<PatternScore> ranked;      // best first (ties: lower pattern index first)
     DistanceMatrix matrix;                 // patterns (index order) x epochs when keepMatrix
     std::string kernel;                    // the kernel that computed the matrix
-    double seconds = 0;                    // wall time of the whole run
+    double seconds = 0;                    // wall time of the whole run, of which:
+    double epochSeconds = 0;               //   reading the channel and cutting epochs
+    double engineSeconds = 0;              //   the matrix (Engine::distanceMatrixStreamed)
+    double rankSeconds = 0;                //   reducing rows to qualities, histograms, ranking
     double cells = 0;                      // band cells computed (for throughput figures)
 };
 
