@@ -65,7 +65,7 @@ SimdKernel SimdKernel::named(std::string name, lanes::Isa isa) {
 
 std::string SimdKernel::description() const {
     const auto ops = lanes::opsFor(isa_);
-    return std::string("Pairs in fp32 SIMD lanes (") + ops.name + ", " + std::to_string(ops.lanes()) +
+    return std::string("Target series in fp32 SIMD lanes (") + ops.name + ", " + std::to_string(ops.lanes()) +
            " pairs per batch), band-aware; dtw, cdtw, euclidean, twed";
 }
 
