@@ -39,7 +39,8 @@ void runAlign(const AlignOptions& o) {
     compute::Series x = readOneSeries(o.a, o.series, "A_FILE");
     compute::Series y = readOneSeries(o.b, o.series, "B_FILE");
     const bool withMatrix = !o.matrixOut.empty();
-    compute::Alignment al = compute::Engine::align(x, y, params, withMatrix);
+    compute::Alignment al;
+    namingFiles({{"x", o.a}, {"y", o.b}}, [&] { al = compute::Engine::align(x, y, params, withMatrix); });
     if (!o.pathOut.empty()) writePathCsv(o.pathOut, al);
     if (withMatrix) {
         compute::DistanceMatrix m;

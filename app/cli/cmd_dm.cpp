@@ -72,15 +72,17 @@ void runDm(const DmOptions& o) {
     const compute::SeriesSet* targets = o.targets.empty() ? nullptr : &t;
     compute::RunOptions run = toRunOptions(o.run, "dm");
 
+    const std::vector<std::pair<std::string, std::string>> inputs{{"queries", o.queries}, {"targets", o.targets}};
     const double cols = double(targets ? t.size() : q.size());
     const double bytes = double(q.size()) * cols * sizeof(double);
     if (!o.out.empty() && ext != ".csv" && bytes > o.maxMemoryGiB * double(1ull << 30)) {
-        streamMatrix(o, q, targets, params, run);
+        namingFiles(inputs, [&] { streamMatrix(o, q, targets, params, run); });
         finishProgress();
         return;
     }
 
-    compute::DistanceMatrix m = compute::Engine::distanceMatrix(q, targets, params, run);
+    compute::DistanceMatrix m;
+    namingFiles(inputs, [&] { m = compute::Engine::distanceMatrix(q, targets, params, run); });
     finishProgress();
     if (m.rowNames.empty()) m.rowNames = namesOf(q);
     if (m.colNames.empty()) m.colNames = namesOf(targets ? t : q);

@@ -35,8 +35,9 @@ void runSearch(const SearchOptions& o) {
     refFlags.window = o.referenceWindow;
     if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
     compute::Series reference = readOneSeries(o.reference, refFlags, "reference");
-    std::vector<compute::Match> matches =
-        compute::Engine::search(query, reference, params, toRunOptions(o.run, "search"));
+    std::vector<compute::Match> matches;
+    namingFiles({{"query", o.query}, {"reference", o.reference}},
+                [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
     finishProgress();
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)

@@ -209,6 +209,19 @@ compute::Series readOneSeries(const std::string& path, const SeriesFlags& o, con
     return joined;
 }
 
+void namingFiles(const std::vector<std::pair<std::string, std::string>>& inputs, const std::function<void()>& work) {
+    try {
+        work();
+    } catch (const io::IoError&) {
+        throw;  // already names its file
+    } catch (const EngineError& e) {
+        const std::string& f = e.field();
+        for (const auto& [role, file] : inputs)
+            if (f == role || f.rfind(role + "[", 0) == 0) throw EngineError(e.kind(), "", file + ": " + e.what());
+        throw;
+    }
+}
+
 int runCli(CLI::App& app, int argc, char** argv) {
     std::signal(SIGINT, onInterrupt);
     const std::string prog = app.get_name();

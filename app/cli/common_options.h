@@ -5,8 +5,11 @@
 //   series options  --label-column --multivariate --channel --window --rate         -> io::SeriesFileOptions
 // and runCli(), which parses, runs the chosen command and maps errors to exit codes.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compute/core/job.h"
 #include "compute/core/params.h"
@@ -69,6 +72,10 @@ compute::SeriesSet readSeries(const std::string& path, const SeriesFlags& o, con
 // Reads a file that must hold exactly one series. A file with one number per line (Bonn's
 // recordings) is read as one series, not as many series of one sample.
 compute::Series readOneSeries(const std::string& path, const SeriesFlags& o, const std::string& role);
+
+// Runs `work`. The engine names inputs by role ("queries[3]", "x"); an EngineError about one of
+// `inputs` (role, file) is re-thrown with that file in front, so the message names the file too.
+void namingFiles(const std::vector<std::pair<std::string, std::string>>& inputs, const std::function<void()>& work);
 
 // Parses argv, runs the chosen subcommand's callback and returns the exit code. Prints errors
 // (and only errors or progress) on stderr, so that stdout stays machine-readable.

@@ -24,6 +24,10 @@ private slots:
         QVERIFY(cli_test::writeText(path("ragged.txt"), "1 2 3 4\n2 3 4\n"));
         QVERIFY(cli_test::writeText(path("words.txt"), "1 2 3 4\n2 three 4 5\n"));
         QVERIFY(cli_test::writeText(path("empty.txt"), ""));
+        QVERIFY(cli_test::writeText(path("a3.txt"), "1 2 3\n"));
+        QVERIFY(cli_test::writeText(path("b5.txt"), "1 2 3 4 5\n"));
+        QVERIFY(cli_test::writeText(path("mv3.txt"), "1 2 3\n4 5 6\n7 8 9\n"));
+        QVERIFY(cli_test::writeText(path("mv2.txt"), "1 2 3\n4 5 6\n"));
         // A CHB-MIT EDF cut inside its data records: the header promises 41 records.
         QFile edf(cli_test::dataPath("chbmit/chb01_03_Seizure.edf"));
         QVERIFY(edf.open(QIODevice::ReadOnly));
@@ -79,7 +83,14 @@ private slots:
                                                        path("nan.txt")}
                                         << QStringList{"nan.txt"};
         QTest::newRow("unequal lengths euclidean")
-            << QStringList{"dm", "--metric", "euclidean", "--queries", path("ragged.txt")} << QStringList{"length"};
+            << QStringList{"dm", "--metric", "euclidean", "--queries", path("ragged.txt")}
+            << QStringList{"ragged.txt", "length"};
+        QTest::newRow("unequal lengths euclidean align")
+            << QStringList{"align", "--metric", "euclidean", path("a3.txt"), path("b5.txt")}
+            << QStringList{"b5.txt", "length"};
+        QTest::newRow("channels differ") << QStringList{"dm", "--metric", "dtw", "--multivariate", "--queries",
+                                                       path("mv3.txt"), "--targets", path("mv2.txt")}
+                                         << QStringList{"mv2.txt", "channels"};
         QTest::newRow("unknown metric") << QStringList{"dm", "--metric", "frechet", "--queries", good_}
                                         << QStringList{"frechet"};
         QTest::newRow("no metric") << QStringList{"dm", "--queries", good_} << QStringList{"metric"};
