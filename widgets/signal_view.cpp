@@ -290,6 +290,14 @@ void SignalView::setRegions(const std::vector<io::Region>& regions) {
     rebuildOverlays();
 }
 
+void SignalView::selectRegion(int index) {
+    if (index < 0 || index >= int(regions_.size())) return;
+    selected_ = index;
+    const io::Region& r = regions_[std::size_t(index)];
+    if (r.startS < start_ || r.startS > start_ + length_) setWindow(r.startS - length_ / 10, length_);
+    else rebuildOverlays();
+}
+
 void SignalView::setHighlight(int channel, double startS, double endS) {
     highlight_ = {channel, startS, endS, true};
     if (startS < start_ || endS > start_ + length_)  // bring the whole match into view
@@ -340,7 +348,8 @@ void SignalView::rebuildOverlays() {
         line->setPen(QPen(QColor(230, 120, 0), 1, Qt::DashLine));
         line->setSelectable(false);
         overlayItems_.push_back(line);
-        addText(a.onsetS, n, QString::fromStdString(a.text), QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignTop);
+        // Annotation labels sit at the bottom so that they never cover region labels at the top.
+        addText(a.onsetS, 0, QString::fromStdString(a.text), QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignBottom);
     }
     for (int i = 0; i < int(regions_.size()); ++i) {
         const auto& r = regions_[i];

@@ -56,6 +56,7 @@ public:
     io::RegionKind markKind() const;
     int currentChannel() const { return currentChannel_; }
     int selectedRegion() const { return selected_; }
+    void selectRegion(int index);  // and bring it into view
 
     // For tests and other views: widget coordinates of the plot for a time and channel.
     QCustomPlot* plot() const { return plot_; }

@@ -130,12 +130,12 @@ quint64 AnalysisController::channelDistanceMatrix() {
     const QString title = tr("channels × channels, %1–%2 s").arg(s, 0, 'f', 1).arg(e, 0, 'f', 1);
     Q_EMIT viewRequested(view);
     return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
-                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+                           [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
         auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(set, nullptr, p, o));
         m->rowNames.clear();
         for (const auto& series : set) m->rowNames.push_back(series.name);
         m->colNames = m->rowNames;
-        return [=] {
+        return [=, this] {  // runs on the GUI thread, where the controller lives
             matrixRows_ = segments;
             view->setMatrix(m, title);
         };
@@ -171,12 +171,12 @@ quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, doub
     auto* view = v_.distances;
     const QString title = tr("epochs of %1 (%2 s, stride %3 s)").arg(doc_->channelName(channel)).arg(epochS).arg(strideS);
     return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
-                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+                           [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
         auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(set, nullptr, p, o));
         m->rowNames.clear();
         for (const auto& series : set) m->rowNames.push_back(series.name);
         m->colNames = m->rowNames;
-        return [=] {
+        return [=, this] {  // runs on the GUI thread, where the controller lives
             matrixRows_ = segments;
             view->setMatrix(m, title);
         };

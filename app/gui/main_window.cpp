@@ -31,6 +31,7 @@
 #include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
+#include "widgets/region_list.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 
@@ -58,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     search_ = new widgets::SearchResultsView;
     patterns_ = new widgets::PatternsView;
     kernels_ = new widgets::KernelComparisonView;
+    regionList_ = new widgets::RegionList;
     progress_ = new widgets::JobProgressWidget;
     statusBar()->addPermanentWidget(progress_);
 
@@ -69,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         return d;
     };
     dock(metric_, tr("Metric"), "metricDock", Qt::LeftDockWidgetArea);
+    dock(regionList_, tr("Regions"), "regionsDock", Qt::LeftDockWidgetArea);
     QDockWidget* costDock = dock(cost_, tr("Cost matrix"), "costDock", Qt::RightDockWidgetArea);
     resultDocks_ << costDock;
     for (auto [w, title, name] : {std::tuple<QWidget*, QString, QString>{alignment_, tr("Alignment"), "alignmentDock"},
@@ -92,7 +95,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         alignment_->clear();
         updateTitle();
     });
-    connect(doc_, &Document::regionsChanged, this, [this] { signal_->setRegions(doc_->regions()); });
+    connect(doc_, &Document::regionsChanged, this, [this] {
+        signal_->setRegions(doc_->regions());
+        QStringList names;
+        if (auto rec = doc_->recording())
+            for (const auto& s : widgets::signalList(*rec)) names << QString::fromStdString(s.displayName);
+        regionList_->setRegions(doc_->regions(), names);
+    });
+    connect(regionList_, &widgets::RegionList::regionSelected, signal_, &widgets::SignalView::selectRegion);
+    connect(regionList_, &widgets::RegionList::editRequested, this, &MainWindow::editRegion);
+    connect(regionList_, &widgets::RegionList::deleteRequested, doc_, &Document::removeRegion);
+    connect(signal_, &widgets::SignalView::regionSelected, regionList_, &widgets::RegionList::selectRegion);
     connect(doc_, &Document::errorOccurred, this, &MainWindow::showError);
     connect(kernels_, &widgets::KernelComparisonView::runRequested, analysis_, &AnalysisController::runKernelComparison);
     connect(doc_, &Document::filtersChanged, this, [this] { signal_->setFilters(doc_->filters()); });

@@ -19,6 +19,7 @@ class SearchResultsView;
 class JobProgressWidget;
 class PatternsView;
 class KernelComparisonView;
+class RegionList;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -48,6 +49,7 @@ public:
     widgets::SearchResultsView* searchView() const { return search_; }
     widgets::PatternsView* patternsView() const { return patterns_; }
     widgets::KernelComparisonView* kernelView() const { return kernels_; }
+    widgets::RegionList* regionList() const { return regionList_; }
 
     // Session files (io/session.h); both show the error dialog on failure.
     bool saveSession(const QString& path);
@@ -90,6 +92,7 @@ private:
     widgets::SearchResultsView* search_;
     widgets::PatternsView* patterns_;
     widgets::KernelComparisonView* kernels_;
+    widgets::RegionList* regionList_;
     widgets::JobProgressWidget* progress_;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;

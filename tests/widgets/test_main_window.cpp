@@ -2,6 +2,7 @@
 // simulated mouse events, undo and redo it, run DTW and check the cost-matrix view against the
 // scalar reference, cancel a long job, open a corrupt file and get the error dialog.
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,6 +21,7 @@
 #include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
+#include "widgets/region_list.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 
@@ -61,6 +63,7 @@ private Q_SLOTS:
     void searchFindsQueryItself();
     void corruptFileShowsErrorDialog();
     void shortcutHelpListsActionTable();
+    void dropOpensFile();
     void sessionRoundTrip();
     void filtersChangeAnalysedSamples();
     void seizurePatternsJob();
@@ -150,10 +153,12 @@ void TestMainWindow::marksRegionWithMouseAndUndoes() {
     QCOMPARE(doc->regions()[1].channel, 7);
     snap(w_, "regions");
 
+    QCOMPARE(w_->regionList()->rowCount(), 2);
     doc->undoStack()->undo();
     QCOMPARE(int(doc->regions().size()), 1);
     doc->undoStack()->undo();
     QCOMPARE(int(doc->regions().size()), 0);
+    QCOMPARE(w_->regionList()->rowCount(), 0);
     doc->undoStack()->redo();
     QCOMPARE(int(doc->regions().size()), 1);
     QCOMPARE(doc->regions()[0].startS, r.startS);
@@ -239,10 +244,13 @@ void TestMainWindow::cancelsLongJob() {
     QSignalSpy cancelled(w_->jobs(), &app::JobRunner::jobCancelled);
     QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
     QSignalSpy stopped(w_->jobs(), &app::JobRunner::workerStopped);
+    QSignalSpy progress(w_->jobs(), &app::JobRunner::jobProgress);
     const quint64 id = w_->analysis()->epochDistanceMatrix(0, 2.0, 0.05);
     QVERIFY(id != 0);
     QCOMPARE(started.count(), 1);
-    QTest::qWait(300);
+    QVERIFY(progress.wait(30000));  // tiles report progress while the window stays live
+    const double fraction = progress.last().at(1).toDouble();
+    QVERIFY(fraction > 0 && fraction < 1);
     QVERIFY(w_->jobs()->isActive(id));
     w_->findChild<QPushButton*>("cancelJob")->click();  // the Cancel button of the progress strip
     QCOMPARE(cancelled.count(), 1);
@@ -485,6 +493,23 @@ void TestMainWindow::kernelComparisonJob() {
     QCOMPARE(w_->analysis()->runKernelComparison(), quint64(0));
     QCOMPARE(errors.count(), 1);
     QVERIFY(errors.first().at(1).toString().contains("lengths"));
+}
+
+void TestMainWindow::dropOpensFile() {
+    const QString other = QStringLiteral(WARPLAB_TEST_DATA "/eegmmidb/S001R03.edf");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(other)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w_, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w_, &drop);
+    QCOMPARE(w_->document()->path(), other);
+    // EDF+ with 64 EEG channels; its annotation signal is not a channel. T0/T1/T2 events.
+    QCOMPARE(int(widgets::signalList(*w_->document()->recording()).size()), 64);
+    QCOMPARE(w_->signalView()->plot()->graphCount(), 64);
+    QVERIFY(w_->document()->recording()->annotations().size() >= 30);
+    snap(w_, "eegmmidb");
 }
 
 QTEST_MAIN(TestMainWindow)
