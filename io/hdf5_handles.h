@@ -4,6 +4,7 @@
 #pragma once
 #include <hdf5.h>
 
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,13 @@ private:
     hid_t id_ = H5I_INVALID_HID;
     Closer close_ = nullptr;
 };
+
+// Debian's serial HDF5 is not thread-safe: every HDF5 call in io/ runs under this lock (taken
+// first in each entry point, so the handles it owns close while it is held).
+inline std::recursive_mutex& hdf5Mutex() {
+    static std::recursive_mutex m;
+    return m;
+}
 
 // Turns off HDF5's automatic error printing (a library must not print); errors are reported
 // by return codes and become IoError.

@@ -54,6 +54,7 @@ std::vector<std::string> readNames(hid_t file, const char* name) {
 }  // namespace
 
 void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) {
+    std::lock_guard lock(hdf5Mutex());
     auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric);
     writeMatrixBlock(path, dset.get(), 0, 0, m.rows, m.cols, m.values.data());
     writeNames(path, file.get(), "/row_names", m.rowNames);
@@ -63,6 +64,7 @@ void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) 
 }
 
 compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
+    std::lock_guard lock(hdf5Mutex());
     silenceHdf5();
     if (H5Fis_hdf5(path.c_str()) <= 0) throw IoError(path, "", "not an HDF5 file");
     H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);

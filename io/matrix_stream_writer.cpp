@@ -137,6 +137,7 @@ public:
     Hdf5StreamWriter(const std::string& path, std::size_t rows, std::size_t cols, const compute::Params& params,
                      bool symmetric)
         : StreamWriterBase(path, rows, cols, symmetric) {
+        std::lock_guard lock(hdf5Mutex());
         try {
             auto [f, d] = createMatrixFile(tmp_, rows, cols, params, symmetric);
             file_ = std::move(f);
@@ -147,6 +148,7 @@ public:
         }
     }
     ~Hdf5StreamWriter() override {
+        std::lock_guard lock(hdf5Mutex());
         dset_.reset();
         file_.reset();
         discard();
@@ -155,6 +157,7 @@ public:
 private:
     void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t stride,
                     const double* values) override {
+        std::lock_guard lock(hdf5Mutex());
         if (stride == nc) {
             writeMatrixBlock(path_, dset_.get(), r0, c0, nr, nc, values);
             return;
@@ -162,6 +165,7 @@ private:
         for (std::size_t r = 0; r < nr; ++r) writeMatrixBlock(path_, dset_.get(), r0 + r, c0, 1, nc, values + r * stride);
     }
     void close() override {
+        std::lock_guard lock(hdf5Mutex());
         dset_.reset();
         if (file_.valid() && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path_, "", "HDF5 flush failed");
         file_.reset();
