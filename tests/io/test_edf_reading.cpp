@@ -4,7 +4,9 @@
 #undef signals  // Qt keyword macro; io::Recording::signals() is meant here
 
 #include <cmath>
+#include <atomic>
 #include <map>
+#include <thread>
 
 #include "edf_reference.h"
 #include "io_test_util.h"
@@ -250,6 +252,31 @@ private slots:
         auto original = Recording::open(kMmidb);
         QCOMPARE(original->warnings().size(), std::size_t(3));
         compareRecordings(*repaired, *original);
+    }
+
+    // Worker threads read one recording at the same time (the GUI's jobs do): same samples as
+    // one thread reading alone, on both readers.
+    void concurrentReads() {
+        OpenOptions lenient;
+        lenient.forceLenient = true;
+        for (bool raw : {false, true}) {
+            auto rec = raw ? Recording::open(kBdf, lenient) : Recording::open(kBdf);
+            std::vector<std::vector<float>> alone;
+            for (int s = 0; s < 17; ++s) alone.push_back(rec->read(s, 0, rec->signals()[s].samples));
+            std::atomic<int> mismatches{0};
+            std::vector<std::thread> workers;
+            for (int t = 0; t < 4; ++t)
+                workers.emplace_back([&, t] {
+                    for (int round = 0; round < 20; ++round)
+                        for (int s = t; s < 17; s += 4) {
+                            const long long start = (round * 997 + s * 131) % 15000, n = 300;
+                            const auto w = rec->read(s, start, n);
+                            if (!std::equal(w.begin(), w.end(), alone[s].begin() + start)) ++mismatches;
+                        }
+                });
+            for (auto& w : workers) w.join();
+            QCOMPARE(mismatches.load(), 0);
+        }
     }
 
     // EDF+D: both readers say so, and read the records back to back.
