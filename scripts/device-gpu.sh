@@ -55,6 +55,8 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   run --metric dtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b1.json"
   run --metric cdtw --band 16 --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b2.json"
   run --metric cdtw --band 102 --kernels cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/b3.json"
+  run --metric softdtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --repeats 3 --json "$OUT/b5.json"
+  run --metric softdtw --gradient --lengths 128,1024 --pairs 1024 --repeats 3 --json "$OUT/b6.json"
   run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --json "$OUT/b4.json"
   if [ "${BENCH_SET:-full}" = full ]; then
     for m in dtw softdtw twed euclidean; do

@@ -13,6 +13,7 @@
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/matrix_runner.h"
 #include "compute/gpu/sdtw_gpu.h"
+#include "compute/gpu/softdtw_grad.h"
 #include "compute/kernels/registry.h"
 
 namespace warplab::compute::gpu {
@@ -162,6 +163,40 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
                std::to_string(referenceLength) + ", top-" + std::to_string(topk) + (znorm ? ", device z-norm" : "") +
                "; device time (z-norm + DP + top-k), median of " + std::to_string(times.size()) +
                "; error on 2 queries, " + std::to_string(mismatches) + " start/end mismatches";
+    return row;
+}
+
+BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed) {
+    BenchRow row;
+    row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") + ".softdtw_grad_fp64@device";
+    row.metric = "softdtw";
+    row.length = std::size_t(length);
+    row.pairs = std::size_t(pairs);
+    if (!available()) { row.note = unavailableReason(); return row; }
+    std::mt19937_64 rng(seed + std::uint64_t(length));
+    SeriesSet xs = randomSet(rng, std::size_t(pairs), std::size_t(length));
+    SeriesSet ys = randomSet(rng, std::size_t(pairs), std::size_t(length));
+    Params p;
+    p.metric = Metric::SoftDtw;
+    p.gamma = gamma;
+    std::vector<double> times;
+    SoftDtwGradients got;
+    for (int rep = -1; rep < repeats; ++rep) {
+        got = softDtwGradientBatch(xs, ys, p);
+        if (rep >= 0) times.push_back(got.kernelSeconds);
+    }
+    row.median_s = median(times);
+    row.cells_per_s = double(length) * double(length) * double(pairs) / row.median_s;
+    row.distances_per_s = double(pairs) / row.median_s;
+    for (int i = 0; i < std::min(pairs, 4); ++i) {
+        std::vector<double> want = reference::softDtwGradient(xs[i], ys[i], false, gamma);
+        double scale = 1;
+        for (double v : want) scale = std::max(scale, std::fabs(v));
+        for (std::size_t k = 0; k < want.size(); ++k)
+            row.max_rel_error = std::max(row.max_rel_error, std::fabs(got.gradients[i][k] - want[k]) / scale);
+    }
+    row.note = "forward + backward (E) + chain rule, fp64, device time, median of " + std::to_string(times.size()) +
+               "; gradient error (relative to its largest entry) on 4 pairs";
     return row;
 }
 

@@ -20,6 +20,9 @@ BenchTable runDeviceBench(const BenchConfig& config);
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats,
                       bool znorm, std::uint64_t seed);
 
+// Soft-DTW forward + gradient (fp64) of `pairs` random pairs of `length`; cells n*m per pair.
+BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed);
+
 // The same work on the CPU through the engine (best CPU kernel, all cores) on a subset of the
 // rows small enough to finish in about a second; cells/s are for that subset.
 BenchRow runCpuComparison(const Params& params, std::size_t length, std::size_t pairs, std::uint64_t seed,

@@ -1,5 +1,5 @@
 // The registered GPU kernels: cuda.antidiagonal (fp32), cuda.antidiagonal_fp64 and
-// cuda.shuffle (hip.* when built as HIP). "No device" is reported by unavailableReason().
+// cuda.shuffle (dtw, cdtw, softdtw; hip.* when built as HIP). "No device" is reported by unavailableReason().
 #include "compute/gpu/gpu_runtime.h"
 
 #include <memory>
@@ -30,7 +30,7 @@ public:
     std::string description() const override { return description_; }
     Backend backend() const override { return kBackend; }
     bool supports(Metric m) const override {
-        if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw;
+        if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
         return m != Metric::Sdtw;
     }
     std::string unavailableReason() const override { return gpu::unavailableReason(); }
@@ -57,7 +57,7 @@ void registerGpuKernels(KernelRegistry& registry) {
         "antidiagonal_fp64", "one block per pair, threads along anti-diagonals, fp64 (all matrix metrics)",
         gpu::Design::Antidiagonal, true, 5));
     registry.add(std::make_unique<GpuMatrixKernel>(
-        "shuffle", "register-tiled rows per lane, warp shuffles, band-aware, fp32 (dtw, cdtw)",
+        "shuffle", "register-tiled rows per lane, warp shuffles, band-aware, fp32 (dtw, cdtw, softdtw)",
         gpu::Design::Shuffle, false, 20));
 }
 

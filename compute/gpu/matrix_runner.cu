@@ -10,7 +10,8 @@ namespace warplab::compute::gpu {
 
 void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                           const PairsView& pairs, gpuStream_t s) {
-    const bool shuffle = design_ == Design::Shuffle && (metric == Metric::Dtw || metric == Metric::Cdtw) &&
+    const bool shuffle = design_ == Design::Shuffle &&
+                         (metric == Metric::Dtw || metric == Metric::Cdtw || metric == Metric::SoftDtw) &&
                          rows.dims == 1 && cols.dims == 1;
     if (shuffle) {
         launchShuffleDtw(rows, cols, pairs, params, scratchFloats_, s);

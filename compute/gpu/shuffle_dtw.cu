@@ -24,8 +24,10 @@ constexpr int kBlock = 128;
 
 #if WL_GPU_HIP
 #define WL_ANY(p) __any(p)
+#define WL_ALL(p) __all(p)
 #else
 #define WL_ANY(p) __any_sync(0xffffffffu, (p))
+#define WL_ALL(p) __all_sync(0xffffffffu, (p))
 #endif
 
 template <int R, int G>
@@ -56,14 +58,24 @@ struct Schedule {
     }
 };
 
+// Soft-min of METRICS.md in base 2: with ig = 1 / (gamma ln 2), softmin = -(log2(sum 2^(t - mx))
+// + mx) / ig where t = -v * ig and mx the largest t. mx is clamped to a finite value so that
+// three +inf neighbours give +inf (log2(0) = -inf) without a branch. Three MUFU ops per cell.
+__device__ __forceinline__ float softmin2(float a, float b, float c, float ig) {
+    const float ta = -a * ig, tb = -b * ig, tc = -c * ig;
+    const float mx = fmaxf(fmaxf(fmaxf(ta, tb), tc), -3.0e38f);
+    const float sum = exp2f(ta - mx) + exp2f(tb - mx) + exp2f(tc - mx);
+    return -(__log2f(sum) + mx) / ig;
+}
+
 // One step of R cells of P independent pairs of one lane at column j (P = 2 interleaves two
 // dependency chains, which the per-cell min -> fma chain needs to keep the pipes busy).
 // u/d: the cells above and above-left of the first row (start columns su/sd for SUBSEQ).
 // kLo..kHi: rows inside the band (MASK only).
-template <int R, int P, bool ABS, bool SUBSEQ, bool MASK>
+template <int R, int P, bool ABS, bool SUBSEQ, bool MASK, bool SOFT = false>
 __device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R], int (&st)[P][R],
                                            const float (&yj)[P], float (&u)[P], float (&d)[P], int (&su)[P],
-                                           int (&sd)[P], int kLo, int kHi) {
+                                           int (&sd)[P], int kLo, int kHi, float ig = 0.f) {
 #pragma unroll
     for (int k = 0; k < R; ++k) {
 #pragma unroll
@@ -81,6 +93,8 @@ __device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R
                 sd[i] = st[i][k];
                 st[i][k] = ms;
                 su[i] = ms;
+            } else if constexpr (SOFT) {
+                v = (ABS ? fabsf(c) : c * c) + softmin2(d[i], u[i], left, ig);
             } else {
                 const float mn = fminf(fminf(left, d[i]), u[i]);
                 v = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
@@ -111,10 +125,10 @@ __device__ __forceinline__ int pickInt(const int (&a)[R], int k) {
 // Each group computes P pairs at once (pairs.row/col[e*P + i], i < P); with P = 2 the host
 // guarantees that every pair has the same n and m, so the two share one schedule.
 // SUBSEQ: rows are queries, cols holds the one reference; results go to costRow/startRow.
-template <int R, int G, bool ABS, bool SUBSEQ, int P>
+template <int R, int G, bool ABS, bool SUBSEQ, int P, bool SOFT>
 __global__ void __launch_bounds__(kBlock, P == 2 ? 4 : 1)
     shuffleKernel(SetView rows, SetView cols, PairsView pairs, long band, float* boundary, long boundaryStride,
-                  float* costRow, int* startRow) {
+                  float* costRow, int* startRow, float ig) {
     static_assert(G <= kWarpSize && kWarpSize % G == 0, "a group must fit in a warp");
     constexpr int GPW = kWarpSize / G;
     const int lane = threadIdx.x % G;
@@ -200,6 +214,46 @@ __global__ void __launch_bounds__(kBlock, P == 2 ? 4 : 1)
                 if (seg) enter();
                 j = t - lane - B;
             }
+            if constexpr (!SUBSEQ) {
+                // Steady state of a full-DTW stripe: every lane of every group of the warp has a
+                // segment and is inside its columns, no lane reaches the last column, so the
+                // per-step bookkeeping below reduces to a shuffle, one load and the cells.
+                const int leanEnd = B + sc.m - 1;
+                const bool want = real && band < 0 && (q + 1) * G <= sc.nSeg && t == B + G && t < leanEnd;
+                if (WL_ALL(want) && WL_ALL(leanEnd == WL_SHFL(leanEnd, 0, kWarpSize))) {
+                    float* bufs[P];
+#pragma unroll
+                    for (int i = 0; i < P; ++i) bufs[i] = bufBase ? bufBase + std::size_t(i) * boundaryStride : nullptr;
+                    const bool lane0 = lane == 0, top = q == 0, writer = lane == G - 1 && q + 1 < sc.Q;
+                    for (; t < leanEnd; ++t) {
+                        const int jj = t - lane - B;
+                        float raw[P], u[P], d[P], yj[P];
+                        int su[P], sd[P];
+#pragma unroll
+                        for (int i = 0; i < P; ++i) {
+                            raw[i] = WL_SHFL_UP(bottom[i], 1, G);
+                            su[i] = sd[i] = 0;
+                            u[i] = raw[i];
+                            d[i] = rawPrev[i];
+                            if (lane0) {
+                                u[i] = top ? INFINITY : bufs[i][jj];
+                                d[i] = top ? INFINITY : upPrev[i];
+                                upPrev[i] = u[i];
+                            }
+                            yj[i] = y[i][jj];
+                        }
+                        columnStep<R, P, ABS, false, false, SOFT>(xr, prev, st, yj, u, d, su, sd, 0, R - 1, ig);
+#pragma unroll
+                        for (int i = 0; i < P; ++i) {
+                            bottom[i] = prev[i][R - 1];
+                            if (writer) bufs[i][jj] = bottom[i];
+                            rawPrev[i] = raw[i];
+                        }
+                    }
+                    WL_SYNCWARP();
+                    j = t - lane - B;
+                }
+            }
             float raw[P];
             int rawS[P];
 #pragma unroll
@@ -241,8 +295,8 @@ __global__ void __launch_bounds__(kBlock, P == 2 ? 4 : 1)
                     yj[i] = y[i][j];
                 }
                 const int kLo = j - s * R - sc.wup, kHi = j - s * R + sc.wlo;
-                if (kLo <= 0 && kHi >= R - 1) columnStep<R, P, ABS, SUBSEQ, false>(xr, prev, st, yj, u, d, su, sd, kLo, kHi);
-                else columnStep<R, P, ABS, SUBSEQ, true>(xr, prev, st, yj, u, d, su, sd, kLo, kHi);
+                if (kLo <= 0 && kHi >= R - 1) columnStep<R, P, ABS, SUBSEQ, false, SOFT>(xr, prev, st, yj, u, d, su, sd, kLo, kHi, ig);
+                else columnStep<R, P, ABS, SUBSEQ, true, SOFT>(xr, prev, st, yj, u, d, su, sd, kLo, kHi, ig);
 #pragma unroll
                 for (int i = 0; i < P; ++i) {
                     bottom[i] = prev[i][R - 1];
@@ -378,11 +432,11 @@ __global__ void __launch_bounds__(kBlock) sdtwStripeKernel(SetView rows, SetView
 int nextPow2(long v) { int p = 1; while (p < v && p < 32) p *= 2; return p; }
 int prevPow2(long v) { int p = 1; while (p * 2 <= v && p < 32) p *= 2; return p; }
 
-template <int R, bool ABS, bool SUBSEQ, int P>
+template <int R, bool ABS, bool SUBSEQ, int P, bool SOFT = false>
 void launchR(int G, int grid, SetView rows, SetView cols, const PairsView& pairs, long band, float* boundary,
-             long stride, float* costRow, int* startRow, gpuStream_t s) {
+             long stride, float* costRow, int* startRow, gpuStream_t s, float ig = 0.f) {
     switch (G) {
-#define WL_CASE(g) case g: shuffleKernel<R, g, ABS, SUBSEQ, P><<<grid, kBlock, 0, s>>>(rows, cols, pairs, band, boundary, stride, costRow, startRow); break;
+#define WL_CASE(g) case g: shuffleKernel<R, g, ABS, SUBSEQ, P, SOFT><<<grid, kBlock, 0, s>>>(rows, cols, pairs, band, boundary, stride, costRow, startRow, ig); break;
         WL_CASE(1) WL_CASE(2) WL_CASE(4) WL_CASE(8) WL_CASE(16) WL_CASE(32)
 #undef WL_CASE
         default: throw EngineError(EngineError::Kind::Internal, "shuffle", "unsupported group width");
@@ -393,7 +447,7 @@ void launchR(int G, int grid, SetView rows, SetView cols, const PairsView& pairs
 template <bool SUBSEQ>
 void launchShape(ShuffleShape shape, bool twin, const PackedDevice& rows, const PackedDevice& cols,
                  const PairsView& pairs, long band, bool absCost, DeviceBuffer<float>& scratch,
-                 float* costRow, int* startRow, gpuStream_t s) {
+                 float* costRow, int* startRow, gpuStream_t s, float softIg = 0.f) {
     const int R = shape.rowsPerLane, G = shape.groupLanes, P = twin ? 2 : 1;
     const int sms = std::max(1, multiprocessorCount());
     const int entriesPerBlock = kBlock / G;
@@ -416,6 +470,8 @@ void launchShape(ShuffleShape shape, bool twin, const PackedDevice& rows, const 
         constexpr bool A = decltype(absTag)::value;
         if constexpr (SUBSEQ) {
             launchR<32, A, true, 1>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
+        } else if (softIg > 0.f) {  // soft-DTW: full matrix, one pair per lane
+            launchR<32, A, false, 1, true>(G, grid, view(rows), view(cols), pairs, -1, boundary, stride, costRow, startRow, s, softIg);
         } else if (twin) {
             if (R == 8) launchR<8, A, false, 2>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
             else launchR<16, A, false, 2>(G, grid, view(rows), view(cols), pairs, band, boundary, stride, costRow, startRow, s);
@@ -452,11 +508,21 @@ void launchShuffleDtw(const PackedDevice& rows, const PackedDevice& cols, const 
     if (pairs.count == 0) return;
     if (rows.dims != 1 || cols.dims != 1)
         throw EngineError(EngineError::Kind::BadInput, "dims", "the shuffle kernel takes univariate series");
-    const long band = params.metric == Metric::Cdtw ? long(params.band) : -1;
+    // A band as wide as the series is full DTW, which has the lean steady-state path.
+    const long band = params.metric == Metric::Cdtw && long(params.band) < std::max(rows.maxLength, cols.maxLength)
+                          ? long(params.band) : -1;
     // Band width in columns of the widest row (unequal lengths widen one side).
     const long bw = band < 0 ? -1 : 2 * band + 1 + std::abs(long(rows.maxLength) - long(cols.maxLength));
-    // Two pairs per lane when every pair has the same shape (equal-length sets): one schedule.
-    const bool twin = rows.minLength == rows.maxLength && cols.minLength == cols.maxLength && pairs.count > 1;
+    // Banded: two pairs per lane when every pair has the same shape (equal-length sets), so
+    // they share one schedule. Full DTW is issue-bound on its lean path: one pair per lane.
+    const bool twin = band >= 0 && rows.minLength == rows.maxLength && cols.minLength == cols.maxLength &&
+                      pairs.count > 1;
+    if (params.metric == Metric::SoftDtw) {
+        const float ig = float(1.0 / (params.gamma * 0.69314718055994530942));
+        launchShape<false>(shuffleShape(rows.maxLength, -1, false), false, rows, cols, pairs, -1,
+                           params.cost == Cost::Absolute, scratch, nullptr, nullptr, s, ig);
+        return;
+    }
     launchShape<false>(shuffleShape(rows.maxLength, bw, twin), twin, rows, cols, pairs, band,
                        params.cost == Cost::Absolute, scratch, nullptr, nullptr, s);
 }

@@ -11,7 +11,7 @@
 
 namespace warplab::compute::gpu {
 
-// dtw / cdtw (params.metric), univariate, fp32. `scratch` grows for the stripe buffers.
+// dtw / cdtw / softdtw (params.metric), univariate, fp32. `scratch` grows for the stripe buffers.
 void launchShuffleDtw(const PackedDevice& rows, const PackedDevice& cols, const PairsView& pairs,
                       const Params& params, DeviceBuffer<float>& scratch, gpuStream_t s);
 

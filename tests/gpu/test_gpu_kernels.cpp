@@ -22,6 +22,7 @@
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/gpu_runtime.h"
 #include "compute/gpu/sdtw_gpu.h"
+#include "compute/gpu/softdtw_grad.h"
 #include "compute/kernels/registry.h"
 
 using namespace warplab::compute;
@@ -130,8 +131,9 @@ void testAwkwardLengths(const std::vector<Kernel*>& kernels) {
     }
 }
 
-// Equal lengths: the shuffle kernel then runs two pairs per lane (one schedule), with an odd
-// number of pairs (the last lane pair is half empty) and with several stripes (4097 rows).
+// Equal lengths: the shuffle kernel's lean steady-state path (full DTW, soft-DTW) and, with a
+// band, two pairs per lane on one schedule with an odd number of pairs (the last lane pair is
+// half empty); 4097 rows take several stripes.
 void testEqualLengths(const std::vector<Kernel*>& kernels) {
     std::mt19937 rng(9);
     for (std::size_t n : {std::size_t(1000), std::size_t(4097)}) {
@@ -145,6 +147,9 @@ void testEqualLengths(const std::vector<Kernel*>& kernels) {
         p.cost = Cost::Squared;
         p.metric = Metric::Cdtw;
         for (int band : {0, 1, 16, 102}) { p.band = band; cases.push_back(p); }
+        p.metric = Metric::SoftDtw;
+        p.gamma = 1.0;
+        cases.push_back(p);
         for (Kernel* k : kernels) {
             if (k->name().find("shuffle") == std::string::npos) continue;
             for (const Params& c : cases) {
@@ -218,6 +223,53 @@ void testNaN(Kernel& k) {
     report(ok, k.name() + " NaN input -> BadInput error (\"" + msg + "\")", 0);
 }
 
+// Soft-DTW value and gradient (fp64 on the device) against the reference's backward pass.
+void testSoftDtwGradient() {
+    std::mt19937 rng(13);
+    const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{1, 1}, {2, 31}, {33, 127}, {100, 90}, {257, 64}};
+    for (double gamma : {1.0, 0.1}) {
+        for (Cost cost : {Cost::Squared, Cost::Absolute}) {
+            SeriesSet xs, ys;
+            for (auto [n, m] : shapes) { xs.push_back(randomSeries(rng, n)); ys.push_back(randomSeries(rng, m)); }
+            Params p;
+            p.metric = Metric::SoftDtw;
+            p.gamma = gamma;
+            p.cost = cost;
+            gpu::SoftDtwGradients got = gpu::softDtwGradientBatch(xs, ys, p);
+            double worst = 0;
+            for (std::size_t i = 0; i < xs.size(); ++i) {
+                worst = std::max(worst, relErr(got.values[i], reference::softDtw(xs[i], ys[i], cost == Cost::Absolute, gamma)));
+                std::vector<double> want = reference::softDtwGradient(xs[i], ys[i], cost == Cost::Absolute, gamma);
+                double scale = 1;
+                for (double v : want) scale = std::max(scale, std::fabs(v));
+                for (std::size_t k = 0; k < want.size(); ++k)
+                    worst = std::max(worst, std::fabs(got.gradients[i][k] - want[k]) / scale);
+            }
+            std::ostringstream what;
+            what << "softdtw gradient fp64 gamma=" << gamma << (cost == Cost::Absolute ? " cost=abs" : "")
+                 << " 5 pairs (1x1 .. 257x64): value and d/dx";
+            report(worst <= 1e-9, what.str(), worst);
+        }
+    }
+    // Two channels: the chain rule per channel.
+    SeriesSet xs, ys;
+    for (std::size_t n : {7, 40}) {
+        Series a = randomSeries(rng, 2 * n), b = randomSeries(rng, 2 * n + 6);
+        xs.emplace_back(a.values, 2);
+        ys.emplace_back(b.values, 2);
+    }
+    Params p;
+    p.metric = Metric::SoftDtw;
+    gpu::SoftDtwGradients got = gpu::softDtwGradientBatch(xs, ys, p);
+    double worst = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        std::vector<double> want = reference::softDtwGradient(xs[i], ys[i], false, 1.0);
+        for (std::size_t k = 0; k < want.size(); ++k)
+            worst = std::max(worst, std::fabs(got.gradients[i][k] - want[k]) / std::max(1.0, std::fabs(want[k])));
+    }
+    report(worst <= 1e-9, "softdtw gradient fp64, 2 channels", worst);
+}
+
 void testOutOfMemory() {
     bool ok = false;
     std::string msg;
@@ -288,6 +340,7 @@ int main(int argc, char** argv) {
         for (Kernel* k : kernels)
             if (k->supports(Metric::Cdtw)) testLargerThanTile(*k);
         testSdtw();
+        testSoftDtwGradient();
         testOutOfMemory();
     } catch (const std::exception& e) {
         report(false, std::string("unexpected exception: ") + e.what(), 0);

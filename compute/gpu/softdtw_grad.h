@@ -1,0 +1,22 @@
+// Soft-DTW value and gradient with respect to x for a batch of pairs on the GPU (Cuturi &
+// Blondel's forward recursion, then their backward recursion for the expected alignment E),
+// for a future barycenter or learning feature. fp64, one block per pair, anti-diagonals.
+#pragma once
+#include <vector>
+
+#include "compute/core/params.h"
+#include "compute/core/series.h"
+
+namespace warplab::compute::gpu {
+
+struct SoftDtwGradients {
+    std::vector<double> values;                 // R(n-1, m-1) of each pair (raw, no --sqrt)
+    std::vector<std::vector<double>> gradients; // d value / d x, length * dims per pair
+    double kernelSeconds = 0;                   // forward + backward + chain rule on the device
+};
+
+// Pairs (x[i], y[i]); x and y have the same count. params.gamma and params.cost are used.
+// Throws EngineError (BadInput: NaN, sizes, channels; Device: no device, out of memory).
+SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params);
+
+}  // namespace warplab::compute::gpu
