@@ -14,7 +14,14 @@
 
 using namespace warplab;
 using cli_test::parseCsv;
-using cli_test::runCli;
+
+// Runs warplab-cli on the CPU backend unless the arguments choose a backend or kernel, so that
+// the default-kernel tolerances hold on a machine with a GPU as well (GPU kernels are held to
+// the reference by the GPU suite).
+static cli_test::CliRun runCpu(QStringList args) {
+    if (!args.contains("--backend") && !args.contains("--kernel")) args << "--backend" << "cpu";
+    return cli_test::runCli(args);
+}
 
 namespace {
 
@@ -132,7 +139,7 @@ private slots:
         const compute::Params p = metricCases()[caseIndex].second.params;
         QStringList all = QStringList{"dm"} + args + QStringList{"--label-column", "--queries", train_, "--targets", test_};
         if (!kernel.isEmpty()) all << "--kernel" << kernel;
-        auto r = runCli(all);
+        auto r = runCpu(all);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.err.isEmpty());
         // The reference kernel is the scalar reference itself; fast kernels may reorder sums.
@@ -148,7 +155,7 @@ private slots:
     void allPairs() {
         QFETCH(int, caseIndex);
         const auto c = metricCases()[caseIndex].second;
-        auto r = runCli(QStringList{"dm"} + c.args + QStringList{"--label-column", "--queries", train_});
+        auto r = runCpu(QStringList{"dm"} + c.args + QStringList{"--label-column", "--queries", train_});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         Matrix got = parseCsv(r.out);
         compareMatrix(got, expectedMatrix(q_, q_, c.params), kFp32Tol);
@@ -178,12 +185,12 @@ private slots:
         QFETCH(bool, stream);
         QStringList base{"dm", "--metric", "cdtw", "--band", "3", "--sqrt", "--label-column", "--queries", train_};
         if (!allPairs) base << "--targets" << test_;
-        auto printed = runCli(base);
+        auto printed = runCpu(base);
         QVERIFY2(printed.exitCode == 0, printed.err.constData());
         const QString out = path(file);
         QStringList args = base + QStringList{"--out", out};
         if (stream) args << "--max-memory" << "1e-9";
-        auto written = runCli(args);
+        auto written = runCpu(args);
         QVERIFY2(written.exitCode == 0, written.err.constData());
         QVERIFY(written.out.isEmpty());  // the matrix went to the file, not to stdout
         compute::DistanceMatrix back = io::readMatrix(out.toStdString());
@@ -203,7 +210,7 @@ private slots:
         const QString n = cli_test::dataPath("chbmit/chb01_03_NonSeizure.edf");
         const QStringList base{"dm", "--metric", "twed", "--nu", "1", "--queries", s, "--targets", n,
                                "--channel", "FP1-F7", "--window", "2:0.5"};
-        auto fromHeader = runCli(base + QStringList{"--timestamps", "rate"});
+        auto fromHeader = runCpu(base + QStringList{"--timestamps", "rate"});
         QVERIFY2(fromHeader.exitCode == 0, fromHeader.err.constData());
         io::SeriesFileOptions o;
         o.channel = "FP1-F7";
@@ -230,23 +237,23 @@ private slots:
         const QString qn = path("train20.npy"), tn = path("test10.npy");
         writeNpy(q_, qn);
         writeNpy(t_, tn);
-        auto fromText = runCli({"dm", "--metric", "dtw", "--label-column", "--queries", train_, "--targets", test_});
-        auto fromNpy = runCli({"dm", "--metric", "dtw", "--queries", qn, "--targets", tn});
+        auto fromText = runCpu({"dm", "--metric", "dtw", "--label-column", "--queries", train_, "--targets", test_});
+        auto fromNpy = runCpu({"dm", "--metric", "dtw", "--queries", qn, "--targets", tn});
         QVERIFY2(fromNpy.exitCode == 0, fromNpy.err.constData());
         QCOMPARE(fromNpy.out, fromText.out);
     }
 
-    // One thread or all cores, default kernel or an explicit backend: the same bits.
+    // One thread or all cores, the default CPU kernel or cpu.simd named: the same bits.
     void threadsAndBackend() {
         const QStringList base{"dm", "--metric", "cdtw", "--band", "7", "--label-column", "--queries", train_};
-        auto all = runCli(base);
-        auto one = runCli(base + QStringList{"--threads", "1"});
-        auto cpu = runCli(base + QStringList{"--backend", "cpu"});
+        auto all = runCpu(base);
+        auto one = runCpu(base + QStringList{"--threads", "1"});
+        auto cpu = runCpu(base + QStringList{"--kernel", "cpu.simd"});
         QVERIFY2(all.exitCode == 0 && one.exitCode == 0 && cpu.exitCode == 0, one.err.constData());
         QCOMPARE(one.out, all.out);
         QCOMPARE(cpu.out, all.out);
         // Progress goes to stderr only, so stdout is unchanged by --progress.
-        auto progress = runCli(base + QStringList{"--progress"});
+        auto progress = runCpu(base + QStringList{"--progress"});
         QCOMPARE(progress.out, all.out);
         QVERIFY(progress.err.contains("100.0%"));
     }
@@ -261,7 +268,7 @@ private slots:
             compute::Params p;
             p.metric = *compute::parseMetric(metric.toStdString());
             p.band = 1;
-            auto r = runCli({"dm", "--metric", metric, "--band", "1", "--queries", f});
+            auto r = runCpu({"dm", "--metric", metric, "--band", "1", "--queries", f});
             QVERIFY2(r.exitCode == 0, r.err.constData());
             compareMatrix(parseCsv(r.out), expectedMatrix(s, s, p), kFp32Tol);
         }
@@ -271,7 +278,7 @@ private slots:
         //   x2=3: 6.25+2.5=8.75    16+2.5=18.5              1+min(4.25,18.5,9.25)=5.25
         //   x3=4: 12.25+8.75=21    25+8.75=33.75            4+min(5.25,33.75,18.5)=9.25
         //   x4=5: 20.25+21=41.25   36+21=57                 9+min(9.25,57,33.75)=18.25
-        auto r = runCli({"dm", "--metric", "dtw", "--queries", f});
+        auto r = runCpu({"dm", "--metric", "dtw", "--queries", f});
         QCOMPARE(parseCsv(r.out)[0][1], 18.25);
     }
 
@@ -283,12 +290,12 @@ private slots:
         compute::SeriesSet with{cli_test::series({2, 1, 2, 3}), cli_test::series({1, 0.5f, 0.25f, 4})};
         compute::Params p;
         p.metric = compute::Metric::Euclidean;
-        auto r = runCli({"dm", "--metric", "euclidean", "--label-column", "--queries", f});
+        auto r = runCpu({"dm", "--metric", "euclidean", "--label-column", "--queries", f});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         compareMatrix(parseCsv(r.out), expectedMatrix(without, without, p), 0.0);
         // By hand: (1-0.5)^2 + (2-0.25)^2 + (3-4)^2 = 0.25 + 3.0625 + 1 = 4.3125
         QCOMPARE(parseCsv(r.out)[0][1], 4.3125);
-        r = runCli({"dm", "--metric", "euclidean", "--queries", f});
+        r = runCpu({"dm", "--metric", "euclidean", "--queries", f});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         compareMatrix(parseCsv(r.out), expectedMatrix(with, with, p), 0.0);
     }
@@ -304,7 +311,7 @@ private slots:
         for (QString metric : {"dtw", "cdtw", "softdtw", "twed"}) {
             compute::Params p;
             p.metric = *compute::parseMetric(metric.toStdString());
-            auto r = runCli({"dm", "--metric", metric, "--multivariate", "--queries", a, "--targets", b});
+            auto r = runCpu({"dm", "--metric", metric, "--multivariate", "--queries", a, "--targets", b});
             QVERIFY2(r.exitCode == 0, r.err.constData());
             compareMatrix(parseCsv(r.out), Matrix{{compute::Engine::distance(sa, sb, p)}}, kFp32Tol);
         }
@@ -312,7 +319,7 @@ private slots:
         //   x0: 0.0625 6 14 | x1: 1.0625 2.25 7.25 | x2: 5.5625 0 6 | x3: 11.5625 1.25 4.25
         // Accumulated D: row0 0.0625 6.0625 20.0625 | row1 1.125 2.3125 9.5625
         //   row2 6.6875 1.125 7.125 | row3 18.25 2.375 4.25+min(7.125,2.375,1.125)=5.375
-        auto r = runCli({"dm", "--metric", "dtw", "--multivariate", "--queries", a, "--targets", b});
+        auto r = runCpu({"dm", "--metric", "dtw", "--multivariate", "--queries", a, "--targets", b});
         QCOMPARE(parseCsv(r.out)[0][0], 5.375);
     }
 
@@ -322,13 +329,13 @@ private slots:
         p.metric = compute::Metric::Twed;
         p.nu = 1.0;
         p.rate = 100.0;
-        auto r = runCli({"dm", "--metric", "twed", "--nu", "1", "--rate", "100", "--label-column", "--queries",
+        auto r = runCpu({"dm", "--metric", "twed", "--nu", "1", "--rate", "100", "--label-column", "--queries",
                          train_, "--targets", test_});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         Matrix withRate = parseCsv(r.out);
         compareMatrix(withRate, expectedMatrix(q_, t_, p), kFp32Tol);
         // --timestamps index ignores --rate.
-        auto idx = runCli({"dm", "--metric", "twed", "--nu", "1", "--rate", "100", "--timestamps", "index",
+        auto idx = runCpu({"dm", "--metric", "twed", "--nu", "1", "--rate", "100", "--timestamps", "index",
                            "--label-column", "--queries", train_, "--targets", test_});
         QVERIFY2(idx.exitCode == 0, idx.err.constData());
         p.rate = 0;
