@@ -9,8 +9,7 @@
 #include <QStringList>
 #include <QTest>
 
-#include <cerrno>
-#include <cstdlib>
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -42,7 +41,8 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
 
 inline QString dataPath(const QString& rel) { return QStringLiteral(WARPLAB_TEST_DATA "/") + rel; }
 
-// Every line of CSV text as doubles (strtod reads the round-trip text back bit-exact).
+// Every line of CSV text as doubles (from_chars reads the round-trip text back bit-exact, and,
+// unlike strtod, whatever locale QCoreApplication set).
 // Lines that do not start with a number (a header) are skipped.
 inline std::vector<std::vector<double>> parseCsv(const QByteArray& text) {
     std::vector<std::vector<double>> rows;
@@ -52,11 +52,10 @@ inline std::vector<std::vector<double>> parseCsv(const QByteArray& text) {
         std::vector<double> row;
         bool ok = true;
         for (const QByteArray& field : t.split(',')) {
-            std::string s = field.trimmed().toStdString();
-            char* end = nullptr;
-            errno = 0;
-            double v = std::strtod(s.c_str(), &end);
-            if (s.empty() || end != s.c_str() + s.size()) { ok = false; break; }
+            const std::string s = field.trimmed().toStdString();
+            double v = 0;
+            auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (s.empty() || ec != std::errc() || end != s.data() + s.size()) { ok = false; break; }
             row.push_back(v);
         }
         if (ok) rows.push_back(std::move(row));

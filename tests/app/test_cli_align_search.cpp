@@ -154,7 +154,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith("distance "));
         const double want = compute::Engine::distance(gp[0], gp[1], p);
-        QCOMPARE(std::strtod(r.out.mid(9).trimmed().constData(), nullptr), want);
+        QCOMPARE(parseCsv(r.out.mid(9)), (std::vector<std::vector<double>>{{want}}));
         compute::DistanceMatrix acc = io::readMatrix(m.toStdString());
         QVERIFY(acc.rows * acc.cols > 0);
         const double last = acc.values.back();
