@@ -94,6 +94,7 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(hover_);
     connect(plot_, &QCustomPlot::mouseMove, this, &CostMatrixView::onHover);
     installPlotExportMenu(plot_, "cost_matrix");
+    plot_->setVisible(false);  // empty axes until a pair is aligned
     setMinimumSize(300, 250);
 }
 
@@ -104,6 +105,8 @@ void CostMatrixView::clear() {
     plot_->graph(0)->data()->clear();
     plot_->graph(1)->data()->clear();
     displayRows_ = displayCols_ = 0;
+    plot_->setVisible(false);
+    info_->setText(tr("No pair aligned yet: mark a query and a reference region, then run Align."));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -147,6 +150,7 @@ void CostMatrixView::setAlignment(std::shared_ptr<const compute::Alignment> a, s
     main_->axis(QCPAxis::atLeft)->setRange(-0.5, n - 0.5);
     setSeries(plot_->graph(0), x);
     setSeries(plot_->graph(1), y);
+    plot_->setVisible(true);
     info_->setText(tr("<b>distance %1</b> · x (rows): %2, %3 samples · y (columns): %4, %5 samples%6%7")
                        .arg(alignment_->distance, 0, 'g', 8).arg(xName.toHtmlEscaped()).arg(n)
                        .arg(yName.toHtmlEscaped()).arg(m).arg(shown)

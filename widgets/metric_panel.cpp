@@ -74,6 +74,10 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("Backend"), backend_);
     form_->addRow(tr("Kernel"), kernel_);
 
+    // Wide parameter ranges would otherwise make the panel claim a third of the window.
+    for (QWidget* field : std::initializer_list<QWidget*>{metric_, cost_, band_, gamma_, nu_, lambda_, degree_, backend_, kernel_})
+        field->setMinimumWidth(90);
+
     setMetric(Metric::Dtw);
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] { refreshEnabled(); refreshKernels(); emit changed(); });
     connect(backend_, &QComboBox::currentIndexChanged, this, [this] { refreshKernels(); emit changed(); });

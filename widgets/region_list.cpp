@@ -15,6 +15,7 @@ RegionList::RegionList(QWidget* parent) : QWidget(parent) {
     table_->setHorizontalHeaderLabels({tr("kind"), tr("channel"), tr("start (s)"), tr("end (s)"), tr("note")});
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setDefaultSectionSize(62);  // keeps the dock narrow
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -341,7 +341,12 @@ void SignalView::rebuildOverlays() {
     for (const auto& a : rec_->annotations()) {
         const double end = a.onsetS + a.durationS;
         if (end < t0 || a.onsetS > t1) continue;
-        if (a.durationS > 0) addRect(a.onsetS, end, -1, QColor(255, 160, 0, 25), Qt::NoPen);
+        if (a.durationS > 0) {
+            // The duration as a thin bar along the bottom: back-to-back events (EDF+ task
+            // markers) would otherwise tint the whole view.
+            auto* bar = addRect(a.onsetS, end, -1, QColor(255, 160, 0, 110), QPen(QColor(230, 120, 0), 1));
+            bar->topLeft->setCoords(a.onsetS, std::min(0.35, n * 0.02));
+        }
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(a.onsetS, 0);
         line->point2->setCoords(a.onsetS, 1);

@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 
 #include "app/gui/analysis_controller.h"
@@ -70,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         addDockWidget(area, d);
         return d;
     };
-    dock(metric_, tr("Metric"), "metricDock", Qt::LeftDockWidgetArea);
+    QDockWidget* metricDock = dock(metric_, tr("Metric"), "metricDock", Qt::LeftDockWidgetArea);
     dock(regionList_, tr("Regions"), "regionsDock", Qt::LeftDockWidgetArea);
     QDockWidget* costDock = dock(cost_, tr("Cost matrix"), "costDock", Qt::RightDockWidgetArea);
     resultDocks_ << costDock;
@@ -84,7 +85,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         resultDocks_ << d;
     }
     costDock->raise();
-    resizeDocks({costDock}, {560}, Qt::Horizontal);
+    // Dock sizes only take once the window is laid out: the traces get the room.
+    QTimer::singleShot(0, this, [this, metricDock, costDock] { resizeDocks({metricDock, costDock}, {280, 600}, Qt::Horizontal); });
 
     analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_, patterns_, kernels_}, this);
 
