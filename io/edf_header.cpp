@@ -164,8 +164,15 @@ EdfHeaderParse parseEdfHeader(const std::string& file, std::string_view bytes, l
     auto integers = [&](const char* what, auto assign) {
         for (std::size_t i = 0; i < n; ++i) {
             long long v = 0;
-            if (!parseInteger(column(8, i), v))
-                throw IoError(file, name(i) + " " + what, "not an integer: \"" + trim(column(8, i)) + "\"");
+            if (!parseInteger(column(8, i), v)) {
+                // "2047.0" and the like: tolerated when the number is whole.
+                double d = 0;
+                bool c = false;
+                if (!parseNumber(column(8, i), d, c) || d != std::floor(d) || std::abs(d) > 1e15)
+                    throw IoError(file, name(i) + " " + what, "not an integer: \"" + trim(column(8, i)) + "\"");
+                warn.push_back(name(i) + " " + what + ": \"" + trim(column(8, i)) + "\" written as a decimal number");
+                v = static_cast<long long>(d);
+            }
             assign(h.signals[i], v);
         }
         pos += 8 * n;

@@ -133,6 +133,16 @@ private slots:
         QVERIFY(named);
     }
 
+    void decimalDigitalRangeOpensWithWarning() {
+        const std::size_t ns = 23, dmaxPos = 256 + ns * (16 + 80 + 8 + 8 + 8 + 8);
+        auto rec = Recording::open(make("dec.edf", withField(original_, dmaxPos + 2 * 8, 8, "2047.0")));
+        QCOMPARE(rec->signals()[2].digitalMax, 2047LL);
+        bool named = false;
+        for (const auto& w : rec->warnings()) named |= w.find("signal 2 'T7-P7' digital maximum: \"2047.0\"") != std::string::npos;
+        QVERIFY(named);
+        expectRefused(make("dec2.edf", withField(original_, dmaxPos + 2 * 8, 8, "2047.5")), {"signal 2 'T7-P7' digital maximum", "not an integer"});
+    }
+
     void nonAsciiLabelOpensWithWarning() {
         std::string b = original_;
         b[256 + 2] = char(0xE9);  // "FP\xE91-F7"
