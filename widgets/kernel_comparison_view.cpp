@@ -72,7 +72,7 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     controls->setColumnStretch(3, 1);
     kernels_->setMaximumHeight(16777215);
     kernels_->setMinimumWidth(140);
-    kernels_->setMaximumWidth(260);
+    kernels_->setMaximumWidth(200);
 
     lines_ = new QCustomPlot;
     lines_->xAxis->setLabel(tr("series length (samples)"));

@@ -21,6 +21,7 @@
 #include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
+#include "widgets/plot_export.h"
 #include "widgets/region_list.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
@@ -64,6 +65,8 @@ private Q_SLOTS:
     void corruptFileShowsErrorDialog();
     void shortcutHelpListsActionTable();
     void dropOpensFile();
+    void importsAnnotationSeizures();
+    void plotsExportPngSvgPdf();
     void sessionRoundTrip();
     void filtersChangeAnalysedSamples();
     void seizurePatternsJob();
@@ -510,6 +513,40 @@ void TestMainWindow::dropOpensFile() {
     QCOMPARE(w_->signalView()->plot()->graphCount(), 64);
     QVERIFY(w_->document()->recording()->annotations().size() >= 30);
     snap(w_, "eegmmidb");
+}
+
+void TestMainWindow::importsAnnotationSeizures() {
+    QVERIFY(w_->openFile(QStringLiteral(WARPLAB_TEST_DATA "/eegmmidb/S001R03.edf")));
+    auto* doc = w_->document();
+    // PROVENANCE.md: 8 T1 events of 4.1 s in this run.
+    QCOMPARE(doc->importAnnotationSeizures("T1"), 8);
+    QCOMPARE(int(doc->regions().size()), 8);
+    for (const auto& r : doc->regions()) {
+        QCOMPARE(r.kind, io::RegionKind::Seizure);
+        QVERIFY(std::abs((r.endS - r.startS) - 4.1) < 0.05);
+    }
+    doc->undoStack()->undo();  // one step for the whole import
+    QCOMPARE(int(doc->regions().size()), 0);
+}
+
+void TestMainWindow::plotsExportPngSvgPdf() {
+    w_->document()->addRegion({io::RegionKind::Query, 0, 1.0, 2.0, ""});
+    w_->document()->addRegion({io::RegionKind::Reference, 0, 5.0, 6.0, ""});
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QVERIFY(w_->analysis()->alignMarkedRegions() != 0);
+    QVERIFY(finished.wait(60000));
+    QTemporaryDir dir;
+    for (QCustomPlot* plot : {w_->costView()->plot(), w_->signalView()->plot(), w_->alignmentView()->plot()})
+        for (const char* ext : {"png", "svg", "pdf"}) {
+            const QString path = dir.filePath(QStringLiteral("plot.%1").arg(ext));
+            QCOMPARE(widgets::exportPlot(plot, path), QString());
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+    QVERIFY(!QImage(dir.filePath("plot.png")).isNull());
+    QFile svg(dir.filePath("plot.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    QVERIFY(!widgets::exportPlot(w_->costView()->plot(), dir.filePath("plot.bmpx")).isEmpty());
 }
 
 QTEST_MAIN(TestMainWindow)
