@@ -1,4 +1,4 @@
-// The lane kernels of cpu.simd (dtw, cdtw, euclidean, twed): L pairs of equal shape (query length n, target length m) in the
+// The lane kernels of cpu.simd (dtw, cdtw, sdtw, euclidean, twed): L pairs of equal shape (query length n, target length m) in the
 // L lanes of a few SIMD registers, fp32. Built once per instruction set (baseline x86-64, AVX2 +
 // FMA, AVX-512F/BW/DQ/VL) from dtw_lanes_impl.h with per-file flags, and chosen at run time.
 // This header holds no SIMD types, so that baseline code may include it.
@@ -31,11 +31,30 @@ struct Ops {
     void (*dtw)(const Batch&);    // dtw / cdtw (band >= 0), never touching cells outside the band
     void (*euclidean)(const Batch&);  // n == m
     void (*twed)(const Batch&);       // one channel (|.|_p is |a - b|)
+    void (*sdtw)(const Batch&);       // best subsequence cost of each query inside its target
 };
 
-namespace baseline { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); void twed(const Batch&); }
-namespace avx2 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); void twed(const Batch&); }
-namespace avx512 { std::size_t lanes(); void dtw(const Batch&); void euclidean(const Batch&); void twed(const Batch&); }
+namespace baseline {
+std::size_t lanes();
+void dtw(const Batch&);
+void euclidean(const Batch&);
+void twed(const Batch&);
+void sdtw(const Batch&);
+}  // namespace baseline
+namespace avx2 {
+std::size_t lanes();
+void dtw(const Batch&);
+void euclidean(const Batch&);
+void twed(const Batch&);
+void sdtw(const Batch&);
+}  // namespace avx2
+namespace avx512 {
+std::size_t lanes();
+void dtw(const Batch&);
+void euclidean(const Batch&);
+void twed(const Batch&);
+void sdtw(const Batch&);
+}  // namespace avx512
 
 // Whether this CPU (and OS) can run `isa`.
 bool supported(Isa isa);

@@ -25,11 +25,11 @@ bool supported(Isa isa) {
 
 Ops opsFor(Isa isa) {
     switch (isa) {
-        case Isa::Avx512: return {isa, "avx512", &avx512::lanes, &avx512::dtw, &avx512::euclidean, &avx512::twed};
-        case Isa::Avx2: return {isa, "avx2", &avx2::lanes, &avx2::dtw, &avx2::euclidean, &avx2::twed};
+        case Isa::Avx512: return {isa, "avx512", &avx512::lanes, &avx512::dtw, &avx512::euclidean, &avx512::twed, &avx512::sdtw};
+        case Isa::Avx2: return {isa, "avx2", &avx2::lanes, &avx2::dtw, &avx2::euclidean, &avx2::twed, &avx2::sdtw};
         case Isa::Baseline: break;
     }
-    return {Isa::Baseline, "baseline", &baseline::lanes, &baseline::dtw, &baseline::euclidean, &baseline::twed};
+    return {Isa::Baseline, "baseline", &baseline::lanes, &baseline::dtw, &baseline::euclidean, &baseline::twed, &baseline::sdtw};
 }
 
 Isa bestIsa() {

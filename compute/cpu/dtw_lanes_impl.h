@@ -1,4 +1,4 @@
-// Lane kernels (dtw, cdtw, euclidean, twed) for one instruction set. Included by dtw_lanes_<isa>.cpp inside the namespace
+// Lane kernels (dtw, cdtw, sdtw, euclidean, twed) for one instruction set. Included by dtw_lanes_<isa>.cpp inside the namespace
 // of that instruction set, compiled with its flags; so this file must use no standard-library
 // template that other files also instantiate (the linker would pick one copy for all ISAs):
 // only <experimental/simd>, whose types carry the ISA in their ABI tag, and raw pointers.
@@ -71,16 +71,28 @@ static WL_LANE_INLINE void strip(const Batch& b, long i0, float* buf) {
     }
 }
 
-template <bool Abs, bool Bcast>
+// Subseq: subsequence DTW (METRICS.md sdtw). Its row 0 is c(x0, y_j) with no accumulation,
+// which is DTW's recurrence under a virtual row -1 of zeros; the result is the last row's minimum.
+template <bool Abs, bool Bcast, bool Subseq = false>
 static void dtwFull(const Batch& b) {
     float* buf = b.scratch;
+    const V start(Subseq ? 0.0f : __builtin_inff());
     const V inf(__builtin_inff());
-    for (long j = 0; j <= b.m; ++j)
-        for (long g = 0; g < G; ++g) storev(inf, buf + j * L + g * W);
+    for (long g = 0; g < G; ++g) storev(inf, buf + g * W);  // column -1
+    for (long j = 1; j <= b.m; ++j)
+        for (long g = 0; g < G; ++g) storev(start, buf + j * L + g * W);
     long i = 0;
     for (; i + R <= b.n; i += R) strip<Abs, Bcast, R>(b, i, buf);
     for (; i < b.n; ++i) strip<Abs, Bcast, 1>(b, i, buf);
-    for (long k = 0; k < L; ++k) b.out[k] = buf[b.m * L + k];
+    if constexpr (Subseq) {
+        for (long g = 0; g < G; ++g) {
+            V best = inf;
+            for (long j = 1; j <= b.m; ++j) best = minv(best, loadv(buf + j * L + g * W));
+            best.copy_to(b.out + g * W, stdx::element_aligned);
+        }
+    } else {
+        for (long k = 0; k < L; ++k) b.out[k] = buf[b.m * L + k];
+    }
 }
 
 template <bool Abs, bool Bcast>
@@ -189,6 +201,11 @@ void dtw(const Batch& b) {
         if (b.broadcastQuery) b.absCost ? dtwFull<true, true>(b) : dtwFull<false, true>(b);
         else b.absCost ? dtwFull<true, false>(b) : dtwFull<false, false>(b);
     }
+}
+
+void sdtw(const Batch& b) {
+    if (b.broadcastQuery) b.absCost ? dtwFull<true, true, true>(b) : dtwFull<false, true, true>(b);
+    else b.absCost ? dtwFull<true, false, true>(b) : dtwFull<false, false, true>(b);
 }
 
 void twed(const Batch& b) { b.broadcastQuery ? twedLanes<true>(b) : twedLanes<false>(b); }

@@ -66,7 +66,7 @@ SimdKernel SimdKernel::named(std::string name, lanes::Isa isa) {
 std::string SimdKernel::description() const {
     const auto ops = lanes::opsFor(isa_);
     return std::string("Target series in fp32 SIMD lanes (") + ops.name + ", " + std::to_string(ops.lanes()) +
-           " pairs per batch), band-aware; dtw, cdtw, euclidean, twed";
+           " pairs per batch), band-aware; dtw, cdtw, sdtw, euclidean, twed";
 }
 
 std::string SimdKernel::unavailableReason() const {
@@ -82,7 +82,10 @@ void SimdKernel::computeTile(const TileTask& task) {
     auto outAt = [&](std::size_t r, std::size_t c) -> double& {
         return task.out[(r - t.rowBegin) * t.cols() + (c - t.colBegin)];
     };
-    auto laneFn = p.metric == Metric::Euclidean ? ops.euclidean : (p.metric == Metric::Twed ? ops.twed : ops.dtw);
+    auto laneFn = p.metric == Metric::Euclidean ? ops.euclidean
+                  : p.metric == Metric::Twed    ? ops.twed
+                  : p.metric == Metric::Sdtw    ? ops.sdtw
+                                                : ops.dtw;
     auto run = [&](lanes::Batch& b, std::size_t m) {
         b.band = p.metric == Metric::Cdtw ? long(p.band) : -1L;
         b.absCost = p.cost == Cost::Absolute;

@@ -1,4 +1,4 @@
-// cpu.simd: dtw, cdtw, euclidean and twed with several pairs in the lanes of SIMD registers (fp32),
+// cpu.simd: dtw, cdtw, sdtw (distance matrices), euclidean and twed with several pairs in the lanes of SIMD registers (fp32),
 // for the best instruction set of this CPU. Multivariate pairs go to the scalar reference.
 #pragma once
 #include "compute/cpu/dtw_lanes.h"
@@ -13,7 +13,7 @@ public:
     std::string description() const override;
     Backend backend() const override { return Backend::Cpu; }
     bool supports(Metric m) const override {
-        return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::Euclidean || m == Metric::Twed;
+        return m != Metric::SoftDtw;
     }
     std::string unavailableReason() const override;
     int priority() const override { return 10; }

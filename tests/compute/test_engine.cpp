@@ -149,6 +149,7 @@ private slots:
         QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::Dtw, opt).name()), QString("cpu.simd"));
         QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::Twed, opt).name()), QString("cpu.simd"));
         QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::SoftDtw, opt).name()), QString("cpu.reference"));
+        QCOMPARE(QString::fromStdString(Engine::resolveKernel(Metric::Sdtw, opt).name()), QString("cpu.simd"));
         opt.kernel = "no.such.kernel";
         EngineError e = expectError([&] { Engine::resolveKernel(Metric::Dtw, opt); });
         QCOMPARE(QString::fromStdString(e.field()), QString("kernel"));

@@ -1,5 +1,5 @@
 // cpu.simd (every instruction set this CPU runs) and the threaded tile loop against the scalar
-// reference (dtw, cdtw, euclidean, twed): random series of awkward and unequal lengths, bands
+// reference (dtw, cdtw, sdtw, euclidean, twed): random series of awkward and unequal lengths, bands
 // 0/1/16/>=n, both costs, TWED with index and rate timestamps,
 // rectangular and symmetric matrices, and the real UCR sets ECG200 and GunPoint.
 // Tolerance: testutil::closeFp32, relative (n+m+4) * 2^-24 (fp32 accumulation; see there).
@@ -108,6 +108,8 @@ private slots:
                 compareToReference(q, &t, p, simdKernels());
                 p.metric = Metric::Twed;
                 compareToReference(q, &t, p, simdKernels());
+                p.metric = Metric::Sdtw;
+                compareToReference(q, &t, p, simdKernels());
                 p.metric = Metric::Cdtw;
                 for (int band : {0, 1, 16, int(n), int(n) + 5}) {
                     p.band = band;
@@ -128,6 +130,13 @@ private slots:
             p.band = std::max(0, band);
             compareToReference(q, &t, p, simdKernels());
             compareToReference(t, nullptr, p, simdKernels());  // symmetric, unequal lengths
+        }
+        for (Cost cost : {Cost::Squared, Cost::Absolute}) {
+            Params p;
+            p.metric = Metric::Sdtw;  // short queries inside long targets and the reverse
+            p.cost = cost;
+            compareToReference(q, &t, p, simdKernels());
+            compareToReference(t, nullptr, p, simdKernels());
         }
         for (double rate : {0.0, 256.0}) {
             Params p;
