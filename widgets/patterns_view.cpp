@@ -1,3 +1,6 @@
+// First: io/recording.h with Qt's `signals` macro hidden.
+#include "widgets/recording_access.h"
+
 #include "widgets/patterns_view.h"
 
 #include <algorithm>
@@ -173,6 +176,18 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                                                 : tr("The matrix was not kept for this run (too large); "
                                                      "use warplab-cli patterns --dm-out to stream it to a file."));
     if (!r.ranked.empty()) selectRank(0);
+}
+
+void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ranking,
+                              std::shared_ptr<const io::Recording> recording, int signal) {
+    QString unit;
+    if (recording)
+        for (const auto& s : signalList(*recording))
+            if (s.index == signal) unit = QString::fromStdString(s.unit);
+    SampleFetcher fetch;
+    if (recording)
+        fetch = [recording, signal](long long start, long long count) { return recording->read(signal, start, count); };
+    setRanking(std::move(ranking), std::move(fetch), unit.isEmpty() ? tr("physical units") : unit);
 }
 
 void PatternsView::selectRank(int rank) {

@@ -20,6 +20,10 @@ class QListWidget;
 class QPushButton;
 class QTableWidget;
 
+namespace warplab::io {
+class Recording;
+}
+
 namespace warplab::widgets {
 
 class PatternsView : public QWidget {
@@ -34,6 +38,10 @@ public:
     // `unit` labels the amplitude axis ("uV"); the distance axis is in unit^2 (squared cost).
     void setRanking(std::shared_ptr<const compute::PatternRanking> ranking, SampleFetcher fetch,
                     const QString& unit = QStringLiteral("uV"));
+    // The usual case: samples come from `signal` of an opened recording (its unit labels the
+    // axes). The view keeps the recording alive while it shows the ranking.
+    void setRanking(std::shared_ptr<const compute::PatternRanking> ranking,
+                    std::shared_ptr<const io::Recording> recording, int signal);
     void clear();
     std::shared_ptr<const compute::PatternRanking> ranking() const { return ranking_; }
 

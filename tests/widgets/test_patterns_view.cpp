@@ -69,6 +69,16 @@ private slots:
         QVERIFY(view.signalPlot()->yAxis->label().contains("uV"));
     }
 
+    void recordingOverloadFetchesAndLabels() {
+        widgets::PatternsView view;
+        std::shared_ptr<const io::Recording> shared(io::Recording::open(std::string(WARPLAB_SOURCE_DIR) +
+                                                                        "/resources/sample/chb01_03_sample.edf"));
+        view.setRanking(ranking_, shared, signal_);
+        QCOMPARE(view.signalPlot()->graph(1)->data()->size(), 256);
+        const auto& unit = widgets::signalList(*shared)[std::size_t(signal_)].unit;
+        QVERIFY(view.signalPlot()->yAxis->label().contains(QString::fromStdString(unit)));
+    }
+
     void histogramCountsEveryEpoch() {
         widgets::PatternsView view;
         view.setRanking(ranking_, {});
