@@ -76,6 +76,29 @@ template <int R, int P, bool ABS, bool SUBSEQ, bool MASK, bool SOFT = false>
 __device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R], int (&st)[P][R],
                                            const float (&yj)[P], float (&u)[P], float (&d)[P], int (&su)[P],
                                            int (&sd)[P], int kLo, int kHi, float ig = 0.f) {
+    if constexpr (!SUBSEQ && !MASK && !SOFT) {
+        // DTW: min(left, diag) of every row first, in place from the bottom row up (each old
+        // value is read by its own row and the row below), then the min -> fma chain down the
+        // rows, again in place. No value has to move between registers from one column to
+        // the next, so the unrolled loop needs no copies at its back edge.
+#pragma unroll
+        for (int i = 0; i < P; ++i) {
+#pragma unroll
+            for (int k = R - 1; k >= 1; --k) prev[i][k] = fminf(prev[i][k], prev[i][k - 1]);
+            prev[i][0] = fminf(prev[i][0], d[i]);
+        }
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+#pragma unroll
+            for (int i = 0; i < P; ++i) {
+                const float c = xr[i][k] - yj[i];
+                const float mn = fminf(prev[i][k], u[i]);
+                const float v = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
+                prev[i][k] = v;
+                u[i] = v;
+            }
+        }
+    } else {
 #pragma unroll
     for (int k = 0; k < R; ++k) {
 #pragma unroll
@@ -104,6 +127,7 @@ __device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R
             prev[i][k] = v;
             u[i] = v;
         }
+    }
     }
 }
 
