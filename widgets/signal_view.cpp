@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QScrollBar>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <qcustomplot.h>
 
 #include "io/io_error.h"
@@ -76,10 +77,17 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     scroll_ = new QScrollBar(Qt::Horizontal);
     scroll_->setFocusPolicy(Qt::NoFocus);
 
+    channelScroll_ = new QScrollBar(Qt::Vertical);
+    channelScroll_->setFocusPolicy(Qt::NoFocus);
+    channelScroll_->setToolTip(tr("Scroll through the channels (or the mouse wheel over the traces)"));
+    auto* middle = new QHBoxLayout;
+    middle->setContentsMargins(0, 0, 0, 0);
+    middle->addWidget(plot_, 1);
+    middle->addWidget(channelScroll_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
-    layout->addWidget(plot_, 1);
+    layout->addLayout(middle, 1);
     layout->addWidget(scroll_);
 
     connect(windowBox_, &QComboBox::activated, this, [this](int i) { setWindow(start_, windowBox_->itemData(i).toDouble()); });
@@ -87,6 +95,8 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     connect(scroll_, &QScrollBar::valueChanged, this, [this](int v) {
         if (std::abs(v - start_ * kScrollUnitsPerSecond) >= 1) setWindow(double(v) / kScrollUnitsPerSecond, length_);
     });
+    connect(channelScroll_, &QScrollBar::valueChanged, this, &SignalView::setFirstChannel);
+    plot_->installEventFilter(this);  // the wheel scrolls channels
     connect(plot_, &QCustomPlot::mousePress, this, &SignalView::onPress);
     connect(plot_, &QCustomPlot::mouseMove, this, &SignalView::onMove);
     connect(plot_, &QCustomPlot::mouseRelease, this, &SignalView::onRelease);
@@ -127,7 +137,10 @@ void SignalView::setRecording(std::shared_ptr<const io::Recording> recording) {
     highlight_ = {};
     gains_.assign(rec_ ? signalList(*rec_).size() : 0, 1.0);
     start_ = 0;
-    length_ = rec_ ? std::clamp(std::min(10.0, rec_->durationS()), kMinWindow, kMaxWindow) : 10;
+    // EEG opens on 10 s pages; a series file (seconds = samples unless a rate was given) whole.
+    const bool series = rec_ && (rec_->format() == io::Format::Text || rec_->format() == io::Format::Csv ||
+                                 rec_->format() == io::Format::Npy);
+    length_ = rec_ ? std::clamp(std::min(series ? kMaxWindow : 10.0, rec_->durationS()), kMinWindow, kMaxWindow) : 10;
     rebuildChannels();
     autoScale();
     setWindow(0, length_);
@@ -144,7 +157,8 @@ void SignalView::rebuildChannels() {
         g->setAdaptiveSampling(false);  // already reduced to min/max per pixel
         ticker->addTick(laneCenter(c), QString::fromStdString(signalList(*rec_)[c].displayName));
     }
-    plot_->yAxis->setRange(0, std::max(n, 1));
+    firstLane_ = 0;
+    applyLaneRange();
     const QDateTime start = rec_ ? QDateTime::fromString(QString::fromStdString(rec_->startIso()), Qt::ISODate) : QDateTime();
     plot_->xAxis2->setVisible(start.isValid());
     plot_->xAxis2->setTickLabels(start.isValid());
@@ -154,6 +168,48 @@ void SignalView::rebuildChannels() {
 double SignalView::laneCenter(int channel) const {
     const int n = rec_ ? int(signalList(*rec_).size()) : 1;
     return n - channel - 0.5;
+}
+
+int SignalView::channelsShown() const {
+    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
+    return perPage_ > 0 ? std::min(n, perPage_) : n;
+}
+
+void SignalView::applyLaneRange() {
+    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
+    const int shown = channelsShown();
+    firstLane_ = std::clamp(firstLane_, 0, std::max(0, n - shown));
+    // Lane c spans [n-c-1, n-c]: showing channels first..first+shown-1 is a y range.
+    plot_->yAxis->setRange(n - firstLane_ - shown, n - firstLane_);
+    const QSignalBlocker block(channelScroll_);
+    channelScroll_->setRange(0, std::max(0, n - shown));
+    channelScroll_->setPageStep(std::max(1, shown));
+    channelScroll_->setValue(firstLane_);
+    channelScroll_->setVisible(n > shown);
+}
+
+void SignalView::setChannelsPerPage(int count) {
+    perPage_ = std::max(0, count);
+    applyLaneRange();
+    reloadTraces();
+    rebuildOverlays();
+}
+
+void SignalView::setFirstChannel(int channel) {
+    if (channel == firstLane_) return;
+    firstLane_ = channel;
+    applyLaneRange();
+    reloadTraces();
+    rebuildOverlays();
+}
+
+bool SignalView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Wheel) {
+        const int steps = static_cast<QWheelEvent*>(event)->angleDelta().y() / 120;
+        if (steps != 0) setFirstChannel(std::max(0, firstLane_ - steps * std::max(1, channelsShown() / 4)));
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 int SignalView::laneAt(double y) const {
@@ -242,10 +298,11 @@ void SignalView::reloadTraces() {
     }
     const int columns = std::max(100, plot_->axisRect()->width());
     const auto& sigs = signalList(*rec_);
+    const int lastShown = firstLane_ + channelsShown();
     for (int c = 0; c < int(sigs.size()) && c < plot_->graphCount(); ++c) {
         const auto& s = sigs[c];
         QVector<double> keys, values;
-        if (s.rateHz > 0) {
+        if (s.rateHz > 0 && c >= firstLane_ && c < lastShown) {  // channels scrolled away are not read
             const long long first = std::clamp<long long>((long long)std::floor(start_ * s.rateHz), 0, s.samples);
             const long long last = std::clamp<long long>((long long)std::ceil((start_ + length_) * s.rateHz) + 1, 0, s.samples);
             // Filters settle over a margin read on each side of the window, then cut away.
@@ -338,6 +395,7 @@ void SignalView::rebuildOverlays() {
         overlayItems_.push_back(label);
     };
     const double t0 = start_, t1 = start_ + length_;
+    const double visTop = plot_->yAxis->range().upper, visBottom = plot_->yAxis->range().lower;
     for (const auto& a : rec_->annotations()) {
         const double end = a.onsetS + a.durationS;
         if (end < t0 || a.onsetS > t1) continue;
@@ -345,7 +403,8 @@ void SignalView::rebuildOverlays() {
             // The duration as a thin bar along the bottom: back-to-back events (EDF+ task
             // markers) would otherwise tint the whole view.
             auto* bar = addRect(a.onsetS, end, -1, QColor(255, 160, 0, 110), QPen(QColor(230, 120, 0), 1));
-            bar->topLeft->setCoords(a.onsetS, std::min(0.35, n * 0.02));
+            bar->bottomRight->setCoords(end, visBottom);
+            bar->topLeft->setCoords(a.onsetS, visBottom + 0.3);
         }
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(a.onsetS, 0);
@@ -354,7 +413,7 @@ void SignalView::rebuildOverlays() {
         line->setSelectable(false);
         overlayItems_.push_back(line);
         // Annotation labels sit at the bottom so that they never cover region labels at the top.
-        addText(a.onsetS, 0, QString::fromStdString(a.text), QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignBottom);
+        addText(a.onsetS, visBottom, QString::fromStdString(a.text), QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignBottom);
     }
     for (int i = 0; i < int(regions_.size()); ++i) {
         const auto& r = regions_[i];
@@ -363,7 +422,7 @@ void SignalView::rebuildOverlays() {
         QColor fill = c;
         fill.setAlpha(i == selected_ ? 80 : 45);
         addRect(r.startS, r.endS, r.channel, fill, QPen(c, i == selected_ ? 2.5 : 1));
-        const double top = r.channel < 0 ? n : laneCenter(r.channel) + 0.5;
+        const double top = std::min(visTop, r.channel < 0 ? n : laneCenter(r.channel) + 0.5);
         addText(std::max(r.startS, t0), top, regionKindLabel(r.kind) + (r.note.empty() ? QString() : ": " + QString::fromStdString(r.note)),
                 c.darker(130), Qt::AlignLeft | Qt::AlignTop);
     }

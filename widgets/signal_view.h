@@ -52,6 +52,13 @@ public:
     void setChannelGain(int channel, double gain);
     double channelGain(int channel) const;
 
+    // Channels shown at once (the rest through the vertical scroll bar or the mouse wheel):
+    // a 100-series UCR file stays readable. 0 = all.
+    void setChannelsPerPage(int count);
+    void setFirstChannel(int channel);
+    int firstChannel() const { return firstLane_; }
+    int channelsShown() const;
+
     void setMarkKind(io::RegionKind kind);
     io::RegionKind markKind() const;
     int currentChannel() const { return currentChannel_; }
@@ -75,6 +82,7 @@ signals:
 protected:
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void onPress(QMouseEvent* e);
@@ -96,6 +104,7 @@ private:
     io::FilterSettings filters_;
     double start_ = 0, length_ = 10, unitsPerLane_ = 200;
     int currentChannel_ = 0, selected_ = -1;
+    int firstLane_ = 0, perPage_ = 32;
     struct Highlight { int channel = -1; double start = 0, end = 0; bool on = false; } highlight_;
 
     // Mouse drag state: new region (anchor) or moving region `dragRegion_`.
@@ -107,6 +116,8 @@ private:
 
     QCustomPlot* plot_ = nullptr;
     QScrollBar* scroll_ = nullptr;
+    QScrollBar* channelScroll_ = nullptr;
+    void applyLaneRange();
     QComboBox* windowBox_ = nullptr;
     QComboBox* kindBox_ = nullptr;
     QLabel* scaleLabel_ = nullptr;

@@ -511,6 +511,16 @@ void TestMainWindow::dropOpensFile() {
     // EDF+ with 64 EEG channels; its annotation signal is not a channel. T0/T1/T2 events.
     QCOMPARE(int(widgets::signalList(*w_->document()->recording()).size()), 64);
     QCOMPARE(w_->signalView()->plot()->graphCount(), 64);
+    // 64 channels: a page of 32 is drawn and read, the rest is a scroll away.
+    auto* sv = w_->signalView();
+    QCOMPARE(sv->channelsShown(), 32);
+    QVERIFY(sv->drawnPointCount(0) > 0);
+    QCOMPARE(sv->drawnPointCount(40), 0);
+    sv->setFirstChannel(32);
+    QVERIFY(sv->drawnPointCount(40) > 0);
+    QCOMPARE(sv->drawnPointCount(0), 0);
+    const QPoint p = sv->plotPoint(1.0, 40);
+    QVERIFY(sv->plot()->axisRect()->rect().contains(p));
     QVERIFY(w_->document()->recording()->annotations().size() >= 30);
     snap(w_, "eegmmidb");
 }
