@@ -40,11 +40,8 @@ compute::PatternRequest patternRequest(const Recording& rec, int signal, const s
 compute::PatternRequest defaultPatternRequest(const Recording& rec) {
     const int signal = defaultPatternChannel(rec);
     if (signal < 0) throw IoError(rec.path(), "channel", "the recording has no data signal");
-    compute::PatternRequest r = patternRequest(rec, signal, seizuresFromAnnotations(rec, "seizure"));
-    // Keep the matrix for export from the view when it is small (the sample's is 62 x 79).
-    const auto shape = compute::validatePatternRequest(r);
-    r.keepMatrix = double(shape.patterns) * double(shape.epochs) * sizeof(double) <= double(256u << 20);
-    return r;
+    // The matrix is kept for export from the view when small (PatternRequest::keepMatrixUpToBytes).
+    return patternRequest(rec, signal, seizuresFromAnnotations(rec, "seizure"));
 }
 
 }  // namespace warplab::io

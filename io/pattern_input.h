@@ -26,7 +26,7 @@ compute::PatternRequest patternRequest(const Recording& rec, int signal, const s
 
 // One call for the GUI's "Find patterns" button: the default channel, the seizures from the
 // annotations that contain "seizure" (the bundled sample marks 42-82 s so), defaults for e, s, w.
-// The matrix is kept in the result (for export from the view) when it takes at most 256 MiB.
+// The matrix is kept in the result (for export from the view) when it is small.
 // Throws EngineError (field "seizures") when the recording has no such annotation.
 compute::PatternRequest defaultPatternRequest(const Recording& rec);
 

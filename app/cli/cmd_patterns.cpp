@@ -188,6 +188,7 @@ void runPatterns(const PatternsOptions& o) {
     std::vector<std::unique_ptr<io::MatrixStreamWriter>> writers(requests.size());
     for (std::size_t k = 0; k < requests.size(); ++k) {
         auto& r = requests[k];
+        r.keepMatrixUpToBytes = 0;  // the CLI keeps a matrix only to write it as CSV
         r.epoch = o.epoch;
         r.stride = o.stride;
         r.band = o.band;

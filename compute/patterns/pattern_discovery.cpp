@@ -192,7 +192,8 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
                                                   : kernel.backend() == Backend::Cpu ? kCpuEpochBlock
                                                                                      : kGpuEpochBlock, 1, nE);
 
-    if (r.keepMatrix) {
+    const bool keep = r.keepMatrix || double(nP) * double(nE) * sizeof(double) <= double(r.keepMatrixUpToBytes);
+    if (keep) {
         out.matrix.rows = nP;
         out.matrix.cols = nE;
         out.matrix.values.assign(nP * nE, 0.0);
@@ -264,7 +265,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         tbb::parallel_for(r0, r1, [&](std::size_t i) {
             std::span<const double> row(rows.data() + (i - r0) * nE, nE);
             scores[i - r0] = scoreRow(r, L, i, row);
-            if (r.keepMatrix) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
+            if (keep) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
         });
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
         out.rankSeconds += secondsSince(tRank);
@@ -272,7 +273,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
         return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
     });
-    if (r.keepMatrix) {
+    if (keep) {
         for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
         for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
     }

@@ -46,7 +46,10 @@ struct PatternRequest {
 
     std::size_t histogramBins = 40;    // per pattern: ictal / interictal distance histograms
     std::size_t nearestCount = 10;     // per pattern: the nearest epochs kept
-    bool keepMatrix = false;           // keep the whole matrix in the result (small problems)
+    bool keepMatrix = false;           // keep the whole matrix in the result, whatever its size
+    // ... and keep it anyway when it takes at most this many bytes (so that a view can export
+    // it); 0 = only when keepMatrix.
+    std::size_t keepMatrixUpToBytes = std::size_t(64) << 20;
     // Rows of the matrix held at once are limited to this; 0 = 2 GiB.
     std::size_t memoryBudgetBytes = 0;
     std::size_t epochBlock = 0;        // epochs per engine call; 0 = automatic
@@ -91,7 +94,7 @@ struct PatternRanking {
     std::vector<unsigned char> epochIctal; // label per epoch
     std::size_t epochCount = 0, ictalCount = 0, patternCount = 0;
     std::vector<PatternScore> ranked;      // best first (ties: lower pattern index first)
-    DistanceMatrix matrix;                 // patterns (index order) x epochs when keepMatrix
+    DistanceMatrix matrix;                 // patterns (index order) x epochs when kept (else 0 x 0)
     std::string kernel;                    // the kernel that computed the matrix
     double seconds = 0;                    // wall time of the whole run, of which:
     double epochSeconds = 0;               //   reading the channel and cutting epochs

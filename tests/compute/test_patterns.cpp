@@ -235,6 +235,20 @@ private slots:
         }
     }
 
+    void smallMatricesAreKeptUnlessSwitchedOff() {
+        const Planted p = makePlanted();
+        PatternRequest r = plantedRequest(p);  // 5 x 120 doubles: far below the default limit
+        const auto kept = findPatterns(r, cpu());
+        QCOMPARE(kept.matrix.rows, std::size_t(5));
+        QCOMPARE(kept.matrix.values.size(), std::size_t(5 * 120));
+        r.keepMatrixUpToBytes = 0;
+        const auto dropped = findPatterns(r, cpu());
+        QCOMPARE(dropped.matrix.rows, std::size_t(0));
+        QVERIFY(dropped.matrix.values.empty());
+        r.keepMatrixUpToBytes = 5 * 120 * sizeof(double) - 1;  // one byte short
+        QVERIFY(findPatterns(r, cpu()).matrix.values.empty());
+    }
+
     void readerAndViewGiveTheSameRanking() {
         const Planted p = makePlanted();
         PatternRequest view = plantedRequest(p);
