@@ -170,4 +170,10 @@ void CostMatrixView::onHover(QMouseEvent* e) {
 
 QString CostMatrixView::hoverText() const { return hover_->text(); }
 
+QPoint CostMatrixView::cellPoint(std::size_t i, std::size_t j) const {
+    plot_->replot();  // axis rects get their geometry when laid out
+    return QPoint(int(std::lround(main_->axis(QCPAxis::atBottom)->coordToPixel(double(j)))),
+                  int(std::lround(main_->axis(QCPAxis::atLeft)->coordToPixel(double(i)))));
+}
+
 }  // namespace warplab::widgets

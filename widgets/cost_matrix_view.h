@@ -38,6 +38,7 @@ public:
     std::size_t displayCols() const { return displayCols_; }
     const compute::Alignment* alignment() const { return alignment_.get(); }
     QString hoverText() const;
+    QPoint cellPoint(std::size_t i, std::size_t j) const;  // plot-widget pixel of cell (i, j), for tests
     QCustomPlot* plot() const { return plot_; }
 
 private:

@@ -79,6 +79,11 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
 
 QString DistanceMatrixView::hoverText() const { return hover_->text(); }
 
+QPoint DistanceMatrixView::cellPoint(int row, int col) const {
+    plot_->replot();
+    return QPoint(int(std::lround(plot_->xAxis->coordToPixel(col))), int(std::lround(plot_->yAxis->coordToPixel(row))));
+}
+
 bool DistanceMatrixView::cellAt(const QPoint& pos, int& row, int& col) const {
     if (!matrix_ || !plot_->axisRect()->rect().contains(pos)) return false;
     col = int(std::lround(plot_->xAxis->pixelToCoord(pos.x())));

@@ -25,6 +25,7 @@ public:
     QString exportMatrix(const QString& path) const;
     QCustomPlot* plot() const { return plot_; }
     QString hoverText() const;
+    QPoint cellPoint(int row, int col) const;  // plot-widget pixel of a cell, for tests
 
 signals:
     void cellActivated(int row, int col);

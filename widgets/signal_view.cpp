@@ -325,7 +325,9 @@ void SignalView::reloadTraces() {
             if (!v.empty()) mean /= v.size();
             appendMinMaxEnvelope(v.data(), v.size(), first / s.rateHz, 1.0 / s.rateHz, columns, keys, values);
             const double k = gains_[c] / unitsPerLane_, center = laneCenter(c);
-            for (double& y : values) y = center + (y - mean) * k;
+            // Clipped at two lanes either side: one wild channel (a trigger channel, a loose
+            // electrode) must not paint over all the others.
+            for (double& y : values) y = std::clamp(center + (y - mean) * k, center - 2.0, center + 2.0);
         }
         plot_->graph(c)->setData(keys, values, true);
     }

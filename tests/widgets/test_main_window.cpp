@@ -1,6 +1,7 @@
 // Drives the real main window offscreen: open a recording of shared/data, mark a region with
 // simulated mouse events, undo and redo it, run DTW and check the cost-matrix view against the
 // scalar reference, cancel a long job, open a corrupt file and get the error dialog.
+#include <QDockWidget>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -221,10 +222,12 @@ void TestMainWindow::dtwJobFillsCostMatrix() {
     snap(w_, "alignment");
     QVERIFY(w_->alignmentView()->joiningLineCount() > 0);
     QVERIFY(w_->alignmentView()->joiningLineCount() <= 200);
-    // Hover reports (i, j, cost) of the cell under the mouse.
-    QCustomPlot* plot = cost->plot();
-    QTest::mouseMove(plot, QPoint(plot->width() / 2, plot->height() / 3));
-    QVERIFY(cost->hoverText().contains("i = ") || cost->hoverText().trimmed().isEmpty());
+    // Hover reports (i, j, cost) of the cell under the mouse, the cost from the matrix.
+    w_->findChild<QDockWidget*>("costDock")->raise();
+    QTest::qWait(100);  // let the dock's layout settle before pixels are computed
+    QTest::mouseMove(cost->plot(), cost->cellPoint(300, 200));
+    const QString expectHover = QString("i = 300, j = 200, cost = %1").arg(cost->alignment()->matrix[300 * 384 + 200], 0, 'g', 8);
+    QCOMPARE(cost->hoverText(), expectHover);
 }
 
 void TestMainWindow::lowMemoryPathKeepsNoMatrix() {
@@ -295,6 +298,8 @@ void TestMainWindow::distanceMatrixAndExport() {
     const compute::DistanceMatrix* m = w_->distanceView()->matrix();
     QVERIFY(m);
     QCOMPARE(m->rows, std::size_t(23));
+    w_->findChild<QDockWidget*>("distanceDock")->raise();
+    QTest::qWait(100);
     QCOMPARE(m->cols, std::size_t(23));
     QCOMPARE(QString::fromStdString(m->rowNames[1]), QString("F7-T7"));
     compute::Params p;
@@ -310,9 +315,12 @@ void TestMainWindow::distanceMatrixAndExport() {
     QCOMPARE(back.rows, m->rows);
     QCOMPARE(back.values, m->values);
 
-    // Clicking a cell opens that pair (channel 0 x channel 1 over the same window).
+    // Hover names the pair; clicking the cell opens it (channel 0 x channel 1, same window).
+    auto* dv = w_->distanceView();
+    QTest::mouseMove(dv->plot(), dv->cellPoint(0, 1));
+    QVERIFY2(dv->hoverText().startsWith("FP1-F7 × F7-T7: "), qPrintable(dv->hoverText()));
     QSignalSpy again(w_->jobs(), &app::JobRunner::jobFinished);
-    Q_EMIT w_->distanceView()->cellActivated(0, 1);
+    QTest::mouseClick(dv->plot(), Qt::LeftButton, Qt::NoModifier, dv->cellPoint(0, 1));
     QVERIFY(again.wait(60000));
     QCOMPARE(w_->costView()->rows(), std::size_t(512));
     QVERIFY(std::abs(w_->costView()->alignment()->distance - expected) <= 1e-5 * expected);
