@@ -7,6 +7,9 @@
 #include <cmath>
 #include <random>
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine.h"
@@ -107,11 +110,18 @@ BenchTable runBench(const BenchConfig& cfg) {
             for (auto& s : qz) znormalizeInPlace(s);
             for (auto& s : tz) znormalizeInPlace(s);
         }
-        for (auto [r, c] : checked) {
-            if (cfg.cancel && cfg.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled by the user");
-            double v = reference::rawDistance(qz[r], tz[c], prepared);
-            refValues.push_back(cfg.params.sqrt ? std::sqrt(v) : v);
-        }
+        // The reference pairs are independent: spread them over the cores (the same thread
+        // count as the timed runs), checking for cancellation between pairs.
+        refValues.assign(checked.size(), 0.0);
+        tbb::task_arena arena(cfg.threads > 0 ? cfg.threads : tbb::task_arena::automatic);
+        arena.execute([&] {
+            tbb::parallel_for(std::size_t(0), checked.size(), [&](std::size_t k) {
+                if (cfg.cancel && cfg.cancel->cancelled()) return;
+                const double v = reference::rawDistance(qz[checked[k].first], tz[checked[k].second], prepared);
+                refValues[k] = cfg.params.sqrt ? std::sqrt(v) : v;
+            });
+        });
+        if (cfg.cancel && cfg.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled by the user");
 
         for (Kernel* k : kernels) {
             BenchRow row{k->name(), metricStr, len, pairs, band, 0, 0, 0, 0, {}};
