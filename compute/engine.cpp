@@ -89,6 +89,13 @@ Alignment Engine::align(const Series& x, const Series& y, const Params& params, 
     const Series& xp = detail::prepareOne(x, "x", params, xs);
     const Series& yp = detail::prepareOne(y, "y", params, ys);
     checkPair(xp, "x", yp, "y", params.metric);
+    // The path needs the whole accumulated matrix in memory: refuse what cannot fit rather
+    // than die in the allocator (2^28 doubles = 2 GiB).
+    constexpr double kMaxCells = double(1u << 28);
+    if (double(xp.length) * double(yp.length) > kMaxCells)
+        throw EngineError(K::BadInput, "y",
+                          "an alignment of " + std::to_string(xp.length) + " x " + std::to_string(yp.length) +
+                              " samples needs more than 2^28 matrix cells (2 GiB); use shorter windows");
     Alignment a = reference::align(xp, yp, params, withMatrix);
     a.distance = detail::finish(a.distance, params);
     return a;

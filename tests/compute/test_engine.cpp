@@ -232,6 +232,11 @@ private slots:
         QCOMPARE(int(e.kind()), int(EngineError::Kind::BadInput));
         e = expectError([&] { Engine::distanceMatrix(SeriesSet{}, nullptr, Params{}, RunOptions{}); });
         QCOMPARE(QString::fromStdString(e.field()), QString("queries"));
+        // An alignment whose matrix could not fit in memory is refused before allocating it.
+        Series longX(std::vector<float>(20000, 1.0f)), longY(std::vector<float>(20000, 2.0f));
+        e = expectError([&] { Engine::align(longX, longY, Params{}, false); });
+        QCOMPARE(int(e.kind()), int(EngineError::Kind::BadInput));
+        QVERIFY(QString(e.what()).contains("2^28"));
     }
 };
 
