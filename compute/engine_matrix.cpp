@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <new>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -141,7 +142,13 @@ DistanceMatrix Engine::distanceMatrix(const SeriesSet& queries, const SeriesSet*
     dm.params = params;
     for (const auto& s : queries) dm.rowNames.push_back(s.name);
     for (const auto& s : targets ? *targets : queries) dm.colNames.push_back(s.name);
-    dm.values.assign(dm.rows * dm.cols, 0.0);
+    try {
+        dm.values.assign(dm.rows * dm.cols, 0.0);
+    } catch (const std::bad_alloc&) {
+        throw EngineError(K::Internal, "matrix",
+                          "no memory for a " + std::to_string(dm.rows) + " x " + std::to_string(dm.cols) +
+                              " matrix; stream it to a file instead");
+    }
     distanceMatrixStreamed(queries, targets, params, options, [&](const Tile& t, const double* v) {
         for (std::size_t r = 0; r < t.rows(); ++r)
             std::copy(v + r * t.cols(), v + (r + 1) * t.cols(), dm.values.begin() + (t.rowBegin + r) * dm.cols + t.colBegin);
