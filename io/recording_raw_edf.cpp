@@ -51,7 +51,12 @@ public:
             calibration_.emplace_back(e.physicalMin, e.physicalMax, e.digitalMin, e.digitalMax);
         }
         assignDisplayNames(signals_);
-        readAnnotations();
+        try {
+            readAnnotations();
+        } catch (...) {  // the destructor does not run for a constructor that throws
+            ::close(fd_);
+            throw;
+        }
     }
     ~RawEdfRecording() override {
         if (fd_ >= 0) ::close(fd_);
