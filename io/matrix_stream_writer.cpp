@@ -91,12 +91,14 @@ public:
         if (fd_ < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
         const std::string header = npyHeader({rows, cols});
         dataStart_ = header.size();
-        pwriteAll(header.data(), header.size(), 0);
-        if (::ftruncate(fd_, off_t(dataStart_ + rows * cols * sizeof(double))) != 0) {
-            const int e = errno;
+        try {
+            pwriteAll(header.data(), header.size(), 0);
+            if (::ftruncate(fd_, off_t(dataStart_ + rows * cols * sizeof(double))) != 0)
+                throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(errno));
+        } catch (...) {  // the destructor does not run for a constructor that throws
             ::close(fd_);
             std::remove(tmp_.c_str());
-            throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(e));
+            throw;
         }
     }
     ~NpyStreamWriter() override {
