@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 
@@ -202,7 +203,9 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
 
     const double total = double(nP) * double(nE);
     double done = 0;
-    std::vector<double> rows;
+    // One block of rows, allocated once and not zeroed (every cell is written by a tile
+    // before it is read): at the published size that is 1.96 GB of memset saved.
+    const std::unique_ptr<double[]> rows(new double[pb * nE]);
     std::vector<float> chunk;
     SeriesSet epochs;
     out.ranked.reserve(nP);
@@ -214,7 +217,6 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
             const float* p = query.data() + i * s;
             patterns.emplace_back(std::vector<float>(p, p + e), 1, "pattern " + std::to_string(i));
         }
-        rows.assign((r1 - r0) * nE, 0.0);
         for (std::size_t c0 = 0; c0 < nE; c0 += eb) {
             checkCancel(options);
             auto tBlock = std::chrono::steady_clock::now();
@@ -252,7 +254,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
                 };
             Engine::distanceMatrixStreamed(patterns, &epochs, params, o, [&](const Tile& t, const double* v) {
                 for (std::size_t a = 0; a < t.rows(); ++a)
-                    std::copy(v + a * t.cols(), v + (a + 1) * t.cols(), rows.data() + (t.rowBegin + a) * nE + c0 + t.colBegin);
+                    std::copy(v + a * t.cols(), v + (a + 1) * t.cols(), rows.get() + (t.rowBegin + a) * nE + c0 + t.colBegin);
                 if (r.matrixSink) r.matrixSink(Tile{r0 + t.rowBegin, r0 + t.rowEnd, c0 + t.colBegin, c0 + t.colEnd}, v);
             });
             done += blockCells;
@@ -263,7 +265,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         // Rows are independent: reduce them on all cores (each sorts up to n_e distances).
         std::vector<PatternScore> scores(r1 - r0);
         tbb::parallel_for(r0, r1, [&](std::size_t i) {
-            std::span<const double> row(rows.data() + (i - r0) * nE, nE);
+            std::span<const double> row(rows.get() + (i - r0) * nE, nE);
             scores[i - r0] = scoreRow(r, L, i, row);
             if (keep) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
         });
