@@ -149,14 +149,14 @@ void SignalView::setRecording(std::shared_ptr<const io::Recording> recording) {
 void SignalView::rebuildChannels() {
     plot_->clearGraphs();
     const int n = rec_ ? int(signalList(*rec_).size()) : 0;
-    auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
-    ticker->clear();
+    lanes_.clear();
+    for (int c = 0; c < n; ++c) lanes_.push_back(c);
     for (int c = 0; c < n; ++c) {
         auto* g = plot_->addGraph();
         g->setPen(QPen(QColor(20, 20, 60), 1));
         g->setAdaptiveSampling(false);  // already reduced to min/max per pixel
-        ticker->addTick(laneCenter(c), QString::fromStdString(signalList(*rec_)[c].displayName));
     }
+    rebuildLaneLabels();
     firstLane_ = 0;
     applyLaneRange();
     const QDateTime start = rec_ ? QDateTime::fromString(QString::fromStdString(rec_->startIso()), Qt::ISODate) : QDateTime();
@@ -165,18 +165,44 @@ void SignalView::rebuildChannels() {
     plot_->xAxis2->setLabel(start.isValid() ? tr("clock time") : QString());
 }
 
+void SignalView::rebuildLaneLabels() {
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
+    ticker->clear();
+    for (int c : lanes_) ticker->addTick(laneCenter(c), QString::fromStdString(signalList(*rec_)[std::size_t(c)].displayName));
+}
+
+int SignalView::rowOf(int channel) const {
+    const auto it = std::find(lanes_.begin(), lanes_.end(), channel);
+    return it == lanes_.end() ? -1 : int(it - lanes_.begin());
+}
+
 double SignalView::laneCenter(int channel) const {
-    const int n = rec_ ? int(signalList(*rec_).size()) : 1;
-    return n - channel - 0.5;
+    const int rows = int(lanes_.size()), row = rowOf(channel);
+    return row < 0 ? -1e6 : rows - row - 0.5;  // a hidden channel lies far below the view
+}
+
+void SignalView::setVisibleChannels(const std::vector<int>& channels) {
+    if (!rec_) return;
+    const int n = int(signalList(*rec_).size());
+    lanes_.clear();
+    for (int c : channels)
+        if (c >= 0 && c < n && rowOf(c) < 0) lanes_.push_back(c);
+    if (lanes_.empty())
+        for (int c = 0; c < n; ++c) lanes_.push_back(c);
+    for (int c = 0; c < plot_->graphCount(); ++c) plot_->graph(c)->data()->clear();
+    rebuildLaneLabels();
+    applyLaneRange();
+    reloadTraces();
+    rebuildOverlays();
 }
 
 int SignalView::channelsShown() const {
-    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
+    const int n = int(lanes_.size());
     return perPage_ > 0 ? std::min(n, perPage_) : n;
 }
 
 void SignalView::applyLaneRange() {
-    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
+    const int n = int(lanes_.size());
     const int shown = channelsShown();
     firstLane_ = std::clamp(firstLane_, 0, std::max(0, n - shown));
     // Lane c spans [n-c-1, n-c]: showing channels first..first+shown-1 is a y range.
@@ -213,9 +239,9 @@ bool SignalView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 int SignalView::laneAt(double y) const {
-    const int n = rec_ ? int(signalList(*rec_).size()) : 0;
-    const int c = n - 1 - int(std::floor(y));
-    return (c >= 0 && c < n && y >= 0) ? c : -1;
+    const int n = int(lanes_.size());
+    const int row = n - 1 - int(std::floor(y));
+    return (row >= 0 && row < n && y >= 0) ? lanes_[std::size_t(row)] : -1;
 }
 
 void SignalView::autoScale() {
@@ -302,7 +328,8 @@ void SignalView::reloadTraces() {
     for (int c = 0; c < int(sigs.size()) && c < plot_->graphCount(); ++c) {
         const auto& s = sigs[c];
         QVector<double> keys, values;
-        if (s.rateHz > 0 && c >= firstLane_ && c < lastShown) {  // channels scrolled away are not read
+        const int row = rowOf(c);
+        if (s.rateHz > 0 && row >= firstLane_ && row < lastShown) {  // channels scrolled away or hidden are not read
             const long long first = std::clamp<long long>((long long)std::floor(start_ * s.rateHz), 0, s.samples);
             const long long last = std::clamp<long long>((long long)std::ceil((start_ + length_) * s.rateHz) + 1, 0, s.samples);
             // Filters settle over a margin read on each side of the window, then cut away.
@@ -374,7 +401,7 @@ void SignalView::rebuildOverlays() {
     for (auto* item : overlayItems_) plot_->removeItem(item);
     overlayItems_.clear();
     if (!rec_) return;
-    const double n = double(signalList(*rec_).size());
+    const double n = double(lanes_.size());
     auto addRect = [&](double s, double e, int channel, QColor fill, QPen pen) {
         auto* r = new QCPItemRect(plot_);
         r->topLeft->setCoords(s, channel < 0 ? n : laneCenter(channel) + 0.5);
@@ -482,7 +509,7 @@ void SignalView::onMove(QMouseEvent* e) {
         rubber_ = new QCPItemRect(plot_);
         rubber_->setSelectable(false);
     }
-    const double n = double(signalList(*rec_).size());
+    const double n = double(lanes_.size());
     double s = std::min(dragAnchorS_, dragNowS_), en = std::max(dragAnchorS_, dragNowS_);
     int channel = dragChannel_;
     QColor c = regionColor(markKind());

@@ -59,6 +59,10 @@ public:
     int firstChannel() const { return firstLane_; }
     int channelsShown() const;
 
+    // Which channels are drawn, in this order (channel selection); empty = all.
+    void setVisibleChannels(const std::vector<int>& channels);
+    const std::vector<int>& visibleChannels() const { return lanes_; }
+
     void setMarkKind(io::RegionKind kind);
     io::RegionKind markKind() const;
     int currentChannel() const { return currentChannel_; }
@@ -118,6 +122,9 @@ private:
     QScrollBar* scroll_ = nullptr;
     QScrollBar* channelScroll_ = nullptr;
     void applyLaneRange();
+    void rebuildLaneLabels();
+    int rowOf(int channel) const;  // row of a visible channel from the top, -1 when hidden
+    std::vector<int> lanes_;       // the channel drawn in each row
     QComboBox* windowBox_ = nullptr;
     QComboBox* kindBox_ = nullptr;
     QLabel* scaleLabel_ = nullptr;

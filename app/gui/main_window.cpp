@@ -21,6 +21,7 @@
 #include "app/gui/analysis_controller.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
+#include "app/gui/channel_dialog.h"
 #include "app/gui/filter_dialog.h"
 #include "app/gui/region_edit_dialog.h"
 #include "app/gui/session_bridge.h"
@@ -172,6 +173,14 @@ void MainWindow::buildActions() {
     add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
     add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
     add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
+    add("view.channels", view, tr("&Channels…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}, [this] {
+        auto rec = doc_->recording();
+        if (!rec) return;
+        QStringList names;
+        for (const auto& s : widgets::signalList(*rec)) names << QString::fromStdString(s.displayName);
+        ChannelDialog dialog(names, signal_->visibleChannels(), this);
+        if (dialog.exec() == QDialog::Accepted) signal_->setVisibleChannels(dialog.selected());
+    });
     add("view.filters", view, tr("&Filters…"), {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] { editFilters(); });
     add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
     add("view.markQuery", view, tr("Mark &queries"), {QKeySequence(Qt::Key_Q)}, [this] { signal_->setMarkKind(io::RegionKind::Query); });
@@ -308,7 +317,7 @@ bool MainWindow::openSession(const QString& path) {
         showError(tr("Cannot open the session"), QString::fromStdString(e.what()));
         return false;
     }
-    if (!restoreSession(s, *doc_, *metric_)) return false;
+    if (!restoreSession(s, *doc_, *metric_, *signal_)) return false;
     session_ = s;
     addRecentFile(doc_->path());
     return true;

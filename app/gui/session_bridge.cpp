@@ -17,11 +17,20 @@ io::Session captureSession(const Document& doc, const widgets::MetricPanel& metr
     s.backend = widgets::MetricPanel::backendName(o.backend).toStdString();
     s.kernel = o.kernel;
     s.channel = doc.channelName(view.currentChannel()).toStdString();
+    // The channel selection as a montage of channels as recorded; empty when all are shown.
+    s.montage.clear();
+    const auto rec = doc.recording();
+    if (rec && view.visibleChannels().size() != widgets::signalList(*rec).size())
+        for (int c : view.visibleChannels()) s.montage.push_back(doc.channelName(c).toStdString());
     return s;
 }
 
-bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& metric) {
+bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& metric, widgets::SignalView& view) {
     if (!doc.open(QString::fromStdString(s.recordingPath))) return false;
+    std::vector<int> channels;
+    for (const std::string& name : s.montage)
+        if (const int c = doc.recording()->findSignal(name); c >= 0) channels.push_back(c);  // bipolar terms: not drawn here
+    view.setVisibleChannels(channels);
     doc.setRegions(s.regions);
     doc.setFilters(s.filters);
     metric.setParams(s.params);

@@ -19,7 +19,7 @@ io::Session captureSession(const Document& doc, const widgets::MetricPanel& metr
                            const io::Session& previous);
 
 // Applies a loaded session: opens its recording (false and an error signal from the document
-// when that fails), then regions, filters and settings.
-bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& metric);
+// when that fails), then regions, filters, settings and the channel selection (montage).
+bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& metric, widgets::SignalView& view);
 
 }  // namespace warplab::app

@@ -403,6 +403,9 @@ void TestMainWindow::sessionRoundTrip() {
     doc->setFilters(f);
     QTemporaryDir dir;
     const QString path = dir.filePath("s.warplab.json");
+    w_->signalView()->setVisibleChannels({2, 0, 7});  // a channel selection, in this order
+    QCOMPARE(w_->signalView()->drawnPointCount(5), 0);  // hidden channels are not read
+    QVERIFY(w_->signalView()->drawnPointCount(7) > 0);
     QVERIFY(w_->saveSession(path));
 
     QVERIFY(w_->openFile(QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_NonSeizure.edf")));
@@ -421,6 +424,7 @@ void TestMainWindow::sessionRoundTrip() {
     QVERIFY(w_->metricPanel()->params().znorm);
     QCOMPARE(doc->filters().highpassHz, 0.5);
     QCOMPARE(doc->filters().notchHz, 60.0);
+    QCOMPARE(w_->signalView()->visibleChannels(), (std::vector<int>{2, 0, 7}));
 
     QSignalSpy errors(w_, &app::MainWindow::errorShown);
     QVERIFY(!w_->openSession(dir.filePath("missing.json")));
