@@ -24,6 +24,7 @@ struct ActionSpec {
     std::function<void()> handler;  // empty: help-only entry (the key belongs to a view)
     bool toolbar = false;
     QString icon;        // resource path, optional
+    QString keysText;    // for the help when the input is not a key ("Drag", "Wheel")
 };
 
 class ActionTable {

@@ -169,7 +169,7 @@ void MainWindow::buildActions() {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), tr("WarpLab sessions (*.json);;All files (*)"));
         if (!path.isEmpty()) openSession(path);
     });
-    add("file.quit", file, tr("&Quit"), {QKeySequence::Quit}, [this] { close(); });
+    add("file.quit", file, tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)}, [this] { close(); });
     add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
     add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
     add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
@@ -210,7 +210,17 @@ void MainWindow::buildActions() {
     add("signal.amplitude", sv, tr("Larger / smaller amplitude"), {QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Minus)}, {});
     add("signal.window", sv, tr("Shorter / longer time window"), {QKeySequence(Qt::Key_Up), QKeySequence(Qt::Key_Down)}, {});
     add("signal.delete", sv, tr("Delete the selected region"), {QKeySequence(Qt::Key_Delete)}, {});
-    add("signal.drag", sv, tr("Drag: mark a region on all channels; Ctrl+drag: on one channel; drag a region: move it"), {QKeySequence(tr("Drag"))}, {});
+    auto mouse = [this](QString id, QString text, QString keys) {
+        ActionSpec spec{std::move(id), tr("Signal view"), std::move(text), {}, {}, false, {}};
+        spec.keysText = std::move(keys);
+        actions_.add(std::move(spec));
+    };
+    mouse("signal.drag", tr("Mark a region on all channels"), tr("Drag"));
+    mouse("signal.ctrlDrag", tr("Mark a region on one channel"), tr("Ctrl+Drag"));
+    mouse("signal.move", tr("Move a region"), tr("Drag inside it"));
+    mouse("signal.edit", tr("Edit a region"), tr("Double-click"));
+    mouse("signal.wheel", tr("Scroll through the channels"), tr("Wheel"));
+    mouse("signal.gain", tr("One channel larger / smaller"), tr("Right-click"));
     actions_.build(this);
 
     // Undo/redo availability follows the stack.

@@ -17,8 +17,9 @@ ShortcutHelpDialog::ShortcutHelpDialog(const ActionTable& table, QWidget* parent
     list->verticalHeader()->setVisible(false);
     list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     for (const ActionSpec& spec : table.specs()) {
-        if (spec.shortcuts.isEmpty()) continue;
+        if (spec.shortcuts.isEmpty() && spec.keysText.isEmpty()) continue;
         QStringList keys;
+        if (!spec.keysText.isEmpty()) keys << spec.keysText;
         for (const auto& k : spec.shortcuts) keys << k.toString(QKeySequence::NativeText);
         const int r = list->rowCount();
         list->insertRow(r);
@@ -27,14 +28,18 @@ ShortcutHelpDialog::ShortcutHelpDialog(const ActionTable& table, QWidget* parent
         list->setItem(r, 2, new QTableWidgetItem(keys.join(tr("  or  "))));
     }
     rows_ = list->rowCount();
-    list->resizeColumnsToContents();
-    list->horizontalHeader()->setStretchLastSection(true);
+    // Keys always fully visible; the action text takes what is left and wraps.
+    list->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    list->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    list->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    list->setWordWrap(true);
+    list->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(list);
     layout->addWidget(buttons);
-    resize(560, 520);
+    resize(680, 560);
 }
 
 }  // namespace warplab::app
