@@ -46,10 +46,11 @@ std::uint64_t AnalysisController::costMatrixBytes(std::size_t n, std::size_t m) 
 }
 
 std::uint64_t AnalysisController::memoryBudget() {
-    // A quarter of the physical memory, at most 2 GiB: the window must stay usable.
+    // A quarter of the physical memory, at most 1 GiB (a 11000 x 11000 pair): the matrix is
+    // kept while it is shown, and the window must stay usable.
     const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
     const std::uint64_t phys = pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) : (8ULL << 30);
-    return std::min<std::uint64_t>(phys / 4, 2ULL << 30);
+    return std::min<std::uint64_t>(phys / 4, 1ULL << 30);
 }
 
 quint64 AnalysisController::alignMarkedRegions() {
