@@ -93,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
+        runner_->cancelAll();  // results of the previous recording must not land in the views
         signal_->setRecording(doc_->recording());
         cost_->clear();
         alignment_->clear();

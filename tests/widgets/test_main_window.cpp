@@ -265,6 +265,12 @@ void TestMainWindow::cancelsLongJob() {
     QVERIFY(stopped.wait(60000));
     QCOMPARE(finished.count(), 0);
     QVERIFY(w_->distanceView()->matrix() == nullptr);
+
+    // Opening another recording cancels what still runs for the previous one.
+    QVERIFY(w_->analysis()->epochDistanceMatrix(0, 2.0, 0.05) != 0);
+    QVERIFY(w_->openFile(QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_NonSeizure.edf")));
+    QCOMPARE(cancelled.count(), 2);
+    QCOMPARE(w_->jobs()->activeCount(), 0);
 }
 
 void TestMainWindow::newerJobSupersedesOlder() {
