@@ -315,11 +315,13 @@ void TestMainWindow::distanceMatrixAndExport() {
 
     snap(w_, "distance_matrix");
     QTemporaryDir dir;
-    const QString csv = dir.filePath("m.csv");
-    QCOMPARE(w_->distanceView()->exportMatrix(csv), QString());
-    const compute::DistanceMatrix back = io::readMatrix(csv.toStdString());
-    QCOMPARE(back.rows, m->rows);
-    QCOMPARE(back.values, m->values);
+    for (const char* ext : {"csv", "npy", "h5"}) {
+        const QString file = dir.filePath(QStringLiteral("m.%1").arg(ext));
+        QCOMPARE(w_->distanceView()->exportMatrix(file), QString());
+        const compute::DistanceMatrix back = io::readMatrix(file.toStdString());
+        QCOMPARE(back.rows, m->rows);
+        QCOMPARE(back.values, m->values);
+    }
 
     // Hover names the pair; clicking the cell opens it (channel 0 x channel 1, same window).
     auto* dv = w_->distanceView();
