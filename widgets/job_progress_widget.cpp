@@ -25,6 +25,8 @@ JobProgressWidget::JobProgressWidget(QWidget* parent) : QWidget(parent) {
     connect(cancel_, &QPushButton::clicked, this, [this] {
         if (job_) emit cancelRequested(job_);
     });
+    tick_.setInterval(250);
+    connect(&tick_, &QTimer::timeout, this, &JobProgressWidget::refreshTime);
     setVisible(false);
 }
 
@@ -36,6 +38,9 @@ QString JobProgressWidget::formatDuration(qint64 ms) {
 
 void JobProgressWidget::start(quint64 id, const QString& title) {
     job_ = id;
+    fraction_ = 0;
+    clock_.start();
+    tick_.start();
     title_->setText(title);
     bar_->setValue(0);
     bar_->setFormat(tr("%p%"));
@@ -43,18 +48,26 @@ void JobProgressWidget::start(quint64 id, const QString& title) {
     setVisible(true);
 }
 
-void JobProgressWidget::setProgress(quint64 id, double fraction, qint64 elapsedMs) {
+void JobProgressWidget::setProgress(quint64 id, double fraction, qint64) {
     if (id != job_) return;
+    fraction_ = fraction;
     bar_->setValue(int(fraction * 1000));
+    refreshTime();
+}
+
+void JobProgressWidget::refreshTime() {
+    if (!job_) return;
+    const qint64 elapsedMs = clock_.elapsed();
     QString text = tr("elapsed %1").arg(formatDuration(elapsedMs));
     // ETA from the mean rate so far; only once there is enough progress to trust it.
-    if (fraction > 0.02 && fraction < 1) text += tr(" · ETA %1").arg(formatDuration(qint64(elapsedMs * (1 - fraction) / fraction)));
+    if (fraction_ > 0.02 && fraction_ < 1) text += tr(" · ETA %1").arg(formatDuration(qint64(elapsedMs * (1 - fraction_) / fraction_)));
     time_->setText(text);
 }
 
 void JobProgressWidget::finish(quint64 id) {
     if (id != job_) return;
     job_ = 0;
+    tick_.stop();
     setVisible(false);
 }
 

@@ -1,6 +1,7 @@
 // The job strip of the status bar: what runs, a progress bar, elapsed time and ETA, Cancel.
 #pragma once
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 
 class QProgressBar;
@@ -23,7 +24,12 @@ signals:
     void cancelRequested(quint64 id);
 
 private:
+    void refreshTime();
+
     quint64 job_ = 0;
+    double fraction_ = 0;
+    QElapsedTimer clock_;  // elapsed time ticks even while a long tile reports nothing
+    QTimer tick_;
     QLabel* title_;
     QProgressBar* bar_;
     QLabel* time_;

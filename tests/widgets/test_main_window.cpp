@@ -19,6 +19,7 @@
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
+#include "widgets/job_progress_widget.h"
 #include "widgets/kernel_comparison_view.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
@@ -257,10 +258,14 @@ void TestMainWindow::cancelsLongJob() {
     QVERIFY(progress.wait(30000));  // tiles report progress while the window stays live
     const double fraction = progress.last().at(1).toDouble();
     QVERIFY(fraction >= 0 && fraction < 1);
+    auto* strip = w_->findChild<widgets::JobProgressWidget*>();
+    QVERIFY(strip && strip->isVisible());
+    QCOMPARE(strip->currentJob(), id);
     QVERIFY(w_->jobs()->isActive(id));
     w_->findChild<QPushButton*>("cancelJob")->click();  // the Cancel button of the progress strip
     QCOMPARE(cancelled.count(), 1);
     QVERIFY(!w_->jobs()->isActive(id));
+    QVERIFY(!strip->isVisible());
     // The worker honours the token between tiles and returns; no result reaches the view.
     QVERIFY(stopped.wait(60000));
     QCOMPARE(finished.count(), 0);
