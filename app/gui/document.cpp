@@ -6,6 +6,7 @@
 
 #include "app/gui/add_region_command.h"
 #include "app/gui/edit_region_command.h"
+#include "app/gui/montage_recording.h"
 #include "app/gui/remove_region_command.h"
 #include "compute/core/error.h"
 #include "io/io_error.h"
@@ -17,7 +18,7 @@ Document::Document(QObject* parent) : QObject(parent) {}
 bool Document::open(const QString& path) {
     try {
         std::shared_ptr<const io::Recording> rec = io::Recording::open(path.toStdString());
-        recording_ = std::move(rec);
+        recording_ = original_ = std::move(rec);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
         return false;
@@ -100,6 +101,35 @@ void Document::removeRegionRaw(int index) {
 void Document::setRegionRaw(int index, const io::Region& region) {
     regions_[std::size_t(index)] = region;
     Q_EMIT regionsChanged();
+}
+
+bool Document::setMontage(const std::vector<std::string>& expressions) {
+    if (!original_) return false;
+    std::shared_ptr<const io::Recording> next = original_;
+    try {
+        if (!expressions.empty()) next = std::make_shared<MontageRecording>(original_, expressions);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Montage"), QString::fromStdString(e.what()));
+        return false;
+    }
+    // Regions of one channel follow it by name into the new montage.
+    std::vector<io::Region> regions = regions_;
+    for (io::Region& r : regions) {
+        if (r.channel < 0) continue;
+        const std::string name = widgets::signalList(*recording_).at(std::size_t(r.channel)).displayName;
+        r.channel = next->findSignal(name);
+    }
+    recording_ = std::move(next);
+    regions_ = std::move(regions);
+    undo_.clear();  // indices of the old channels are meaningless now
+    Q_EMIT recordingChanged();
+    Q_EMIT regionsChanged();
+    return true;
+}
+
+std::vector<std::string> Document::montage() const {
+    const auto* m = dynamic_cast<const MontageRecording*>(recording_.get());
+    return m ? m->expressions() : std::vector<std::string>{};
 }
 
 void Document::setFilters(const io::FilterSettings& filters) {

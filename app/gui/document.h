@@ -45,6 +45,12 @@ public:
     void removeRegionRaw(int index);
     void setRegionRaw(int index, const io::Region& region);
 
+    // A montage (io/montage.h: "A" or "A-B" per line) replaces the channels of the recording
+    // everywhere; empty restores the channels as recorded. Regions on one channel follow it
+    // by name, else they cover all channels. Returns false (and errorOccurred) when invalid.
+    bool setMontage(const std::vector<std::string>& expressions);
+    std::vector<std::string> montage() const;
+
     // Filters of the view; with applyToAnalysis also of what segment() returns (zero phase).
     const io::FilterSettings& filters() const { return filters_; }
     void setFilters(const io::FilterSettings& filters);
@@ -61,7 +67,8 @@ Q_SIGNALS:
     void errorOccurred(const QString& title, const QString& message);
 
 private:
-    std::shared_ptr<const io::Recording> recording_;
+    std::shared_ptr<const io::Recording> recording_;  // the montage view when one is set
+    std::shared_ptr<const io::Recording> original_;   // as opened
     QString path_;
     std::vector<io::Region> regions_;
     io::FilterSettings filters_;

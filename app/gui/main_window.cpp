@@ -182,6 +182,20 @@ void MainWindow::buildActions() {
         ChannelDialog dialog(names, signal_->visibleChannels(), this);
         if (dialog.exec() == QDialog::Accepted) signal_->setVisibleChannels(dialog.selected());
     });
+    add("view.montage", view, tr("&Montage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M)}, [this] {
+        if (!doc_->recording()) return;
+        QStringList current;
+        for (const auto& e : doc_->montage()) current << QString::fromStdString(e);
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Montage"),
+            tr("One derivation per line: a channel as recorded (\"FP1-F7\") or the difference of two (\"Fp1.-F7..\").\n"
+               "Empty: the channels as recorded."), current.join('\n'), &ok);
+        if (!ok) return;
+        std::vector<std::string> expressions;
+        for (const QString& line : text.split('\n', Qt::SkipEmptyParts))
+            if (!line.trimmed().isEmpty()) expressions.push_back(line.trimmed().toStdString());
+        doc_->setMontage(expressions);
+    });
     add("view.filters", view, tr("&Filters…"), {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] { editFilters(); });
     add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
     add("view.markQuery", view, tr("Mark &queries"), {QKeySequence(Qt::Key_Q)}, [this] { signal_->setMarkKind(io::RegionKind::Query); });

@@ -18,19 +18,21 @@ io::Session captureSession(const Document& doc, const widgets::MetricPanel& metr
     s.kernel = o.kernel;
     s.channel = doc.channelName(view.currentChannel()).toStdString();
     // The channel selection as a montage of channels as recorded; empty when all are shown.
-    s.montage.clear();
+    s.montage = doc.montage();
     const auto rec = doc.recording();
-    if (rec && view.visibleChannels().size() != widgets::signalList(*rec).size())
+    if (s.montage.empty() && rec && view.visibleChannels().size() != widgets::signalList(*rec).size())
         for (int c : view.visibleChannels()) s.montage.push_back(doc.channelName(c).toStdString());
     return s;
 }
 
 bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& metric, widgets::SignalView& view) {
     if (!doc.open(QString::fromStdString(s.recordingPath))) return false;
+    // Channels as recorded only: a channel selection; with a bipolar term: the document's montage.
     std::vector<int> channels;
     for (const std::string& name : s.montage)
-        if (const int c = doc.recording()->findSignal(name); c >= 0) channels.push_back(c);  // bipolar terms: not drawn here
-    view.setVisibleChannels(channels);
+        if (const int c = doc.recording()->findSignal(name); c >= 0) channels.push_back(c);
+    if (channels.size() == s.montage.size()) view.setVisibleChannels(channels);
+    else if (!doc.setMontage(s.montage)) return false;
     doc.setRegions(s.regions);
     doc.setFilters(s.filters);
     metric.setParams(s.params);

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void searchFindsQueryItself();
     void corruptFileShowsErrorDialog();
     void shortcutHelpListsActionTable();
+    void bipolarMontage();
     void dropOpensFile();
     void importsAnnotationSeizures();
     void plotsExportPngSvgPdf();
@@ -582,6 +583,41 @@ void TestMainWindow::plotsExportPngSvgPdf() {
     QVERIFY(svg.open(QIODevice::ReadOnly));
     QVERIFY(svg.readAll().contains("<svg"));
     QVERIFY(!widgets::exportPlot(w_->costView()->plot(), dir.filePath("plot.bmpx")).isEmpty());
+}
+
+void TestMainWindow::bipolarMontage() {
+    // EEG Motor Movement/Imagery: referential channels, so "Fc5.-Fc3." is a real bipolar pair.
+    const QString mmi = QStringLiteral(WARPLAB_TEST_DATA "/eegmmidb/S001R03.edf");
+    QVERIFY(w_->openFile(mmi));
+    auto* doc = w_->document();
+    doc->addRegion({io::RegionKind::Query, 2, 1.0, 2.0, ""});  // on Fc1.
+    QVERIFY(doc->setMontage({"Fc5.-Fc3.", "Fc1."}));
+    const auto rec = doc->recording();
+    QCOMPARE(int(widgets::signalList(*rec).size()), 2);
+    QCOMPARE(QString::fromStdString(widgets::signalList(*rec)[0].displayName), QString("Fc5.-Fc3."));
+    QCOMPARE(w_->signalView()->plot()->graphCount(), 2);
+    QCOMPARE(doc->regions().at(0).channel, 1);  // followed Fc1. into the montage
+    // The derivation is the difference of the two channels read independently.
+    auto raw = io::Recording::open(mmi.toStdString());
+    const auto a = raw->read(raw->findSignal("Fc5."), 160, 320), b = raw->read(raw->findSignal("Fc3."), 160, 320);
+    const compute::Series seg = doc->segment(0, 1.0, 3.0);
+    QCOMPARE(seg.length, std::size_t(320));
+    for (std::size_t i = 0; i < 320; ++i) QCOMPARE(seg.values[i], a[i] - b[i]);
+    QCOMPARE(doc->montage(), (std::vector<std::string>{"Fc5.-Fc3.", "Fc1."}));
+
+    // Sessions keep it.
+    QTemporaryDir dir;
+    QVERIFY(w_->saveSession(dir.filePath("m.json")));
+    QVERIFY(doc->setMontage({}));
+    QCOMPARE(int(widgets::signalList(*doc->recording()).size()), 64);
+    QVERIFY(w_->openSession(dir.filePath("m.json")));
+    QCOMPARE(doc->montage(), (std::vector<std::string>{"Fc5.-Fc3.", "Fc1."}));
+
+    // An unknown channel is refused with a reason; the montage stays.
+    QSignalSpy errors(w_, &app::MainWindow::errorShown);
+    QVERIFY(!doc->setMontage({"Nope-Fc1."}));
+    QCOMPARE(errors.count(), 1);
+    QCOMPARE(int(widgets::signalList(*doc->recording()).size()), 2);
 }
 
 QTEST_MAIN(TestMainWindow)
