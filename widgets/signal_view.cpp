@@ -433,7 +433,8 @@ void SignalView::rebuildOverlays() {
             // markers) would otherwise tint the whole view.
             auto* bar = addRect(a.onsetS, end, -1, QColor(255, 160, 0, 110), QPen(QColor(230, 120, 0), 1));
             bar->bottomRight->setCoords(end, visBottom);
-            bar->topLeft->setCoords(a.onsetS, visBottom + 0.3);
+            const double pixel = (visTop - visBottom) / std::max(1, plot_->axisRect()->height());
+            bar->topLeft->setCoords(a.onsetS, visBottom + 5 * pixel);  // 5 px, whatever the lane height
         }
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(a.onsetS, 0);

@@ -597,6 +597,7 @@ void TestMainWindow::bipolarMontage() {
     QCOMPARE(QString::fromStdString(widgets::signalList(*rec)[0].displayName), QString("Fc5.-Fc3."));
     QCOMPARE(w_->signalView()->plot()->graphCount(), 2);
     QCOMPARE(doc->regions().at(0).channel, 1);  // followed Fc1. into the montage
+    snap(w_, "montage");
     // The derivation is the difference of the two channels read independently.
     auto raw = io::Recording::open(mmi.toStdString());
     const auto a = raw->read(raw->findSignal("Fc5."), 160, 320), b = raw->read(raw->findSignal("Fc3."), 160, 320);
