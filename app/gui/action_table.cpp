@@ -9,6 +9,11 @@ namespace warplab::app {
 
 void ActionTable::add(ActionSpec spec) { specs_.push_back(std::move(spec)); }
 
+void ActionTable::setToolbarText(const QString& id, const QString& text) {
+    for (ActionSpec& spec : specs_)
+        if (spec.id == id) spec.toolbarText = text;
+}
+
 void ActionTable::build(QMainWindow* window) {
     QToolBar* toolbar = window->addToolBar(QObject::tr("Main"));
     toolbar->setObjectName("mainToolBar");
@@ -21,6 +26,8 @@ void ActionTable::build(QMainWindow* window) {
         action->setObjectName(spec.id);
         action->setShortcuts(spec.shortcuts);
         if (!spec.icon.isEmpty()) action->setIcon(QIcon(spec.icon));
+        if (!spec.toolbarText.isEmpty()) action->setIconText(spec.toolbarText);
+        action->setToolTip(QString(spec.text).remove('&').remove(QStringLiteral("…")));
         QObject::connect(action, &QAction::triggered, window, [h = spec.handler] { h(); });
         menu->addAction(action);
         if (spec.toolbar) toolbar->addAction(action);

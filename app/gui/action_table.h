@@ -25,11 +25,13 @@ struct ActionSpec {
     bool toolbar = false;
     QString icon;        // resource path, optional
     QString keysText;    // for the help when the input is not a key ("Drag", "Wheel")
+    QString toolbarText; // short label on the toolbar; empty: the menu text
 };
 
 class ActionTable {
 public:
     void add(ActionSpec spec);
+    void setToolbarText(const QString& id, const QString& text);  // before build()
     const std::vector<ActionSpec>& specs() const { return specs_; }
 
     // Creates the QActions, the menus (in first-use order) and the toolbar of `window`.

@@ -213,6 +213,12 @@ void MainWindow::buildActions() {
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
     add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
+    // Short toolbar labels, so that the window fits on small screens.
+    actions_.setToolbarText("analysis.align", tr("Align"));
+    actions_.setToolbarText("analysis.matrix", tr("Distances"));
+    actions_.setToolbarText("analysis.search", tr("Search"));
+    actions_.setToolbarText("analysis.patterns", tr("Patterns"));
+    actions_.setToolbarText("analysis.cancel", tr("Cancel"));
     add("help.shortcuts", help, tr("&Keyboard shortcuts"), {QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)}, [this] { showShortcuts(); });
     add("help.about", help, tr("&About WarpLab"), {}, [this] {
         QMessageBox::about(this, tr("About WarpLab"), tr("WarpLab %1 — elastic time-series distances on EEG.").arg(QCoreApplication::applicationVersion()));
