@@ -60,6 +60,7 @@ private Q_SLOTS:
     void movesRegionWithMouse();
     void dtwJobFillsCostMatrix();
     void lowMemoryPathKeepsNoMatrix();
+    void cdtwShowsItsBand();
     void cancelsLongJob();
     void newerJobSupersedesOlder();
     void distanceMatrixAndExport();
@@ -230,6 +231,28 @@ void TestMainWindow::dtwJobFillsCostMatrix() {
     QTest::mouseMove(cost->plot(), cost->cellPoint(300, 200));
     const QString expectHover = QString("i = 300, j = 200, cost = %1").arg(cost->alignment()->matrix[300 * 384 + 200], 0, 'g', 8);
     QCOMPARE(cost->hoverText(), expectHover);
+}
+
+void TestMainWindow::cdtwShowsItsBand() {
+    compute::Params p;
+    p.metric = compute::Metric::Cdtw;
+    p.band = 10;
+    w_->metricPanel()->setParams(p);
+    w_->document()->addRegion({io::RegionKind::Query, 1, 4.0, 5.0, ""});      // 256 samples
+    w_->document()->addRegion({io::RegionKind::Reference, 1, 9.0, 10.5, ""});  // 384 samples
+    QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    QVERIFY(w_->analysis()->alignMarkedRegions() != 0);
+    QVERIFY(finished.wait(60000));
+    const compute::Alignment* a = w_->costView()->alignment();
+    QCOMPARE(a->n, std::size_t(256));
+    QCOMPARE(a->m, std::size_t(384));
+    // METRICS.md band: j - i <= w + (m - n) = 138 and i - j <= w = 10; outside is +inf.
+    QVERIFY(std::isinf(a->matrix[0 * 384 + 139]));
+    QVERIFY(std::isfinite(a->matrix[0 * 384 + 138]));
+    QVERIFY(std::isinf(a->matrix[100 * 384 + 89]));
+    for (const auto& [i, j] : a->path) QVERIFY(long(j) - long(i) <= 138 && long(i) - long(j) <= 10);
+    compute::Params ref = p;
+    QCOMPARE(a->distance, compute::Engine::distance(readSegment(kSeizure, 1, 1024, 256), readSegment(kSeizure, 1, 2304, 384), ref));
 }
 
 void TestMainWindow::lowMemoryPathKeepsNoMatrix() {
