@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   [BENCH_SET=full|shuffle] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+#   [BENCH_SET=full|shuffle|new] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+# BENCH_SET=new times only the band cdtw and TWED kernels (with cuda.shuffle and the CPU on the
+# same work); SKIP_CLI=1 does not build warplab-cli (saves device time).
 # Needs, carried next to the working tree: .device-debs (Debian packages the machine lacks,
 # made by ../shared/tools/device-debs.sh) and .device-data (ECG200 for the suite).
 set -uo pipefail
@@ -28,7 +30,9 @@ log build
 time cmake --build $build -j16 --target gpu_test_kernels warplab-gpu-bench >>"$OUT/build.log" 2>&1 \
   || { log "build FAILED"; grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
 # warplab-cli needs io (HDF5 and its runtime libraries); best effort here.
-cmake --build $build -j16 --target warplab-cli >>"$OUT/build.log" 2>&1 && log "warplab-cli built" || log "warplab-cli did not build (see build.log)"
+if [ -z "${SKIP_CLI:-}" ]; then
+  cmake --build $build -j16 --target warplab-cli >>"$OUT/build.log" 2>&1 && log "warplab-cli built" || log "warplab-cli did not build (see build.log)"
+fi
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   log "GPU suite"
@@ -52,6 +56,12 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   B=$build/tests/gpu/warplab-gpu-bench
   run() { echo "\$ warplab-gpu-bench $*" | tee -a "$OUT/bench.log"; timeout 240 $B "$@" 2>&1 | tee -a "$OUT/bench.log"; }
   : >"$OUT/bench.log"
+  if [ "${BENCH_SET:-full}" = new ]; then
+    run --metric cdtw --band 16 --kernels cuda.band,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/n1.json"
+    run --metric cdtw --band 1 --kernels cuda.band --lengths 1024 --pairs 1048576 --json "$OUT/n2.json"
+    run --metric cdtw --band 32 --kernels cuda.band,cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/n3.json"
+    run --metric twed --kernels cuda.twed,cuda.twed_fp64 --lengths 128,1024 --pairs 1048576 --repeats 3 --cpu --json "$OUT/n4.json"
+  else
   run --metric dtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b1.json"
   run --metric cdtw --band 16 --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b2.json"
   run --metric cdtw --band 102 --kernels cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/b3.json"
@@ -62,6 +72,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     for m in dtw softdtw twed euclidean; do
       run --metric $m --kernels cuda.antidiagonal,cuda.antidiagonal_fp64 --lengths 128,1024 --pairs 65536 --repeats 3 --cpu --json "$OUT/a-$m.json"
     done
+  fi
   fi
   python3 - "$OUT" <<'PY'
 import json, glob, sys, os

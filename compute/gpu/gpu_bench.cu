@@ -75,7 +75,13 @@ BenchTable runDeviceBench(const BenchConfig& config) {
             }
             const bool fp64 = k->name().find("fp64") != std::string::npos;
             const bool shuffle = k->name().find("shuffle") != std::string::npos;
-            MatrixRunner runner(shuffle ? Design::Shuffle : Design::Antidiagonal, fp64);
+            const bool bandDesign = k->name().find(".band") != std::string::npos;
+            const bool twedDesign = k->name().find(".twed") != std::string::npos;
+            MatrixRunner runner(bandDesign ? Design::Band
+                                : twedDesign ? Design::TwedWarp
+                                : shuffle    ? Design::Shuffle
+                                             : Design::Antidiagonal,
+                                fp64);
             Stream stream;
             PackedDevice rd, cd;
             rd.upload(packSeries(rows, 0, rows.size(), "rows"), stream.get());

@@ -1,5 +1,6 @@
 // The registered GPU kernels: cuda.antidiagonal (fp32), cuda.antidiagonal_fp64 and
-// cuda.shuffle (dtw, cdtw, softdtw; hip.* when built as HIP). "No device" is reported by unavailableReason().
+// cuda.shuffle (dtw, cdtw, softdtw), cuda.band (cdtw), cuda.twed and cuda.twed_fp64 (twed;
+// hip.* when built as HIP). "No device" is reported by unavailableReason().
 #include "compute/gpu/gpu_runtime.h"
 
 #include <memory>
@@ -31,6 +32,8 @@ public:
     Backend backend() const override { return kBackend; }
     bool supports(Metric m) const override {
         if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
+        if (design_ == gpu::Design::Band) return m == Metric::Cdtw;
+        if (design_ == gpu::Design::TwedWarp) return m == Metric::Twed;
         return m != Metric::Sdtw;
     }
     std::string unavailableReason() const override { return gpu::unavailableReason(); }
@@ -59,6 +62,19 @@ void registerGpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<GpuMatrixKernel>(
         "shuffle", "register-tiled rows per lane, warp shuffles, band-aware, fp32 (dtw, cdtw, softdtw)",
         gpu::Design::Shuffle, false, 20));
+    // Above shuffle, so that the engine's default GPU kernel for cdtw is this one; bands over 32,
+    // unequal lengths and several channels go to the shuffle kernel inside it.
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "band", "cdtw, band <= 32, one length: one thread per pair, the band in registers (else as shuffle)",
+        gpu::Design::Band, false, 30));
+    // Above the anti-diagonal kernels for twed (the engine's default); rows of several lengths,
+    // rows over 1024 samples and several channels go to the anti-diagonal kernel inside it.
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "twed", "twed, rows of one length <= 1024: lanes of 16-32 rows, warp shuffles, fp32 (else anti-diagonal)",
+        gpu::Design::TwedWarp, false, 25));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "twed_fp64", "twed as cuda.twed, accumulated in fp64 (else anti-diagonal fp64)",
+        gpu::Design::TwedWarp, true, 8));
 }
 
 }  // namespace warplab::compute

@@ -2,15 +2,26 @@
 #include "compute/gpu/gpu_runtime.h"
 
 #include "compute/gpu/antidiagonal.h"
+#include "compute/gpu/band_cdtw.h"
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/matrix_runner.h"
 #include "compute/gpu/shuffle_dtw.h"
+#include "compute/gpu/twed_warp.h"
 
 namespace warplab::compute::gpu {
 
 void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                           const PairsView& pairs, gpuStream_t s) {
-    const bool shuffle = design_ == Design::Shuffle &&
+    if (design_ == Design::TwedWarp && twedWarpApplies(rows, cols, params)) {
+        if (fp64_) launchTwedWarp<double>(rows, cols, pairs, params, s);
+        else launchTwedWarp<float>(rows, cols, pairs, params, s);
+        return;
+    }
+    if (design_ == Design::Band && bandKernelApplies(rows, cols, params)) {
+        launchBandCdtw(rows, cols, pairs, params, s);
+        return;
+    }
+    const bool shuffle = (design_ == Design::Shuffle || design_ == Design::Band) &&
                          (metric == Metric::Dtw || metric == Metric::Cdtw || metric == Metric::SoftDtw) &&
                          rows.dims == 1 && cols.dims == 1;
     if (shuffle) {
@@ -51,7 +62,8 @@ double MatrixRunner::run(const TileTask& task) {
     Event start, stop;
     start.record(stream.get());
     // Pairs in chunks so that a cancellation is seen within a fraction of a large tile.
-    const int chunk = 1 << 18;
+    // The band kernel runs one thread per pair: a whole tile per launch keeps its last wave short.
+    const int chunk = design_ == Design::Band ? (1 << 20) : (1 << 18);
     for (std::size_t p0 = 0; p0 < pl.size(); p0 += chunk) {
         if (task.cancel && task.cancel->cancelled()) break;
         const int count = int(std::min<std::size_t>(chunk, pl.size() - p0));

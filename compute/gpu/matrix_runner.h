@@ -9,7 +9,9 @@
 
 namespace warplab::compute::gpu {
 
-enum class Design { Antidiagonal, Shuffle };
+// Band: the narrow-band cdtw kernel where it applies (band_cdtw.h), else the shuffle kernel.
+// TwedWarp: the register-tiled TWED kernel where it applies (twed_warp.h), else anti-diagonal.
+enum class Design { Antidiagonal, Shuffle, Band, TwedWarp };
 
 class MatrixRunner {
 public:

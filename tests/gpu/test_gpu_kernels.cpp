@@ -13,16 +13,19 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine.h"
+#include "compute/gpu/band_cdtw.h"
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/gpu_runtime.h"
 #include "compute/gpu/sdtw_gpu.h"
 #include "compute/gpu/softdtw_grad.h"
+#include "compute/gpu/twed_warp.h"
 #include "compute/kernels/registry.h"
 
 using namespace warplab::compute;
@@ -151,10 +154,91 @@ void testEqualLengths(const std::vector<Kernel*>& kernels) {
         p.gamma = 1.0;
         cases.push_back(p);
         for (Kernel* k : kernels) {
-            if (k->name().find("shuffle") == std::string::npos) continue;
+            if (k->name().find("shuffle") == std::string::npos && k->name().find(".band") == std::string::npos)
+                continue;
             for (const Params& c : cases) {
                 double e = compareTile(*k, rows, cols, c);
                 report(e <= 2e-4, k->name() + " " + describe(c) + " equal lengths " + std::to_string(n) + " (3x5)", e);
+            }
+        }
+    }
+}
+
+// The narrow-band kernel (cuda.band): every band it compiles that matters at the edges (0, 1,
+// 16, 31, 32) and one over its range (33: the shuffle fallback), equal lengths from 1 to 4097,
+// 3 rows x 37 columns (a warp of pairs and a partial one), both costs. Each case first checks
+// that the inputs really take the band path (a silent fallback would test the other kernel).
+void testBandKernel(const std::vector<Kernel*>& kernels) {
+    std::mt19937 rng(17);
+    for (Kernel* k : kernels) {
+        if (k->name().find(".band") == std::string::npos) continue;
+        for (std::size_t n : {1, 2, 7, 31, 33, 128, 1000, 4097}) {
+            SeriesSet rows, cols;
+            for (int i = 0; i < 3; ++i) rows.push_back(randomSeries(rng, n));
+            for (int i = 0; i < 37; ++i) cols.push_back(randomSeries(rng, n));
+            gpu::PackedDevice rd, cd;
+            {
+                gpu::Stream st;
+                rd.upload(gpu::packSeries(rows, 0, rows.size(), "rows"), st.get());
+                cd.upload(gpu::packSeries(cols, 0, cols.size(), "cols"), st.get());
+                st.sync();
+            }
+            for (int band : {0, 1, 16, 31, 32, 33}) {
+                for (Cost cost : {Cost::Squared, Cost::Absolute}) {
+                    if (cost == Cost::Absolute && band != 16) continue;
+                    Params p;
+                    p.metric = Metric::Cdtw;
+                    p.band = band;
+                    p.cost = cost;
+                    const bool fast = gpu::bandKernelApplies(rd, cd, p);
+                    double e = compareTile(*k, rows, cols, p);
+                    report(e <= 2e-4 && fast == (band <= 32),
+                           k->name() + " " + describe(p) + " length " + std::to_string(n) + " (3x37)" +
+                               (fast ? ", band path" : ", shuffle fallback"),
+                           e);
+                }
+            }
+        }
+    }
+}
+
+// The register-tiled TWED kernels (cuda.twed, cuda.twed_fp64): rows of one length from 1 to
+// 1024 (every lane width: 1 to 32 lanes of 16 rows, 32 lanes of 32 rows), columns of the same
+// or another length, with and without stiffness and timestamps; 1025 rows take the anti-
+// diagonal fallback. Each case checks which path the inputs take.
+void testTwedKernel(const std::vector<Kernel*>& kernels) {
+    std::mt19937 rng(19);
+    const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+        {1, 1}, {2, 2}, {31, 31}, {33, 33}, {127, 127}, {128, 128}, {100, 130}, {513, 513}, {1000, 1000},
+        {1024, 700}, {1024, 1024}, {1025, 1025}};
+    for (Kernel* k : kernels) {
+        if (k->name().find(".twed") == std::string::npos) continue;
+        const double tol = k->name().find("fp64") != std::string::npos ? 1e-9 : 2e-4;
+        for (auto [n, m] : shapes) {
+            SeriesSet rows, cols;
+            const int nc = n <= 128 ? 37 : 5;
+            for (int i = 0; i < 3; ++i) rows.push_back(randomSeries(rng, n));
+            for (int i = 0; i < nc; ++i) cols.push_back(randomSeries(rng, m));
+            gpu::PackedDevice rd, cd;
+            {
+                gpu::Stream st;
+                rd.upload(gpu::packSeries(rows, 0, rows.size(), "rows"), st.get());
+                cd.upload(gpu::packSeries(cols, 0, cols.size(), "cols"), st.get());
+                st.sync();
+            }
+            Params p;
+            p.metric = Metric::Twed;
+            for (auto [nu, lambda, rate] : {std::tuple{0.001, 1.0, 0.0}, std::tuple{0.0, 1.0, 0.0},
+                                            std::tuple{0.5, 0.3, 173.61}}) {
+                p.nu = nu;
+                p.lambda = lambda;
+                p.rate = rate;
+                const bool fast = gpu::twedWarpApplies(rd, cd, p);
+                double e = compareTile(*k, rows, cols, p);
+                report(e <= tol && fast == (n <= 1024),
+                       k->name() + " " + describe(p) + " " + std::to_string(n) + "x" + std::to_string(m) + " (3x" +
+                           std::to_string(nc) + ")" + (fast ? ", warp path" : ", anti-diagonal fallback"),
+                       e);
             }
         }
     }
@@ -177,18 +261,29 @@ void testEcg200(const std::vector<Kernel*>& kernels, const std::string& dataDir)
             double e = compareTile(*k, ecg, ecg, p);
             report(e <= tol, k->name() + " " + describe(p) + " ECG200 train 100x100 (z-normalised)", e);
         }
+        // The band kernel's range on real series (length 96): band 0, 16 and 32 (wider than a third).
+        if (k->name().find(".band") != std::string::npos) {
+            for (int band : {0, 16, 32}) {
+                Params p;
+                p.metric = Metric::Cdtw;
+                p.band = band;
+                double e = compareTile(*k, ecg, ecg, p);
+                report(e <= tol, k->name() + " " + describe(p) + " ECG200 train 100x100 (z-normalised)", e);
+            }
+        }
     }
 }
 
 // All pairs of 1100 series through the engine: more than one 1024 x 1024 tile, symmetric
 // (upper triangle computed, mirrored by the engine), compared on a sample of cells.
-void testLargerThanTile(Kernel& k) {
+// equalLengths (length 40, band 16): the band kernel's own path through the engine's tiles.
+void testLargerThanTile(Kernel& k, bool equalLengths = false) {
     std::mt19937 rng(11);
     SeriesSet set;
-    for (int i = 0; i < 1100; ++i) set.push_back(randomSeries(rng, 24 + i % 9));
+    for (int i = 0; i < 1100; ++i) set.push_back(randomSeries(rng, equalLengths ? 40 : 24 + i % 9));
     Params p;
     p.metric = Metric::Cdtw;
-    p.band = 3;
+    p.band = equalLengths ? 16 : 3;
     RunOptions o;
     o.backend = k.backend();
     o.kernel = k.name();
@@ -200,7 +295,10 @@ void testLargerThanTile(Kernel& k) {
         if (s < 100) { r = 1023 + s % 3; c = 1000 + s; c %= set.size(); }  // across the tile edge
         worst = std::max(worst, relErr(dm.at(r, c), reference::rawDistance(set[r], set[c], p)));
     }
-    report(dm.rows == 1100 && worst <= 2e-4, k.name() + " engine all-pairs 1100 series (tiles of 1024), 3000 cells", worst);
+    report(dm.rows == 1100 && worst <= 2e-4,
+           k.name() + " engine all-pairs 1100 series (tiles of 1024), 3000 cells" +
+               (equalLengths ? ", length 40, band 16" : ""),
+           worst);
 }
 
 void testNaN(Kernel& k) {
@@ -335,10 +433,15 @@ int main(int argc, char** argv) {
     try {
         testAwkwardLengths(kernels);
         testEqualLengths(kernels);
+        testBandKernel(kernels);
+        testTwedKernel(kernels);
         testEcg200(kernels, dataDir);
         for (Kernel* k : kernels) testNaN(*k);
         for (Kernel* k : kernels)
-            if (k->supports(Metric::Cdtw)) testLargerThanTile(*k);
+            if (k->supports(Metric::Cdtw)) {
+                testLargerThanTile(*k);
+                if (k->name().find(".band") != std::string::npos) testLargerThanTile(*k, true);
+            }
         testSdtw();
         testSoftDtwGradient();
         testOutOfMemory();
