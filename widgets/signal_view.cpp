@@ -376,6 +376,12 @@ void SignalView::setRegions(const std::vector<io::Region>& regions) {
     rebuildOverlays();
 }
 
+void SignalView::setCurrentChannel(int channel) {
+    if (!rec_ || channel < 0 || channel >= int(signalList(*rec_).size()) || channel == currentChannel_) return;
+    currentChannel_ = channel;
+    Q_EMIT currentChannelChanged(channel);
+}
+
 void SignalView::selectRegion(int index) {
     if (index < 0 || index >= int(regions_.size())) return;
     selected_ = index;

@@ -66,6 +66,7 @@ public:
     void setMarkKind(io::RegionKind kind);
     io::RegionKind markKind() const;
     int currentChannel() const { return currentChannel_; }
+    void setCurrentChannel(int channel);  // the channel analyses use when a region covers all
     int selectedRegion() const { return selected_; }
     void selectRegion(int index);  // and bring it into view
 

@@ -35,6 +35,7 @@ bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& m
     else if (!doc.setMontage(s.montage)) return false;
     doc.setRegions(s.regions);
     doc.setFilters(s.filters);
+    if (!s.channel.empty()) view.setCurrentChannel(doc.recording()->findSignal(s.channel));
     metric.setParams(s.params);
     const QString b = QString::fromStdString(s.backend);
     metric.setBackend(b == "cpu" ? compute::Backend::Cpu : b == "cuda" ? compute::Backend::Cuda

@@ -441,6 +441,7 @@ void TestMainWindow::sessionRoundTrip() {
     QTemporaryDir dir;
     const QString path = dir.filePath("s.warplab.json");
     w_->signalView()->setVisibleChannels({2, 0, 7});  // a channel selection, in this order
+    w_->signalView()->setCurrentChannel(7);
     QCOMPARE(w_->signalView()->drawnPointCount(5), 0);  // hidden channels are not read
     QVERIFY(w_->signalView()->drawnPointCount(7) > 0);
     QVERIFY(w_->saveSession(path));
@@ -462,6 +463,7 @@ void TestMainWindow::sessionRoundTrip() {
     QCOMPARE(doc->filters().highpassHz, 0.5);
     QCOMPARE(doc->filters().notchHz, 60.0);
     QCOMPARE(w_->signalView()->visibleChannels(), (std::vector<int>{2, 0, 7}));
+    QCOMPARE(w_->signalView()->currentChannel(), 7);
 
     QSignalSpy errors(w_, &app::MainWindow::errorShown);
     QVERIFY(!w_->openSession(dir.filePath("missing.json")));
