@@ -42,14 +42,34 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = profile ] || [ "$what" = all ]; then
-  # What limits the shuffle kernel: one launch under Nsight Compute, and the SASS mix.
+  # What limits the kernels: one launch of each under Nsight Compute, and the SASS mix.
   log "profile"
-  timeout 120 ncu --kernel-name regex:shuffleKernel --launch-skip 1 --launch-count 1 \
-    --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
-    $build/tests/gpu/warplab-gpu-bench --metric dtw --kernels cuda.shuffle --lengths 1024 --pairs 65536 --repeats 1 \
-    >"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
-  cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk '/Function :/{f=$3} /FMNMX|FFMA|SHFL|LDG|STL|LDL/{split($0,a," "); for(i in a) if (a[i] ~ /^(FMNMX|FFMA|SHFL|LDG|STL|LDL)/){sub(/\..*/,"",a[i]); c[f" "a[i]]++}} END{for(k in c) print c[k], k}' | sort -k2 | grep -i "shuffleKernel" | head -60 >>"$OUT/profile.log"
-  grep -E "Duration|Throughput|Achieved Occupancy|Registers|Stall|Issued|Eligible|Active Warps" "$OUT/profile.log" | head -40
+  B=$build/tests/gpu/warplab-gpu-bench
+  : >"$OUT/profile.log"
+  prof() {  # kernel-name regex, then the bench arguments
+    local k=$1; shift
+    echo "### $k: warplab-gpu-bench $*" >>"$OUT/profile.log"
+    timeout 120 ncu --kernel-name regex:$k --launch-skip 1 --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      $B "$@" --repeats 1 >>"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
+  }
+  if [ "${BENCH_SET:-full}" = new ]; then
+    prof bandKernel --metric cdtw --band 16 --kernels cuda.band --lengths 1024 --pairs 1048576
+    prof twedWarpKernel --metric twed --kernels cuda.twed --lengths 1024 --pairs 65536
+    prof bandKernel --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 1024 --pairs 1048576
+    # Instruction mix of the band kernel for W = 16, squared cost, fminf (Lb0E) and DPX (Lb1E):
+    # its whole body (the 8-row chunk of the main loop, the tail chunk and the set-up).
+    for v in 0 1; do
+      cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk -v pat="bandKernelILi16ELb0ELb${v}E" '
+        /Function :/ {on = index($0, pat) > 0; next}
+        on && match($0, /\/\*[0-9a-f]+\*\/[ \t]+(@!?U?P[0-9T][ \t]+)?[A-Z][A-Z0-9]*/) {
+          n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
+        END { print tot, "ALL (band W=16, squared, dpx=" pat ")"; for (k in c) print c[k], k }' | sort -rn | head -25 >>"$OUT/profile.log"
+    done
+  else
+    prof shuffleKernel --metric dtw --kernels cuda.shuffle --lengths 1024 --pairs 65536
+  fi
+  grep -E "^###|Duration|Throughput|Achieved Occupancy|Registers|Issued|Eligible|Active Warps|ALL|FMNMX|IMNMX|VIMNMX|FFMA|FADD|MOV|LDG|Pipe" "$OUT/profile.log" | head -100
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
@@ -57,9 +77,9 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   run() { echo "\$ warplab-gpu-bench $*" | tee -a "$OUT/bench.log"; timeout 240 $B "$@" 2>&1 | tee -a "$OUT/bench.log"; }
   : >"$OUT/bench.log"
   if [ "${BENCH_SET:-full}" = new ]; then
-    run --metric cdtw --band 16 --kernels cuda.band,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/n1.json"
-    run --metric cdtw --band 1 --kernels cuda.band --lengths 1024 --pairs 1048576 --json "$OUT/n2.json"
-    run --metric cdtw --band 32 --kernels cuda.band,cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/n3.json"
+    run --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --engine --json "$OUT/n1.json"
+    run --metric cdtw --band 1 --kernels cuda.band,cuda.band_dpx --lengths 1024 --pairs 1048576 --json "$OUT/n2.json"
+    run --metric cdtw --band 32 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/n3.json"
     run --metric twed --kernels cuda.twed,cuda.twed_fp64 --lengths 128,1024 --pairs 1048576 --repeats 3 --cpu --json "$OUT/n4.json"
   else
   run --metric dtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b1.json"

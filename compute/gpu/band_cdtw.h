@@ -16,11 +16,14 @@ bool bandKernelApplies(const PackedDevice& rows, const PackedDevice& cols, const
 
 // Computes every pair of `pairs` (raw accumulated cost, as the other kernels). Requires
 // bandKernelApplies(); throws EngineError(Internal) otherwise.
+// dpx: the three-input minimum as one Hopper DPX integer operation (see band_cdtw_kernel.h);
+// the same results bit for bit.
 void launchBandCdtw(const PackedDevice& rows, const PackedDevice& cols, const PairsView& pairs,
-                    const Params& params, gpuStream_t s);
+                    const Params& params, gpuStream_t s, bool dpx = false);
 
 // One instantiation per half-width W (band_cdtw_w*.cu, split so that they compile in parallel).
 template <int W>
-void launchBandWidth(bool absCost, int grid, SetView rows, SetView cols, PairsView pairs, int n, gpuStream_t s);
+void launchBandWidth(bool absCost, bool dpx, int grid, SetView rows, SetView cols, PairsView pairs, int n,
+                     gpuStream_t s);
 
 }  // namespace warplab::compute::gpu

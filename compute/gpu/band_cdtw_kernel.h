@@ -26,7 +26,20 @@ namespace band {
 
 constexpr int kBlock = 128;
 
-template <int W, int C, bool ABS, bool TAIL>
+// Smallest of three accumulated costs. DPX: all costs are >= 0 or +inf (NaN input is rejected
+// when packing), and such floats order as their bit patterns do as signed integers, so Hopper's
+// three-input integer minimum (__vimin3_s32, one DPX operation on sm_90) replaces two FMNMX,
+// the instruction this kernel is bound by. Elsewhere (HIP, older CUDA targets) two fminf.
+template <bool DPX>
+__device__ __forceinline__ float min3(float a, float b, float c) {
+#if WL_GPU_CUDA
+    if constexpr (DPX)
+        return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
+#endif
+    return fminf(fminf(a, b), c);
+}
+
+template <int W, int C, bool ABS, bool TAIL, bool DPX>
 __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 * W], const float* __restrict__ x,
                                       const float* __restrict__ y, int i0, int n) {
     constexpr int L = 2 * W + 1;
@@ -42,8 +55,15 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
         if (TAIL && i0 + u >= n) break;
 #pragma unroll
         for (int k = 0; k < L; ++k) {
-            float mn = k + 1 < L ? fminf(D[k], D[k + 1]) : D[k];
-            if (k > 0) mn = fminf(mn, D[k - 1]);
+            float mn;
+            if constexpr (DPX) {
+                if (k > 0 && k + 1 < L) mn = min3<true>(D[k], D[k + 1], D[k - 1]);
+                else if (k > 0) mn = fminf(D[k], D[k - 1]);
+                else mn = k + 1 < L ? fminf(D[k], D[k + 1]) : D[k];
+            } else {
+                mn = k + 1 < L ? fminf(D[k], D[k + 1]) : D[k];
+                if (k > 0) mn = fminf(mn, D[k - 1]);
+            }
             const float c = xc[u] - yb[u + k];
             D[k] = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
         }
@@ -52,7 +72,7 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
     for (int t = 0; t < 2 * W; ++t) yb[t] = yb[t + C];
 }
 
-template <int W, bool ABS>
+template <int W, bool ABS, bool DPX>
 __global__ void __launch_bounds__(kBlock, W <= 24 ? 4 : 3) bandKernel(SetView rows, SetView cols, PairsView pairs, int n) {
     constexpr int L = 2 * W + 1;
     constexpr int C = 8;
@@ -71,17 +91,23 @@ __global__ void __launch_bounds__(kBlock, W <= 24 ? 4 : 3) bandKernel(SetView ro
         yb[t] = (j >= 0 && j < n) ? __ldg(y + j) : INFINITY;
     }
     int i0 = 0;
-    for (; i0 + C <= n; i0 += C) chunk<W, C, ABS, false>(D, yb, x, y, i0, n);
-    if (i0 < n) chunk<W, C, ABS, true>(D, yb, x, y, i0, n);
+    for (; i0 + C <= n; i0 += C) chunk<W, C, ABS, false, DPX>(D, yb, x, y, i0, n);
+    if (i0 < n) chunk<W, C, ABS, true, DPX>(D, yb, x, y, i0, n);
     pairs.out[std::size_t(r) * pairs.outCols + c] = double(D[W]);
 }
 
 }  // namespace band
 
 template <int W>
-void launchBandWidth(bool absCost, int grid, SetView rows, SetView cols, PairsView pairs, int n, gpuStream_t s) {
-    if (absCost) band::bandKernel<W, true><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
-    else band::bandKernel<W, false><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
+void launchBandWidth(bool absCost, bool dpx, int grid, SetView rows, SetView cols, PairsView pairs, int n,
+                     gpuStream_t s) {
+    if (dpx) {
+        if (absCost) band::bandKernel<W, true, true><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
+        else band::bandKernel<W, false, true><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
+    } else {
+        if (absCost) band::bandKernel<W, true, false><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
+        else band::bandKernel<W, false, false><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
+    }
     checkLaunch("band cdtw kernel");
 }
 
@@ -89,4 +115,4 @@ void launchBandWidth(bool absCost, int grid, SetView rows, SetView cols, PairsVi
 
 // One explicit instantiation; used inside namespace warplab::compute::gpu.
 #define WL_BAND_INSTANTIATE(W) \
-    template void launchBandWidth<W>(bool, int, SetView, SetView, PairsView, int, gpuStream_t);
+    template void launchBandWidth<W>(bool, bool, int, SetView, SetView, PairsView, int, gpuStream_t);

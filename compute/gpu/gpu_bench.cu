@@ -77,7 +77,9 @@ BenchTable runDeviceBench(const BenchConfig& config) {
             const bool shuffle = k->name().find("shuffle") != std::string::npos;
             const bool bandDesign = k->name().find(".band") != std::string::npos;
             const bool twedDesign = k->name().find(".twed") != std::string::npos;
-            MatrixRunner runner(bandDesign ? Design::Band
+            const bool dpxDesign = k->name().find(".band_dpx") != std::string::npos;
+            MatrixRunner runner(dpxDesign ? Design::BandDpx
+                                : bandDesign ? Design::Band
                                 : twedDesign ? Design::TwedWarp
                                 : shuffle    ? Design::Shuffle
                                              : Design::Antidiagonal,

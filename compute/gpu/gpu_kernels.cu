@@ -1,5 +1,5 @@
 // The registered GPU kernels: cuda.antidiagonal (fp32), cuda.antidiagonal_fp64 and
-// cuda.shuffle (dtw, cdtw, softdtw), cuda.band (cdtw), cuda.twed and cuda.twed_fp64 (twed;
+// cuda.shuffle (dtw, cdtw, softdtw), cuda.band and cuda.band_dpx (cdtw), cuda.twed and cuda.twed_fp64 (twed;
 // hip.* when built as HIP). "No device" is reported by unavailableReason().
 #include "compute/gpu/gpu_runtime.h"
 
@@ -32,7 +32,7 @@ public:
     Backend backend() const override { return kBackend; }
     bool supports(Metric m) const override {
         if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
-        if (design_ == gpu::Design::Band) return m == Metric::Cdtw;
+        if (design_ == gpu::Design::Band || design_ == gpu::Design::BandDpx) return m == Metric::Cdtw;
         if (design_ == gpu::Design::TwedWarp) return m == Metric::Twed;
         return m != Metric::Sdtw;
     }
@@ -67,6 +67,9 @@ void registerGpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<GpuMatrixKernel>(
         "band", "cdtw, band <= 32, one length: one thread per pair, the band in registers (else as shuffle)",
         gpu::Design::Band, false, 30));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "band_dpx", "as band, the three-input minimum as one Hopper DPX integer operation (sm_90)",
+        gpu::Design::BandDpx, false, 29));
     // Above the anti-diagonal kernels for twed (the engine's default); rows of several lengths,
     // rows over 1024 samples and several channels go to the anti-diagonal kernel inside it.
     registry.add(std::make_unique<GpuMatrixKernel>(

@@ -17,11 +17,12 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
         else launchTwedWarp<float>(rows, cols, pairs, params, s);
         return;
     }
-    if (design_ == Design::Band && bandKernelApplies(rows, cols, params)) {
-        launchBandCdtw(rows, cols, pairs, params, s);
+    const bool band = design_ == Design::Band || design_ == Design::BandDpx;
+    if (band && bandKernelApplies(rows, cols, params)) {
+        launchBandCdtw(rows, cols, pairs, params, s, design_ == Design::BandDpx);
         return;
     }
-    const bool shuffle = (design_ == Design::Shuffle || design_ == Design::Band) &&
+    const bool shuffle = (design_ == Design::Shuffle || band) &&
                          (metric == Metric::Dtw || metric == Metric::Cdtw || metric == Metric::SoftDtw) &&
                          rows.dims == 1 && cols.dims == 1;
     if (shuffle) {
@@ -47,27 +48,36 @@ double MatrixRunner::run(const TileTask& task) {
     if (metric == Metric::Euclidean && (rh.maxLength != rh.minLength || ch.maxLength != ch.minLength ||
                                         rh.maxLength != ch.maxLength))
         throw EngineError(K::BadInput, "length", "euclidean needs series of equal length");
-    PairList pl = tilePairs(tile, task.upperOnly);
-
     std::lock_guard<std::mutex> lock(mutex_);
     Stream stream;
     PackedDevice rd, cd;
     rd.upload(rh, stream.get());
     cd.upload(ch, stream.get());
-    DeviceBuffer<int> pr, pc;
-    pr.upload(pl.row.data(), pl.size(), stream.get());
-    pc.upload(pl.col.data(), pl.size(), stream.get());
+    const bool reuse = !task.upperOnly && pairsCached_ && pairTileRows_ == tile.rows() && pairTileCols_ == tile.cols();
+    std::size_t pairCount = tile.cells();
+    if (!reuse) {
+        pairsCached_ = false;
+        PairList pl = tilePairs(tile, task.upperOnly);
+        pairCount = pl.size();
+        pairRows_.upload(pl.row.data(), pl.size(), stream.get());
+        pairCols_.upload(pl.col.data(), pl.size(), stream.get());
+        // The upload reads the host vectors asynchronously: finish it before they go.
+        stream.sync();
+        pairsCached_ = !task.upperOnly;
+        pairTileRows_ = tile.rows();
+        pairTileCols_ = tile.cols();
+    }
     DeviceBuffer<double> out(std::max<std::size_t>(1, tile.cells()));
     check(gpuMemsetAsync(out.get(), 0, tile.cells() * sizeof(double), stream.get()), "clearing the output");
     Event start, stop;
     start.record(stream.get());
     // Pairs in chunks so that a cancellation is seen within a fraction of a large tile.
     // The band kernel runs one thread per pair: a whole tile per launch keeps its last wave short.
-    const int chunk = design_ == Design::Band ? (1 << 20) : (1 << 18);
-    for (std::size_t p0 = 0; p0 < pl.size(); p0 += chunk) {
+    const int chunk = design_ == Design::Band || design_ == Design::BandDpx ? (1 << 20) : (1 << 18);
+    for (std::size_t p0 = 0; p0 < pairCount; p0 += chunk) {
         if (task.cancel && task.cancel->cancelled()) break;
-        const int count = int(std::min<std::size_t>(chunk, pl.size() - p0));
-        PairsView pv{pr.get() + p0, pc.get() + p0, count, int(tile.cols()), out.get()};
+        const int count = int(std::min<std::size_t>(chunk, pairCount - p0));
+        PairsView pv{pairRows_.get() + p0, pairCols_.get() + p0, count, int(tile.cols()), out.get()};
         launch(metric, task.params, rd, cd, pv, stream.get());
     }
     stop.record(stream.get());

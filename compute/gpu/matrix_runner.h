@@ -9,9 +9,10 @@
 
 namespace warplab::compute::gpu {
 
-// Band: the narrow-band cdtw kernel where it applies (band_cdtw.h), else the shuffle kernel.
+// Band: the narrow-band cdtw kernel where it applies (band_cdtw.h), else the shuffle kernel;
+// BandDpx the same with Hopper's DPX three-input minimum.
 // TwedWarp: the register-tiled TWED kernel where it applies (twed_warp.h), else anti-diagonal.
-enum class Design { Antidiagonal, Shuffle, Band, TwedWarp };
+enum class Design { Antidiagonal, Shuffle, Band, TwedWarp, BandDpx };
 
 class MatrixRunner {
 public:
@@ -29,6 +30,12 @@ private:
     std::mutex mutex_;  // one tile at a time per runner: buffers below are reused
     DeviceBuffer<unsigned char> scratchBytes_;
     DeviceBuffer<float> scratchFloats_;
+    // The pair list of the last full (not upper-only) tile: it depends only on the tile's
+    // shape, and a streamed matrix (patterns: many tiles of one shape) would otherwise build and
+    // upload 8 bytes per distance again for every tile.
+    DeviceBuffer<int> pairRows_, pairCols_;
+    std::size_t pairTileRows_ = 0, pairTileCols_ = 0;
+    bool pairsCached_ = false;
 };
 
 }  // namespace warplab::compute::gpu

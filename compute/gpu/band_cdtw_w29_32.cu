@@ -1,4 +1,4 @@
-// Band cdtw kernels for half-widths 17..24 (see band_cdtw_kernel.h): one file per range so
+// Band cdtw kernels for half-widths 29..32 (see band_cdtw_kernel.h): one file per range so
 // that the instantiations compile in parallel.
 // gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
 #include "compute/gpu/gpu_runtime.h"
@@ -6,12 +6,8 @@
 #include "compute/gpu/band_cdtw_kernel.h"
 
 namespace warplab::compute::gpu {
-WL_BAND_INSTANTIATE(17)
-WL_BAND_INSTANTIATE(18)
-WL_BAND_INSTANTIATE(19)
-WL_BAND_INSTANTIATE(20)
-WL_BAND_INSTANTIATE(21)
-WL_BAND_INSTANTIATE(22)
-WL_BAND_INSTANTIATE(23)
-WL_BAND_INSTANTIATE(24)
+WL_BAND_INSTANTIATE(29)
+WL_BAND_INSTANTIATE(30)
+WL_BAND_INSTANTIATE(31)
+WL_BAND_INSTANTIATE(32)
 }  // namespace warplab::compute::gpu
