@@ -62,14 +62,15 @@ void registerGpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<GpuMatrixKernel>(
         "shuffle", "register-tiled rows per lane, warp shuffles, band-aware, fp32 (dtw, cdtw, softdtw)",
         gpu::Design::Shuffle, false, 20));
-    // Above shuffle, so that the engine's default GPU kernel for cdtw is this one; bands over 32,
-    // unequal lengths and several channels go to the shuffle kernel inside it.
+    // Above shuffle, so that the engine's default GPU kernel for cdtw is one of these two (the DPX
+    // one: 7.0 T against 6.3 T cells/s at band 16 on the H200, docs/PERFORMANCE.md); bands over
+    // 32, unequal lengths and several channels go to the shuffle kernel inside them.
     registry.add(std::make_unique<GpuMatrixKernel>(
         "band", "cdtw, band <= 32, one length: one thread per pair, the band in registers (else as shuffle)",
-        gpu::Design::Band, false, 30));
+        gpu::Design::Band, false, 29));
     registry.add(std::make_unique<GpuMatrixKernel>(
         "band_dpx", "as band, the three-input minimum as one Hopper DPX integer operation (sm_90)",
-        gpu::Design::BandDpx, false, 29));
+        gpu::Design::BandDpx, false, 30));
     // Above the anti-diagonal kernels for twed (the engine's default); rows of several lengths,
     // rows over 1024 samples and several channels go to the anti-diagonal kernel inside it.
     registry.add(std::make_unique<GpuMatrixKernel>(
