@@ -46,7 +46,12 @@ std::vector<SecondsSpan> syntheticSeizures(const SyntheticChannel& c) {
         left -= len;
         // Centred in the i-th of k equal parts of the channel.
         const long long centre = (long long)((double(c.samples) * (2 * i + 1)) / (2.0 * k));
-        const long long begin = std::clamp(centre - len / 2, 0LL, c.samples - len);
+        // Start on a whole second: the spike-and-wave is a rigid 3 Hz rhythm in absolute time,
+        // so windows a whole second apart are in phase. A seizure starting half a cycle off the
+        // 1-s epoch grid would put its patterns out of phase with every ictal epoch, and under
+        // a 16-sample band that is farther than plain background (every quality 0).
+        const long long second = std::max(1LL, (long long)std::llround(c.rateHz));
+        const long long begin = std::clamp((centre - len / 2) / second * second, 0LL, c.samples - len);
         out.push_back({double(begin) / c.rateHz, double(begin + len) / c.rateHz});
     }
     return out;
