@@ -70,6 +70,10 @@ public:
 
     // Index of a signal by display name, label, or "#N" (0-based index); -1 when unknown.
     int findSignal(std::string_view name) const;
+
+protected:
+    // Throws IoError naming the signal when [start, start+count) is not inside it; returns count.
+    long long checkReadWindow(int signal, long long start, long long count) const;
 };
 
 }  // namespace warplab::io

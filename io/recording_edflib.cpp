@@ -89,30 +89,18 @@ public:
     const std::vector<std::string>& warnings() const override { return warnings_; }
 
     std::vector<float> read(int signal, long long start, long long count) const override {
-        std::vector<float> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        std::vector<float> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
         readChunks<double>(signal, start, count, out.data(), edfread_physical_samples);
         return out;
     }
 
     std::vector<int> readDigital(int signal, long long start, long long count) const override {
-        std::vector<int> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        std::vector<int> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
         readChunks<int>(signal, start, count, out.data(), edfread_digital_samples);
         return out;
     }
 
 private:
-    long long checkWindow(int signal, long long start, long long count) const {
-        if (signal < 0 || signal >= int(signals_.size()))
-            throw IoError(path_, "signal", "index " + std::to_string(signal) + " outside 0.." +
-                                               std::to_string(int(signals_.size()) - 1));
-        const long long total = signals_[signal].samples;
-        if (start < 0 || count < 0 || start > total || count > total - start)
-            throw IoError(path_, "signal '" + signals_[signal].displayName + "' window",
-                          "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
-                              ") outside the recording's " + std::to_string(total) + " samples");
-        return count;
-    }
-
     // Reads through EDFlib in bounded chunks (EDFlib takes an int count) into `out`.
     template <typename Sample, typename Out>
     void readChunks(int signal, long long start, long long count, Out* out,

@@ -1,4 +1,5 @@
 #include <charconv>
+#include <string>
 
 #include "io/io_error.h"
 #include "io/recording.h"
@@ -27,6 +28,19 @@ namespace warplab::io {
 std::vector<int> Recording::readDigital(int, long long, long long) const {
     throw IoError(path(), "signal", std::string("digital samples exist only in EDF/BDF files, not in ") +
                                         std::string(formatName(format())));
+}
+
+long long Recording::checkReadWindow(int signal, long long start, long long count) const {
+    const auto& sigs = signals();
+    if (signal < 0 || signal >= int(sigs.size()))
+        throw IoError(path(), "signal", "index " + std::to_string(signal) + " outside 0.." +
+                                            std::to_string(int(sigs.size()) - 1));
+    const long long total = sigs[signal].samples;
+    if (start < 0 || count < 0 || start > total || count > total - start)
+        throw IoError(path(), "signal '" + sigs[signal].displayName + "' window",
+                      "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
+                          ") outside the recording's " + std::to_string(total) + " samples");
+    return count;
 }
 
 }  // namespace warplab::io

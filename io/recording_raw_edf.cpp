@@ -71,31 +71,19 @@ public:
     const std::vector<std::string>& warnings() const override { return warnings_; }
 
     std::vector<float> read(int signal, long long start, long long count) const override {
-        std::vector<float> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        std::vector<float> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
         const Calibration& cal = calibration_[signal];
         readSamples(signal, start, count, [&](long long i, long long digital) { out[i] = float(cal.physical(digital)); });
         return out;
     }
 
     std::vector<int> readDigital(int signal, long long start, long long count) const override {
-        std::vector<int> out(static_cast<std::size_t>(checkWindow(signal, start, count)));
+        std::vector<int> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
         readSamples(signal, start, count, [&](long long i, long long digital) { out[i] = int(digital); });
         return out;
     }
 
 private:
-    long long checkWindow(int signal, long long start, long long count) const {
-        if (signal < 0 || signal >= int(signals_.size()))
-            throw IoError(path_, "signal", "index " + std::to_string(signal) + " outside 0.." +
-                                               std::to_string(int(signals_.size()) - 1));
-        const long long total = signals_[signal].samples;
-        if (start < 0 || count < 0 || start > total || count > total - start)
-            throw IoError(path_, "signal '" + signals_[signal].displayName + "' window",
-                          "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
-                              ") outside the recording's " + std::to_string(total) + " samples");
-        return count;
-    }
-
     // Calls put(i, digital) for samples start+i, i < count, holding at most kBlockBytes of
     // raw data at a time.
     template <typename Put>

@@ -48,14 +48,7 @@ public:
     std::string layout() const override { return layout_; }
 
     std::vector<float> read(int signal, long long start, long long count) const override {
-        if (signal < 0 || signal >= int(signals_.size()))
-            throw IoError(path_, "signal", "index " + std::to_string(signal) + " outside 0.." +
-                                               std::to_string(int(signals_.size()) - 1));
-        const long long total = signals_[signal].samples;
-        if (start < 0 || count < 0 || start > total || count > total - start)
-            throw IoError(path_, "signal '" + signals_[signal].displayName + "' window",
-                          "samples [" + std::to_string(start) + ", " + std::to_string(start + count) +
-                              ") outside the channel's " + std::to_string(total) + " samples");
+        checkReadWindow(signal, start, count);
         const auto& d = data_[signal];
         return std::vector<float>(d.begin() + start, d.begin() + start + count);
     }
