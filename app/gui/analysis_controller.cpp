@@ -5,6 +5,7 @@
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
+#include "compute/bench/chip_ceiling.h"
 #include "compute/engine.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "widgets/alignment_view.h"
@@ -279,7 +280,12 @@ quint64 AnalysisController::runKernelComparison() {
         config.progress = o.progress;
         config.cancel = o.cancel;
         const compute::BenchTable table = compute::runBench(config);
-        return [=] { view->setResults(table); };
+        const auto ceiling = compute::gpuCeiling(config.params.metric);
+        return [=] {
+            view->setResults(table);
+            if (ceiling) view->setCeiling(ceiling->cellsPerSecond, QString::fromStdString(ceiling->label));
+            else view->setCeiling(0, {});
+        };
     });
 }
 
