@@ -58,11 +58,14 @@ std::vector<double> dtwMatrix(const Series& x, const Series& y, bool absCost, lo
     return D;
 }
 
-Path backtrack(const std::vector<double>& acc, std::size_t n, std::size_t m) {
+namespace {
+
+// Walks back from (i, j) preferring diagonal, then (i-1, j), then (i, j-1) on ties (METRICS.md).
+// DTW ends at (0, 0); a subsequence match ends anywhere in row 0.
+Path backtrackFrom(const std::vector<double>& acc, std::size_t m, std::size_t i, std::size_t j, bool toRowZero) {
     Path path;
-    std::size_t i = n - 1, j = m - 1;
     path.emplace_back(i, j);
-    while (i > 0 || j > 0) {
+    while (i > 0 || (!toRowZero && j > 0)) {
         if (i == 0) {
             --j;
         } else if (j == 0) {
@@ -79,6 +82,16 @@ Path backtrack(const std::vector<double>& acc, std::size_t n, std::size_t m) {
     }
     std::reverse(path.begin(), path.end());
     return path;
+}
+
+}  // namespace
+
+Path backtrack(const std::vector<double>& acc, std::size_t n, std::size_t m) {
+    return backtrackFrom(acc, m, n - 1, m - 1, false);
+}
+
+Path sdtwBacktrack(const std::vector<double>& acc, std::size_t n, std::size_t m, std::size_t end) {
+    return backtrackFrom(acc, m, n - 1, end, true);
 }
 
 }  // namespace warplab::compute::reference

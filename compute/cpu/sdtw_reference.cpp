@@ -79,25 +79,4 @@ std::vector<double> sdtwMatrix(const Series& x, const Series& y, bool absCost) {
     return D;
 }
 
-Path sdtwBacktrack(const std::vector<double>& acc, std::size_t n, std::size_t m, std::size_t end) {
-    Path path;
-    std::size_t i = n - 1, j = end;
-    path.emplace_back(i, j);
-    while (i > 0) {
-        if (j == 0) {
-            --i;
-        } else {
-            const double diag = acc[(i - 1) * m + (j - 1)];
-            const double up = acc[(i - 1) * m + j];
-            const double left = acc[i * m + (j - 1)];
-            if (diag <= up && diag <= left) { --i; --j; }
-            else if (up <= left) { --i; }
-            else { --j; }
-        }
-        path.emplace_back(i, j);
-    }
-    std::reverse(path.begin(), path.end());
-    return path;
-}
-
 }  // namespace warplab::compute::reference
