@@ -128,9 +128,14 @@ quint64 AnalysisController::channelDistanceMatrix() {
     }
     std::vector<Segment> segments;
     for (int ch = 0; ch < int(set.size()); ++ch) segments.push_back({ch, s, e});
-    auto* view = v_.distances;
     const QString title = tr("channels × channels, %1–%2 s").arg(s, 0, 'f', 1).arg(e, 0, 'f', 1);
-    Q_EMIT viewRequested(view);
+    Q_EMIT viewRequested(v_.distances);
+    return submitAllPairsMatrix(set, segments, p, title);
+}
+
+quint64 AnalysisController::submitAllPairsMatrix(const compute::SeriesSet& set, const std::vector<Segment>& segments,
+                                                 const compute::Params& p, const QString& title) {
+    auto* view = v_.distances;
     return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
                            [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
         auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(set, nullptr, p, o));
@@ -170,19 +175,8 @@ quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, doub
         return 0;
     }
     const compute::Params p = params();
-    auto* view = v_.distances;
     const QString title = tr("epochs of %1 (%2 s, stride %3 s)").arg(doc_->channelName(channel)).arg(epochS).arg(strideS);
-    return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
-                           [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
-        auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(set, nullptr, p, o));
-        m->rowNames.clear();
-        for (const auto& series : set) m->rowNames.push_back(series.name);
-        m->colNames = m->rowNames;
-        return [=, this] {  // runs on the GUI thread, where the controller lives
-            matrixRows_ = segments;
-            view->setMatrix(m, title);
-        };
-    });
+    return submitAllPairsMatrix(set, segments, p, title);
 }
 
 quint64 AnalysisController::searchQuery(int topK) {

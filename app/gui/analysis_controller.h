@@ -81,6 +81,10 @@ private:
     Views v_;
     // What the rows and columns of the shown distance matrix are: (channel, start, end).
     struct Segment { int channel; double start, end; };
+    // Runs all pairs of `set` (rows named by the series) into the distance-matrix view; a click
+    // on a cell then opens the pair of `segments` it came from.
+    quint64 submitAllPairsMatrix(const compute::SeriesSet& set, const std::vector<Segment>& segments,
+                                 const compute::Params& p, const QString& title);
     std::vector<Segment> matrixRows_;
     std::uint64_t budgetOverride_ = 0;
 };
