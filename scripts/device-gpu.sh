@@ -27,7 +27,8 @@ cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWAR
   -DCMAKE_CUDA_COMPILER="$nvcc_path" -DWARPLAB_TEST_DATA="$PWD/.device-data" \
   -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined >>"$OUT/build.log" 2>&1 || { log "configure FAILED"; tail -40 "$OUT/build.log"; exit 1; }
 log build
-time cmake --build $build -j16 --target gpu_test_kernels warplab-gpu-bench >>"$OUT/build.log" 2>&1 \
+gpu_tests=$(cmake --build $build --target help | sed -n 's/^\(gpu_test_[a-z0-9_]*\):.*/\1/p' | sort -u)
+time cmake --build $build -j16 --target $gpu_tests warplab-gpu-bench >>"$OUT/build.log" 2>&1 \
   || { log "build FAILED"; grep -B2 -A12 -E "error|FAILED" "$OUT/build.log" | head -80; exit 1; }
 # warplab-cli needs io (HDF5 and its runtime libraries); best effort here.
 if [ -z "${SKIP_CLI:-}" ]; then
@@ -36,8 +37,12 @@ fi
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   log "GPU suite"
-  timeout 300 $build/tests/gpu/gpu_test_kernels "$PWD/.device-data" 2>&1 | tee "$OUT/gpu-tests.log"
-  echo "exit code ${PIPESTATUS[0]}" | tee -a "$OUT/gpu-tests.log"
+  : >"$OUT/gpu-tests.log"
+  for t in $gpu_tests; do
+    echo "### $t" | tee -a "$OUT/gpu-tests.log"
+    timeout 300 $build/tests/gpu/$t "$PWD/.device-data" 2>&1 | tee -a "$OUT/gpu-tests.log"
+    echo "exit code ${PIPESTATUS[0]}" | tee -a "$OUT/gpu-tests.log"
+  done
   (cd $build && timeout 300 ctest -R gpu --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
 fi
 

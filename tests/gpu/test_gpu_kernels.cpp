@@ -27,34 +27,12 @@
 #include "compute/gpu/softdtw_grad.h"
 #include "compute/gpu/twed_warp.h"
 #include "compute/kernels/registry.h"
+#include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;
+using namespace warplab::gputest;
 
 namespace {
-
-int failures = 0, checks = 0;
-
-void report(bool ok, const std::string& what, double maxRel) {
-    ++checks;
-    if (!ok) ++failures;
-    std::printf("%s %-70s max_rel_err=%.3g\n", ok ? "PASS" : "FAIL", what.c_str(), maxRel);
-    std::fflush(stdout);
-}
-
-Series randomSeries(std::mt19937& rng, std::size_t n) {
-    // A random walk: neighbouring samples correlate as in EEG, so warping paths are not trivial.
-    std::normal_distribution<float> step(0.f, 1.f);
-    std::vector<float> v(n);
-    float x = 0;
-    for (auto& s : v) { x = 0.9f * x + step(rng); s = x; }
-    return Series(std::move(v));
-}
-
-double relErr(double got, double ref) {
-    if (std::isinf(ref) || std::isinf(got)) return (std::isinf(ref) && std::isinf(got)) ? 0.0 : INFINITY;
-    if (std::isnan(got)) return INFINITY;
-    return std::fabs(got - ref) / std::max(1.0, std::fabs(ref));
-}
 
 // Runs `kernel` on one tile covering rows x cols and compares every cell with the reference.
 double compareTile(Kernel& kernel, const SeriesSet& rows, const SeriesSet& cols, const Params& p) {
@@ -78,20 +56,6 @@ std::string describe(const Params& p) {
     return s.str();
 }
 
-SeriesSet readUcr(const std::string& path) {
-    SeriesSet set;
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream ls(line);
-        double label, v;
-        if (!(ls >> label)) continue;
-        std::vector<float> vals;
-        while (ls >> v) vals.push_back(float(v));
-        set.emplace_back(std::move(vals));
-    }
-    return set;
-}
 
 void testAwkwardLengths(const std::vector<Kernel*>& kernels) {
     std::mt19937 rng(7);
@@ -448,6 +412,5 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         report(false, std::string("unexpected exception: ") + e.what(), 0);
     }
-    std::printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return finish();
 }
