@@ -34,6 +34,8 @@ public:
         if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
         if (design_ == gpu::Design::Band || design_ == gpu::Design::BandDpx) return m == Metric::Cdtw;
         if (design_ == gpu::Design::TwedWarp) return m == Metric::Twed;
+        if (design_ == gpu::Design::Tiled)
+            return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw || m == Metric::Twed;
         return m != Metric::Sdtw;
     }
     std::string unavailableReason() const override { return gpu::unavailableReason(); }
@@ -79,6 +81,12 @@ void registerGpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<GpuMatrixKernel>(
         "twed_fp64", "twed as cuda.twed, accumulated in fp64 (else anti-diagonal fp64)",
         gpu::Design::TwedWarp, true, 8));
+    // For very long series (1e5 samples and more), chosen by name: a short pair is one tile and
+    // runs no faster than on the anti-diagonal kernel, so it is never the engine's default.
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "tiled", "long series: 512 x 512 tiles, one per 32 lanes, one launch per tile diagonal, fp32 "
+                 "(dtw, cdtw, softdtw, twed; several channels: anti-diagonal)",
+        gpu::Design::Tiled, false, 1));
 }
 
 }  // namespace warplab::compute

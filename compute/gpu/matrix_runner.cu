@@ -6,12 +6,17 @@
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/matrix_runner.h"
 #include "compute/gpu/shuffle_dtw.h"
+#include "compute/gpu/tiled.h"
 #include "compute/gpu/twed_warp.h"
 
 namespace warplab::compute::gpu {
 
 void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                           const PairsView& pairs, gpuStream_t s) {
+    if (design_ == Design::Tiled && tiledApplies(rows, cols, params)) {
+        launchTiled(rows, cols, pairs, params, scratchFloats_, s);
+        return;
+    }
     if (design_ == Design::TwedWarp && twedWarpApplies(rows, cols, params)) {
         if (fp64_) launchTwedWarp<double>(rows, cols, pairs, params, s);
         else launchTwedWarp<float>(rows, cols, pairs, params, s);

@@ -12,7 +12,9 @@ namespace warplab::compute::gpu {
 // Band: the narrow-band cdtw kernel where it applies (band_cdtw.h), else the shuffle kernel;
 // BandDpx the same with Hopper's DPX three-input minimum.
 // TwedWarp: the register-tiled TWED kernel where it applies (twed_warp.h), else anti-diagonal.
-enum class Design { Antidiagonal, Shuffle, Band, TwedWarp, BandDpx };
+// Tiled: the tiled wavefront across blocks for long series (tiled.h) where it applies (one
+// channel), else anti-diagonal.
+enum class Design { Antidiagonal, Shuffle, Band, TwedWarp, BandDpx, Tiled };
 
 class MatrixRunner {
 public:
