@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   [BENCH_SET=full|shuffle|new] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
-# BENCH_SET=tiled times cuda.tiled on 1e5 / 1e6-sample pairs (dtw, cdtw, softdtw, twed), cuda.antidiagonal at 1e5.
+#   [BENCH_SET=full|shuffle|new|sdtw] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+# BENCH_SET=sdtw times the subsequence search (fp32 and half2; 100,000 and 1,000,000 references).
 # BENCH_SET=new times only the band cdtw and TWED kernels (with cuda.shuffle and the CPU on the
 # same work); SKIP_CLI=1 does not build warplab-cli (saves device time).
 # Needs, carried next to the working tree: .device-debs (Debian packages the machine lacks,
@@ -59,18 +59,20 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
       $B "$@" --repeats 1 >>"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
   }
-  if [ "${BENCH_SET:-full}" = tiled ]; then
-    # One launch from the middle of the 391 tile diagonals of a 100,000 x 100,000 pair (the widest
-    # diagonal: 196 tiles), then the instruction mix of the dtw kernel (squared cost, whole body).
-    echo "### tiledKernel (diagonal 196 of 391): warplab-gpu-bench --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 1" >>"$OUT/profile.log"
-    timeout 120 ncu --kernel-name regex:tiledKernel --launch-skip 196 --launch-count 1 \
+  if [ "${BENCH_SET:-full}" = sdtw ]; then
+    # The fp32 pass of a timed run (launches: warm-up pass, warm-up windows, then this one).
+    echo "### stripeKernel (fp32 pass): warplab-gpu-bench --metric sdtw 512 x 2000 in 100000" >>"$OUT/profile.log"
+    timeout 120 ncu --kernel-name regex:stripeKernel --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
-      $B --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 1 >>"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
-    cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk -v pat="tiledKernelILi0ELb0E" '
-      /Function :/ {on = index($0, pat) > 0; next}
-      on && match($0, /\/\*[0-9a-f]+\*\/[ \t]+(@!?U?P[0-9T][ \t]+)?[A-Z][A-Z0-9]*/) {
-        n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
-      END { print tot, "ALL (tiled dtw, squared)"; for (k in c) print c[k], k }' | sort -rn | head -25 >>"$OUT/profile.log"
+      $B --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 1 >>"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
+    # Instruction mix (whole bodies) of the fp32 pass, the half2 pass (16 rows, squared) and the window pass.
+    for pat in 5F32OpELi16ELb0ELb0E 4H2OpELi16ELb0ELb0E 5F32OpELi16ELb0ELb1E; do
+      cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk -v pat="stripeKernelINS2_$pat" '
+        /Function :/ {on = index($0, pat) > 0; next}
+        on && match($0, /\/\*[0-9a-f]+\*\/[ \t]+(@!?U?P[0-9T][ \t]+)?[A-Z][A-Z0-9]*/) {
+          n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
+        END { print tot, "ALL (" pat ")"; for (k in c) print c[k], k }' | sort -rn | head -20 >>"$OUT/profile.log"
+    done
   elif [ "${BENCH_SET:-full}" = new ]; then
     prof bandKernel --metric cdtw --band 16 --kernels cuda.band --lengths 1024 --pairs 1048576
     prof twedWarpKernel --metric twed --kernels cuda.twed --lengths 1024 --pairs 65536
@@ -94,16 +96,12 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   B=$build/tests/gpu/warplab-gpu-bench
   run() { echo "\$ warplab-gpu-bench $*" | tee -a "$OUT/bench.log"; timeout 240 $B "$@" 2>&1 | tee -a "$OUT/bench.log"; }
   : >"$OUT/bench.log"
-  if [ "${BENCH_SET:-full}" = tiled ]; then
-    # Long series: cuda.tiled at 1e5 and 1e6 samples (no reference check above 1e9 cells per pair:
-    # gpu_test_tiled checks long pairs), the anti-diagonal kernel at 1e5 for comparison (slow: one
-    # timed run), and the CPU (on shorter series, see runCpuComparison).
-    run --metric dtw --kernels cuda.tiled --lengths 100000,1000000 --pairs 1 --repeats 3 --json "$OUT/t1.json"
-    run --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 4 --repeats 3 --cpu --json "$OUT/t2.json"
-    run --metric softdtw --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 3 --json "$OUT/t3.json"
-    run --metric twed --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 3 --json "$OUT/t4.json"
-    run --metric cdtw --band 1000 --kernels cuda.tiled --lengths 1000000 --pairs 1 --repeats 3 --json "$OUT/t5.json"
-    run --metric dtw --kernels cuda.antidiagonal --lengths 100000 --pairs 1 --repeats 1 --json "$OUT/t6.json"
+  if [ "${BENCH_SET:-full}" = sdtw ]; then
+    run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --cpu --json "$OUT/d1.json"
+    run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --half2 --json "$OUT/d2.json"
+    run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --json "$OUT/d3.json"
+    run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --half2 --json "$OUT/d4.json"
+    run --metric sdtw --sdtw-queries 512 --sdtw-length 128 --sdtw-reference 100000 --top 5 --repeats 3 --half2 --json "$OUT/d5.json"
   elif [ "${BENCH_SET:-full}" = new ]; then
     run --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --engine --json "$OUT/n1.json"
     run --metric cdtw --band 1 --kernels cuda.band,cuda.band_dpx --lengths 1024 --pairs 1048576 --json "$OUT/n2.json"

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "compute/core/preprocess.h"
@@ -78,9 +79,7 @@ BenchTable runDeviceBench(const BenchConfig& config) {
             const bool bandDesign = k->name().find(".band") != std::string::npos;
             const bool twedDesign = k->name().find(".twed") != std::string::npos;
             const bool dpxDesign = k->name().find(".band_dpx") != std::string::npos;
-            const bool tiledDesign = k->name().find(".tiled") != std::string::npos;
-            MatrixRunner runner(tiledDesign ? Design::Tiled
-                                : dpxDesign ? Design::BandDpx
+            MatrixRunner runner(dpxDesign ? Design::BandDpx
                                 : bandDesign ? Design::Band
                                 : twedDesign ? Design::TwedWarp
                                 : shuffle    ? Design::Shuffle
@@ -119,18 +118,14 @@ BenchTable runDeviceBench(const BenchConfig& config) {
             // Error on a deterministic sample of pairs (the reference is slow at this size).
             std::mt19937_64 pickRng(config.seed);
             std::uniform_int_distribution<std::size_t> pick(0, side - 1);
-            // The reference does about 1e8 cells/s on one core: pairs of more than 1e9 cells are not
-            // checked here (tests/gpu/test_gpu_tiled.cpp checks long pairs).
-            const std::uint64_t pairCells = dpCells(p.metric, length, length, p.band);
-            const std::size_t samples = pairCells > 1000000000ull ? 0 : std::min<std::size_t>(config.maxReferencePairs, row.pairs);
+            const std::size_t samples = std::min<std::size_t>(config.maxReferencePairs, row.pairs);
             for (std::size_t sIdx = 0; sIdx < samples; ++sIdx) {
                 const std::size_t r = pick(pickRng), c = pick(pickRng);
                 row.max_rel_error = std::max(row.max_rel_error,
                                              relErr(host[r * side + c], reference::rawDistance(rows[r], cols[c], p)));
             }
             row.note = "device time (events), inputs resident, median of " + std::to_string(times.size()) +
-                       " runs; " + (samples ? "error on " + std::to_string(samples) + " sampled pairs"
-                                            : "no reference check (" + std::to_string(pairCells) + " cells per pair)");
+                       " runs; error on " + std::to_string(samples) + " sampled pairs";
             table.push_back(row);
         }
     }
@@ -138,9 +133,10 @@ BenchTable runDeviceBench(const BenchConfig& config) {
 }
 
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats, bool znorm,
-                      std::uint64_t seed) {
+                      std::uint64_t seed, bool half2) {
     BenchRow row;
-    row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") + ".shuffle_sdtw@device";
+    row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") +
+                 (half2 ? ".sdtw_half2@device" : ".sdtw@device");
     row.metric = "sdtw";
     row.length = std::size_t(queryLength);
     row.pairs = std::size_t(queries);
@@ -152,20 +148,22 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     p.metric = Metric::Sdtw;
     p.topk = topk;
     p.znorm = znorm;
+    const SdtwPrecision precision = half2 ? SdtwPrecision::Half2 : SdtwPrecision::Fp32;
     std::vector<double> times;
     std::vector<std::vector<Match>> got;
     SdtwTiming timing;
     for (int rep = -1; rep < repeats; ++rep) {
-        got = sdtwSearchBatch(qs, ref, p, &timing);
+        got = sdtwSearchBatch(qs, ref, p, &timing, precision);
         if (rep >= 0) times.push_back(timing.kernelSeconds);
     }
     row.median_s = median(times);
     row.cells_per_s = double(timing.cells) / row.median_s;
     row.distances_per_s = double(queries) / row.median_s;
-    // Reference on two queries (each n*m cells in double on one core).
+    // Reference on one or two queries (each n*m cells in double on one core).
+    const int checked = std::min(queries, referenceLength > 300000 ? 1 : 2);
     const Series refP = znorm ? znormalized(ref) : ref;
     int mismatches = 0;
-    for (int q = 0; q < std::min(queries, 2); ++q) {
+    for (int q = 0; q < checked; ++q) {
         const Series qp = znorm ? znormalized(qs[q]) : qs[q];
         auto want = reference::sdtwTopK(qp, refP, false, topk);
         for (std::size_t i = 0; i < want.size() && i < got[q].size(); ++i) {
@@ -173,10 +171,55 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
             if (got[q][i].start != want[i].start || got[q][i].end != want[i].end) ++mismatches;
         }
     }
+    char windows[200];
+    std::snprintf(windows, sizeof windows, "; start windows: %.3g%% of the cells, %d rounds", 100.0 * double(timing.windowCells) / double(timing.cells),
+                  timing.windowRounds);
     row.note = std::to_string(queries) + " queries x " + std::to_string(queryLength) + " in " +
                std::to_string(referenceLength) + ", top-" + std::to_string(topk) + (znorm ? ", device z-norm" : "") +
-               "; device time (z-norm + DP + top-k), median of " + std::to_string(times.size()) +
-               "; error on 2 queries, " + std::to_string(mismatches) + " start/end mismatches";
+               (half2 ? ", half2" : ", fp32") + "; device time (z-norm + DP + top-k + starts), median of " +
+               std::to_string(times.size()) + windows + "; error on " + std::to_string(checked) + " queries, " +
+               std::to_string(mismatches) + " start/end mismatches";
+    if (half2) {
+        // The half cost row against fp32 on 16 queries, and the top-k ends against the fp32 search.
+        SeriesSet sub(qs.begin(), qs.begin() + std::min(queries, 16));
+        const auto hr = sdtwLastRows(sub, ref, p, SdtwPrecision::Half2);
+        const auto fr = sdtwLastRows(sub, ref, p, SdtwPrecision::Fp32);
+        std::vector<double> e;
+        for (std::size_t q = 0; q < fr.size(); ++q)
+            for (std::size_t j = 0; j < fr[q].size(); ++j) e.push_back(relErr(hr[q][j], fr[q][j]));
+        std::sort(e.begin(), e.end());
+        const auto full = sdtwSearchBatch(qs, ref, p, nullptr, SdtwPrecision::Fp32);
+        int ends = 0, differ = 0;
+        for (int q = 0; q < queries; ++q)
+            for (const Match& h : got[q]) {
+                ++ends;
+                if (std::none_of(full[q].begin(), full[q].end(), [&](const Match& f) { return f.end == h.end; })) ++differ;
+            }
+        char buf[240];
+        std::snprintf(buf, sizeof buf,
+                      "; half cost row vs fp32 (16 queries): median rel. error %.3g, max %.3g; top-%d ends not in the fp32 top-%d: %d of %d",
+                      e.empty() ? 0.0 : e[e.size() / 2], e.empty() ? 0.0 : e.back(), topk, topk, differ, ends);
+        row.note += buf;
+    }
+    return row;
+}
+
+BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed) {
+    BenchRow row;
+    row.kernel = "cpu.reference@search";
+    row.metric = "sdtw";
+    row.length = std::size_t(queryLength);
+    row.pairs = std::size_t(queries);
+    std::mt19937_64 rng(seed);
+    SeriesSet qs = randomSet(rng, std::size_t(queries), std::size_t(queryLength));
+    const Series ref = znormalized(randomSet(rng, 1, std::size_t(referenceLength))[0]);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const Series& q : qs) reference::sdtwTopK(znormalized(q), ref, false, topk);
+    row.median_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    row.cells_per_s = double(queryLength) * double(referenceLength) * queries / row.median_s;
+    row.distances_per_s = queries / row.median_s;
+    row.note = "CPU search (reference::sdtwTopK, double, one core; Engine::search's CPU path), " + std::to_string(queries) +
+               " queries, one run";
     return row;
 }
 
@@ -216,15 +259,6 @@ BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, s
 
 BenchRow runCpuComparison(const Params& params, std::size_t length, std::size_t pairs, std::uint64_t seed,
                           int threads) {
-    // One pair is never split across CPU threads: for very long series, time the CPU on many
-    // pairs of shorter series instead (cells/s compare; the times do not).
-    if (dpCells(params.metric, length, length, params.band) > 1000000000ull) {
-        std::size_t shorter = length;
-        while (shorter > 1 && dpCells(params.metric, shorter, shorter, params.band) > 25000000ull) shorter /= 2;
-        BenchRow row = runCpuComparison(params, shorter, std::size_t(1) << 16, seed, threads);
-        row.note += "; series of " + std::to_string(shorter) + " instead of " + std::to_string(length);
-        return row;
-    }
     BenchRow row;
     row.metric = std::string(metricName(params.metric));
     row.length = length;

@@ -17,8 +17,13 @@ BenchTable runDeviceBench(const BenchConfig& config);
 
 // Subsequence search: `queries` random queries of `queryLength` in a reference of
 // `referenceLength`, top-k; the row's pairs are queries, cells n*m per query.
+// half2: the half-precision search (its note adds the cost-row error against fp32 on 16
+// queries and how many top-k ends differ from the fp32 search).
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats,
-                      bool znorm, std::uint64_t seed);
+                      bool znorm, std::uint64_t seed, bool half2 = false);
+
+// The CPU search (reference::sdtwTopK, one core) on `queries` queries of the same shape.
+BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed);
 
 // Soft-DTW forward + gradient (fp64) of `pairs` random pairs of `length`; cells n*m per pair.
 BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed);

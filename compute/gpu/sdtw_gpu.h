@@ -1,6 +1,16 @@
 // Subsequence DTW on the GPU: many queries against one long reference (METRICS.md sdtw),
 // with the z-normaliser fused on the device and the top-k matches (start, end, cost) chosen
 // on the device. Engine::search (or a batch caller) can call this when the backend is CUDA.
+//
+// Fp32: the matches are those of METRICS.md computed in fp32 (ends, costs and starts equal
+// the full fp32 DP's; the starts come from windows seeded with exact checkpoint columns).
+// Half2: the last DP row is computed in half precision, two reference segments per lane; the
+// top-k ends are chosen on it, then each match's cost and start are recomputed in fp32 over
+// the window of the kHalf2Span(n) columns ending at it. So a half2 match is the best fp32 path
+// ending at its end among the paths spanning at most that many columns (all of them in
+// practice: 2n columns is twice the query), and its end may differ from the fp32 search's
+// where half-precision rounding reorders near-equal costs. Inputs should be z-normalised:
+// without --znorm, samples beyond +-32000 are refused (half overflows at 65504).
 #pragma once
 #include <vector>
 
@@ -10,16 +20,31 @@
 
 namespace warplab::compute::gpu {
 
+enum class SdtwPrecision { Fp32, Half2 };
+
 struct SdtwTiming {
-    double kernelSeconds = 0;  // z-normalise + DP + top-k on the device (events)
+    double kernelSeconds = 0;  // z-normalise + DP + top-k + starts on the device (events)
     double totalSeconds = 0;   // including packing and transfers
-    unsigned long long cells = 0;  // DP cells computed (sum over queries of n * m)
+    unsigned long long cells = 0;        // DP cells of the search (sum over queries of n * m)
+    unsigned long long windowCells = 0;  // DP cells of the start-recovery windows (all rounds)
+    int windowRounds = 0;                // window launches (fp32: 1 + widenings)
+    int windowCostMismatches = 0;        // fp32: window cost != pass cost at the end (a bug if > 0)
 };
+
+// Columns of the fp32 window a half2 match is recomputed over (and the overlap of the two
+// reference segments): 2n, at least 64.
+int sdtwHalf2Span(int queryLength);
 
 // Top params.topk matches of each query in `reference`, raw costs (no --sqrt), z-normalised
 // per series on the device when params.znorm. Univariate series only. Throws EngineError
 // (BadInput for NaN/empty/multichannel input, Device for no device or out of memory).
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
-                                                const Params& params, SdtwTiming* timing = nullptr);
+                                                const Params& params, SdtwTiming* timing = nullptr,
+                                                SdtwPrecision precision = SdtwPrecision::Fp32);
+
+// The last DP row D(n-1, j), j < m, of each query as the search computes it (fp32, or half2
+// with its segment semantics), for measuring half2 against fp32. All rows at once.
+std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
+                                             SdtwPrecision precision);
 
 }  // namespace warplab::compute::gpu

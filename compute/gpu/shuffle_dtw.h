@@ -1,5 +1,5 @@
-// The register-tiled warp-shuffle kernel for dtw and cdtw (`cuda.shuffle`), and the same
-// wavefront with free starts for subsequence DTW. Each lane holds R rows of the query in
+// The register-tiled warp-shuffle kernel for dtw and cdtw (`cuda.shuffle`); subsequence DTW
+// has its own stripe kernel (sdtw_passes.h). Each lane holds R rows of the query in
 // registers; the G lanes of a group sweep the columns in a skewed wavefront, passing the
 // bottom cell of their rows down with a shuffle. Rows beyond G*R are further "stripes" whose
 // boundary row goes through a buffer in device memory, so every length has a path. Cells
@@ -14,12 +14,6 @@ namespace warplab::compute::gpu {
 // dtw / cdtw / softdtw (params.metric), univariate, fp32. `scratch` grows for the stripe buffers.
 void launchShuffleDtw(const PackedDevice& rows, const PackedDevice& cols, const PairsView& pairs,
                       const Params& params, DeviceBuffer<float>& scratch, gpuStream_t s);
-
-// Subsequence DTW of queries against one reference (`pairs` lists (query, 0)): writes, per
-// query q, the last row D(n-1, j) to costRow[q * m + j] and the start column of the best path
-// ending there (METRICS.md's backtracking order, propagated forwards) to startRow.
-void launchShuffleSdtw(const PackedDevice& queries, const PackedDevice& reference, const PairsView& pairs,
-                       bool absCost, float* costRow, int* startRow, DeviceBuffer<float>& scratch, gpuStream_t s);
 
 // The rows per lane and lanes per group launchShuffleDtw picks (for reports and tests).
 struct ShuffleShape { int rowsPerLane, groupLanes; };

@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
     app.add_option("--sdtw-length", sdtwLength, "sdtw: query length");
     app.add_option("--sdtw-reference", sdtwRef, "sdtw: reference length");
     app.add_option("--top", topk, "sdtw: matches per query");
+    bool half2 = false;
+    app.add_flag("--half2", half2, "sdtw: the half-precision (__half2) search");
     CLI11_PARSE(app, argc, argv);
     try {
         auto m = parseMetric(metric);
@@ -55,7 +57,8 @@ int main(int argc, char** argv) {
             for (std::size_t len : lengths)
                 table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed));
         } else if (*m == Metric::Sdtw) {
-            table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed));
+            table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2));
+            if (cpu) table.push_back(gpu::runSdtwCpuComparison(2, sdtwLength, sdtwRef, topk, cfg.seed));
         } else {
             table = gpu::runDeviceBench(cfg);
             if (engine) {

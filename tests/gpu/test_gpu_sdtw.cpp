@@ -1,0 +1,223 @@
+// GPU subsequence search (compute/gpu/sdtw_gpu.h) against the scalar reference
+// (reference::sdtwTopK, double): fp32 ends, starts and costs for queries of awkward lengths,
+// top-1 and top-5, with and without z-normalisation, squared and absolute cost, exact ties
+// (integer data with constant stretches, where starts depend on METRICS.md's tie order), a
+// reference shorter than the query, a 100,000-sample reference; then the half2 search: its
+// cost row against fp32 (random walks and real ECG200 series) and its matches.
+//
+// Tolerances. fp32 costs within 2e-4 relative of the double reference (a sum of up to ~8000
+// rounded terms), starts and ends equal. half2: stated on the lines it prints (see sdtw_gpu.h).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/preprocess.h"
+#include "compute/cpu/reference.h"
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/sdtw_gpu.h"
+#include "tests/gpu/gpu_test_util.h"
+
+using namespace warplab::compute;
+using namespace warplab::gputest;
+
+namespace {
+
+// Series with integer samples in 0..3 and constant stretches of 1..40 samples: every cost is
+// an integer below 2^24, exact in fp32 and double alike, so ties are real ties on both.
+Series stairSeries(std::mt19937& rng, std::size_t n) {
+    std::uniform_int_distribution<int> level(0, 3), run(1, 40);
+    std::vector<float> v;
+    while (v.size() < n) {
+        const float x = float(level(rng));
+        for (int r = run(rng); r > 0 && v.size() < n; --r) v.push_back(x);
+    }
+    return Series(std::move(v));
+}
+
+// The GPU search (fp32) against the reference, top `k` (compared with the first k of the
+// reference's top `kRef`, which the greedy exclusion makes identical).
+void compareSearch(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
+                   bool absCost, const std::vector<int>& ks) {
+    const Series ref = znorm ? znormalized(reference) : reference;
+    const int kMax = *std::max_element(ks.begin(), ks.end());
+    std::vector<std::vector<Match>> want;
+    for (const Series& q : queries) want.push_back(reference::sdtwTopK(znorm ? znormalized(q) : q, ref, absCost, kMax));
+    for (int k : ks) {
+        Params p;
+        p.metric = Metric::Sdtw;
+        p.topk = k;
+        p.znorm = znorm;
+        p.cost = absCost ? Cost::Absolute : Cost::Squared;
+        gpu::SdtwTiming tm;
+        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm);
+        double worst = 0;
+        bool ok = tm.windowCostMismatches == 0 && got.size() == queries.size();
+        int printed = 0;
+        for (std::size_t q = 0; q < queries.size() && q < got.size(); ++q) {
+            const std::size_t nWant = std::min<std::size_t>(k, want[q].size());
+            if (got[q].size() != nWant) {
+                ok = false;
+                std::printf("  query %zu (n=%zu): %zu matches, reference %zu\n", q, queries[q].length, got[q].size(), nWant);
+                continue;
+            }
+            for (std::size_t i = 0; i < nWant; ++i) {
+                const Match& g = got[q][i];
+                const Match& w = want[q][i];
+                worst = std::max(worst, relErr(g.cost, w.cost));
+                if (g.start != w.start || g.end != w.end || relErr(g.cost, w.cost) > 2e-4) {
+                    ok = false;
+                    if (printed++ < 12)
+                        std::printf("  query %zu (n=%zu) match %zu: gpu [%zu,%zu] cost %.9g, reference [%zu,%zu] cost %.9g\n", q,
+                                    queries[q].length, i, g.start, g.end, g.cost, w.start, w.end, w.cost);
+                }
+            }
+        }
+        if (tm.windowCostMismatches)
+            std::printf("  %d window costs differ from the pass's (the windows must reproduce it bit for bit)\n",
+                        tm.windowCostMismatches);
+        report(ok && worst <= 2e-4,
+               what + ", top-" + std::to_string(k) + (znorm ? ", z-norm" : "") + (absCost ? ", abs" : ", sq") + " (" +
+                   std::to_string(tm.windowRounds) + " window rounds)",
+               worst);
+    }
+}
+
+void testFp32() {
+    std::mt19937 rng(11);
+    const Series reference = randomSeries(rng, 20000);
+    SeriesSet queries;
+    for (std::size_t n : {1, 2, 31, 33, 127, 1000, 2000, 4097}) queries.push_back(randomSeries(rng, n));
+    for (bool znorm : {false, true})
+        for (bool absCost : {false, true})
+            compareSearch("sdtw 8 queries (1..4097) in 20000", queries, reference, znorm, absCost, {1, 5});
+
+    const Series big = randomSeries(rng, 100000);
+    SeriesSet bigQueries{randomSeries(rng, 127), randomSeries(rng, 2000)};
+    compareSearch("sdtw 2 queries (127, 2000) in 100000", bigQueries, big, true, false, {5});
+
+    // Ties: integer stairs; queries cut from the reference (exact matches, cost 0 at several
+    // places) and fresh ones.
+    const Series stairs = stairSeries(rng, 20000);
+    SeriesSet tieQueries;
+    for (std::size_t n : {1, 2, 31, 33, 127, 1000}) tieQueries.push_back(stairSeries(rng, n));
+    for (std::size_t n : {31, 127}) {
+        std::vector<float> cut(stairs.values.begin() + 5000, stairs.values.begin() + 5000 + long(n));
+        tieQueries.push_back(Series(std::move(cut)));
+    }
+    for (bool absCost : {false, true}) compareSearch("sdtw ties: integer stairs in 20000", tieQueries, stairs, false, absCost, {1, 5});
+
+    // A reference shorter than the query (and one of a single sample).
+    SeriesSet longQueries{randomSeries(rng, 1000), randomSeries(rng, 33)};
+    compareSearch("sdtw reference (500) shorter than the query", longQueries, randomSeries(rng, 500), false, false, {1, 5});
+    compareSearch("sdtw reference of 1 sample", longQueries, randomSeries(rng, 1), true, false, {1});
+}
+
+struct RowError {
+    double median = 0, max = 0;
+};
+
+RowError rowError(const std::vector<std::vector<float>>& half, const std::vector<std::vector<float>>& full) {
+    std::vector<double> e;
+    for (std::size_t q = 0; q < full.size(); ++q)
+        for (std::size_t j = 0; j < full[q].size(); ++j) e.push_back(relErr(half[q][j], full[q][j]));
+    std::sort(e.begin(), e.end());
+    return {e.empty() ? 0 : e[e.size() / 2], e.empty() ? 0 : e.back()};
+}
+
+// half2 against fp32 on one batch: the cost row's relative error (median, max), how many
+// top-5 ends differ, and whether each half2 match's cost is the fp32 row's value at its end.
+void compareHalf2(const std::string& what, const SeriesSet& queries, const Series& reference, double medianBound) {
+    Params p;
+    p.metric = Metric::Sdtw;
+    p.znorm = true;
+    p.topk = 5;
+    const auto full = gpu::sdtwLastRows(queries, reference, p, gpu::SdtwPrecision::Fp32);
+    const auto half = gpu::sdtwLastRows(queries, reference, p, gpu::SdtwPrecision::Half2);
+    const RowError re = rowError(half, full);
+    const auto f = gpu::sdtwSearchBatch(queries, reference, p, nullptr, gpu::SdtwPrecision::Fp32);
+    const auto h = gpu::sdtwSearchBatch(queries, reference, p, nullptr, gpu::SdtwPrecision::Half2);
+    int ends = 0, endsDiffer = 0, top1Differ = 0, exact = 0;
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+        for (std::size_t i = 0; i < h[q].size(); ++i) {
+            ++ends;
+            const bool found = std::any_of(f[q].begin(), f[q].end(), [&](const Match& m) { return m.end == h[q][i].end; });
+            if (!found) ++endsDiffer;
+            if (float(h[q][i].cost) == full[q][h[q][i].end]) ++exact;
+        }
+        if (h[q].empty() || f[q].empty() || h[q][0].end != f[q][0].end) ++top1Differ;
+    }
+    std::printf("  %s: half2 cost row vs fp32: median rel. error %.3g, max %.3g; top-5 ends not in fp32's top-5: %d of %d; "
+                "top-1 ends differing: %d of %zu; half2 match costs equal to the fp32 row at their end: %d of %d\n",
+                what.c_str(), re.median, re.max, endsDiffer, ends, top1Differ, queries.size(), exact, ends);
+    // Stated bounds: the row's median relative error (checked where half precision is meant
+    // to be used, queries of ~100 samples; printed for the long ones) and fp32-exact costs at
+    // half2's ends for at least 99% of the matches (a path spanning more than 2n columns is
+    // the only way to miss).
+    report((medianBound <= 0 || re.median <= medianBound) && exact * 100 >= ends * 99,
+           "half2 " + what + (medianBound > 0 ? ": row median rel. error <= " + std::to_string(medianBound) : std::string()) +
+               ", >= 99% fp32-exact match costs",
+           re.median);
+}
+
+void testHalf2(const std::string& dataDir) {
+    std::mt19937 rng(23);
+    SeriesSet shortQ, longQ;
+    for (int i = 0; i < 32; ++i) shortQ.push_back(randomSeries(rng, 128));
+    for (int i = 0; i < 8; ++i) longQ.push_back(randomSeries(rng, 2000));
+    const Series ref = randomSeries(rng, 20000);
+    compareHalf2("random walks, 32 queries of 128 in 20000", shortQ, ref, 0.05);
+    compareHalf2("random walks, 8 queries of 2000 in 100000", longQ, randomSeries(rng, 100000), 0);
+
+    // Real data: ECG200 (UCR), the first 16 test series as queries in the 100 training
+    // series joined end to end (9,600 samples).
+    const SeriesSet train = readUcr(dataDir + "/ucr/ECG200/ECG200_TRAIN.txt");
+    const SeriesSet test = readUcr(dataDir + "/ucr/ECG200/ECG200_TEST.txt");
+    if (train.empty() || test.size() < 16) {
+        report(false, "ECG200 not found under " + dataDir + "/ucr/ECG200", 0);
+    } else {
+        std::vector<float> joined;
+        for (const Series& s : train) joined.insert(joined.end(), s.values.begin(), s.values.end());
+        SeriesSet q(test.begin(), test.begin() + 16);
+        compareHalf2("ECG200, 16 test series in the joined training set", q, Series(std::move(joined)), 0.05);
+    }
+
+    // The fp32 path is unchanged by the half2 one: still the reference (one config).
+    SeriesSet few{randomSeries(rng, 127), randomSeries(rng, 1000)};
+    compareSearch("sdtw fp32 after half2", few, randomSeries(rng, 20000), true, false, {5});
+
+    // Half2 without z-normalisation refuses samples half cannot hold.
+    Params p;
+    p.metric = Metric::Sdtw;
+    bool refused = false;
+    try {
+        std::vector<float> big(100, 1e6f);
+        gpu::sdtwSearchBatch(SeriesSet{Series(std::vector<float>(10, 1.f))}, Series(std::move(big)), p, nullptr,
+                             gpu::SdtwPrecision::Half2);
+    } catch (const EngineError& e) {
+        refused = e.isBadInput();
+    }
+    report(refused, "half2 without z-norm refuses samples beyond +-32000 (BadInput)", 0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (!gpu::available()) {
+        std::printf("SKIP: GPU sdtw tests not run: %s\n", gpu::unavailableReason().c_str());
+        return 77;
+    }
+    std::string dataDir = WARPLAB_TEST_DATA;
+    if (argc > 1) dataDir = argv[1];
+    std::printf("GPU sdtw tests on %s\n", gpu::deviceName().c_str());
+    try {
+        testFp32();
+        testHalf2(dataDir);
+    } catch (const std::exception& e) {
+        report(false, std::string("unexpected exception: ") + e.what(), 0);
+    }
+    return finish();
+}
