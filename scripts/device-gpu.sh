@@ -86,6 +86,16 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
           n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
         END { print tot, "ALL (band W=16, squared, dpx=" pat ")"; for (k in c) print c[k], k }' | sort -rn | head -25 >>"$OUT/profile.log"
     done
+  elif [ "${BENCH_SET:-full}" = shuffle ]; then
+    # The wavefront full-DTW kernel (shuffle_dpx.h) at both lengths, and the SASS of its steady
+    # state (R = 32 rows, S = 2 columns: 64 cells per iteration) for G = 32 and G = 4, squared
+    # cost, DPX (Lb1E) and fminf (Lb0E).
+    prof waveKernel --metric dtw --kernels cuda.shuffle_dpx --lengths 1024 --pairs 65536
+    prof waveKernel --metric dtw --kernels cuda.shuffle_dpx --lengths 128 --pairs 1048576
+    for v in Li32ELb0ELb1E Li32ELb0ELb0E Li4ELb0ELb1E; do
+      cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null |
+        python3 scripts/sass_loop_mix.py "waveKernelILi32ELi2E$v" 64 >>"$OUT/profile.log"
+    done
   else
     prof shuffleKernel --metric dtw --kernels cuda.shuffle --lengths 1024 --pairs 65536
   fi
@@ -107,6 +117,11 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     run --metric cdtw --band 1 --kernels cuda.band,cuda.band_dpx --lengths 1024 --pairs 1048576 --json "$OUT/n2.json"
     run --metric cdtw --band 32 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 1024 --pairs 1048576 --json "$OUT/n3.json"
     run --metric twed --kernels cuda.twed,cuda.twed_fp64 --lengths 128,1024 --pairs 1048576 --repeats 3 --cpu --json "$OUT/n4.json"
+  elif [ "${BENCH_SET:-full}" = shuffle ]; then
+    # Full DTW: the shuffle kernel against the wavefront kernel without and with DPX; cdtw w=16:
+    # the band kernels (the engine's default for cdtw), all at 1M pairs of 128 and of 1024.
+    run --metric dtw --kernels cuda.shuffle,cuda.shuffle_wave,cuda.shuffle_dpx --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/w1.json"
+    run --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/w2.json"
   else
   run --metric dtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b1.json"
   run --metric cdtw --band 16 --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --json "$OUT/b2.json"

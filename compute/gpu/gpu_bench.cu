@@ -79,7 +79,11 @@ BenchTable runDeviceBench(const BenchConfig& config) {
             const bool bandDesign = k->name().find(".band") != std::string::npos;
             const bool twedDesign = k->name().find(".twed") != std::string::npos;
             const bool dpxDesign = k->name().find(".band_dpx") != std::string::npos;
-            MatrixRunner runner(dpxDesign ? Design::BandDpx
+            const bool waveDpx = k->name().find(".shuffle_dpx") != std::string::npos;
+            const bool wave = k->name().find(".shuffle_wave") != std::string::npos;
+            MatrixRunner runner(waveDpx      ? Design::ShuffleDpx
+                                : wave       ? Design::ShuffleWave
+                                : dpxDesign  ? Design::BandDpx
                                 : bandDesign ? Design::Band
                                 : twedDesign ? Design::TwedWarp
                                 : shuffle    ? Design::Shuffle

@@ -32,6 +32,8 @@ public:
     Backend backend() const override { return kBackend; }
     bool supports(Metric m) const override {
         if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
+        if (design_ == gpu::Design::ShuffleDpx || design_ == gpu::Design::ShuffleWave)
+            return m == Metric::Dtw || m == Metric::Cdtw;
         if (design_ == gpu::Design::Band || design_ == gpu::Design::BandDpx) return m == Metric::Cdtw;
         if (design_ == gpu::Design::TwedWarp) return m == Metric::Twed;
         if (design_ == gpu::Design::Tiled)
@@ -64,6 +66,15 @@ void registerGpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<GpuMatrixKernel>(
         "shuffle", "register-tiled rows per lane, warp shuffles, band-aware, fp32 (dtw, cdtw, softdtw)",
         gpu::Design::Shuffle, false, 20));
+    // Full DTW on series of one length (<= 1024 rows): two columns per step, whole rounds of pairs
+    // per group; other inputs go where cuda.band_dpx / cuda.band would send them. Above shuffle
+    // (the engine's default for dtw), below band_dpx (cdtw: the same kernels either way).
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "shuffle_dpx", "dtw, rows of one length <= 1024: lanes of 32 rows, two columns per step, DPX minimum (else as band_dpx)",
+        gpu::Design::ShuffleDpx, false, 22));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "shuffle_wave", "as shuffle_dpx with two fminf per cell instead of DPX (else as band)",
+        gpu::Design::ShuffleWave, false, 21));
     // Above shuffle, so that the engine's default GPU kernel for cdtw is one of these two (the DPX
     // one: 7.0 T against 6.3 T cells/s at band 16 on the H200, docs/PERFORMANCE.md); bands over
     // 32, unequal lengths and several channels go to the shuffle kernel inside them.

@@ -5,6 +5,7 @@
 #include "compute/gpu/band_cdtw.h"
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/matrix_runner.h"
+#include "compute/gpu/shuffle_dpx.h"
 #include "compute/gpu/shuffle_dtw.h"
 #include "compute/gpu/tiled.h"
 #include "compute/gpu/twed_warp.h"
@@ -15,6 +16,11 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
                           const PairsView& pairs, gpuStream_t s) {
     if (design_ == Design::Tiled && tiledApplies(rows, cols, params)) {
         launchTiled(rows, cols, pairs, params, scratchFloats_, s);
+        return;
+    }
+    const bool wave = design_ == Design::ShuffleDpx || design_ == Design::ShuffleWave;
+    if (wave && rows.dims == 1 && cols.dims == 1 && (metric == Metric::Dtw || metric == Metric::Cdtw)) {
+        launchWaveDtw(rows, cols, pairs, params, scratchFloats_, s, design_ == Design::ShuffleDpx);
         return;
     }
     if (design_ == Design::TwedWarp && twedWarpApplies(rows, cols, params)) {
@@ -78,7 +84,11 @@ double MatrixRunner::run(const TileTask& task) {
     start.record(stream.get());
     // Pairs in chunks so that a cancellation is seen within a fraction of a large tile.
     // The band kernel runs one thread per pair: a whole tile per launch keeps its last wave short.
-    const int chunk = design_ == Design::Band || design_ == Design::BandDpx ? (1 << 20) : (1 << 18);
+    // The wave kernel keeps its blocks resident and gives each group whole rounds of pairs: a
+    // small launch ends with a partly idle last round.
+    const bool whole = design_ == Design::Band || design_ == Design::BandDpx || design_ == Design::ShuffleDpx ||
+                       design_ == Design::ShuffleWave;
+    const int chunk = whole ? (1 << 20) : (1 << 18);
     for (std::size_t p0 = 0; p0 < pairCount; p0 += chunk) {
         if (task.cancel && task.cancel->cancelled()) break;
         const int count = int(std::min<std::size_t>(chunk, pairCount - p0));

@@ -12,9 +12,11 @@ namespace warplab::compute::gpu {
 // Band: the narrow-band cdtw kernel where it applies (band_cdtw.h), else the shuffle kernel;
 // BandDpx the same with Hopper's DPX three-input minimum.
 // TwedWarp: the register-tiled TWED kernel where it applies (twed_warp.h), else anti-diagonal.
+// ShuffleDpx / ShuffleWave: the wavefront full-DTW kernel (shuffle_dpx.h), with / without DPX,
+// where it applies, else as BandDpx / Band.
 // Tiled: the tiled wavefront across blocks for long series (tiled.h) where it applies (one
 // channel), else anti-diagonal.
-enum class Design { Antidiagonal, Shuffle, Band, TwedWarp, BandDpx, Tiled };
+enum class Design { Antidiagonal, Shuffle, Band, TwedWarp, BandDpx, ShuffleDpx, ShuffleWave, Tiled };
 
 class MatrixRunner {
 public:
