@@ -6,7 +6,7 @@
 #include "compute/cpu/reference.h"
 #include "compute/engine_prepare.h"
 #include "compute/kernels/registry.h"
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/sdtw_gpu.h"
 #endif
@@ -115,8 +115,14 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     const bool wantGpu = options.backend == Backend::Cuda || options.backend == Backend::Hip || namedGpu;
     std::vector<Match> matches;
     bool done = false;
-#if WARPLAB_HAVE_CUDA
-    if (options.backend != Backend::Hip && (wantGpu || options.backend == Backend::Auto) && gpu::available() &&
+#if WARPLAB_HAVE_GPU
+    // The linked GPU library is CUDA or HIP, never both: asking for the other one is a Device error.
+#if WARPLAB_HAVE_HIP
+    constexpr Backend kOtherGpu = Backend::Cuda;
+#else
+    constexpr Backend kOtherGpu = Backend::Hip;
+#endif
+    if (options.backend != kOtherGpu && (wantGpu || options.backend == Backend::Auto) && gpu::available() &&
         qp.dims == 1) {
         // The device z-normalises itself, so it gets the checked inputs before znorm.
         matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params).front();

@@ -15,7 +15,7 @@
 #include "app/cli/common_options.h"
 #include "compute/bench/bench.h"
 #include "compute/core/error.h"
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
 #include "compute/gpu/gpu_bench.h"
 #include "compute/gpu/gpu_device.h"
 #endif
@@ -55,7 +55,7 @@ void runBenchCommand(const BenchOptions& o) {
     std::string device = "no GPU backend built";
     compute::BenchTable table;
     if (cfg.params.metric == compute::Metric::Sdtw) {
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
         device = compute::gpu::available() ? compute::gpu::deviceName() : compute::gpu::unavailableReason();
         for (std::size_t len : o.lengths)
             table.push_back(compute::gpu::runSdtwBench(o.queries, int(len), o.referenceLength, o.top, o.repeats,
@@ -66,7 +66,7 @@ void runBenchCommand(const BenchOptions& o) {
 #endif
     } else {
         if (o.engineTiming) table = compute::runBench(cfg);
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
         device = compute::gpu::available() ? compute::gpu::deviceName() : compute::gpu::unavailableReason();
         if (o.deviceTiming && compute::gpu::available()) {
             compute::BenchTable dev = compute::gpu::runDeviceBench(cfg);

@@ -1,6 +1,6 @@
 #include "compute/bench/chip_ceiling.h"
 
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
 #include "compute/gpu/gpu_device.h"
 #endif
 
@@ -26,7 +26,7 @@ std::optional<ChipCeiling> ceilingFor(const std::string& deviceName, Metric metr
 }
 
 std::optional<ChipCeiling> gpuCeiling(Metric metric) {
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
     if (gpu::available()) return ceilingFor(gpu::deviceName(), metric);
 #endif
     (void)metric;

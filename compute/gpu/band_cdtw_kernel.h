@@ -50,9 +50,11 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
         yb[2 * W + t] = j < n ? __ldg(y + j) : INFINITY;
         xc[t] = (!TAIL || i0 + t < n) ? __ldg(x + i0 + t) : 0.f;
     }
+    // Rows past n are skipped rather than left with `break`: clang (hipcc) cannot fully unroll
+    // a loop with an early exit, and the tail runs once per pair.
 #pragma unroll
     for (int u = 0; u < C; ++u) {
-        if (TAIL && i0 + u >= n) break;
+        if (TAIL && i0 + u >= n) continue;
 #pragma unroll
         for (int k = 0; k < L; ++k) {
             float mn;

@@ -2,11 +2,34 @@
 #include "compute/gpu/gpu_runtime.h"
 #include "compute/gpu/gpu_device.h"
 
-#include "compute/gpu/gpu_runtime.h"
-
 namespace warplab::compute::gpu {
 
 namespace {
+
+// Why the device count failed, in words: "no device" is the normal state of a machine without
+// a GPU (or without its driver); anything else is the runtime failing to start.
+std::string countFailure(gpuError_t err) {
+    const std::string code = gpuGetErrorString(err);
+#if WL_GPU_HIP
+    if (err == hipErrorNoDevice) return "no HIP device found (" + code + ": no AMD GPU visible through /dev/kfd)";
+    if (err == hipErrorInsufficientDriver) return "no HIP device usable: the amdgpu kernel driver is missing or too old (" + code + ")";
+#else
+    if (err == cudaErrorNoDevice) return "no CUDA device found (" + code + ")";
+    if (err == cudaErrorInsufficientDriver) return "no CUDA device usable: the NVIDIA driver is missing or too old (" + code + ")";
+#endif
+    return "the " WL_GPU_RUNTIME_NAME " runtime failed to start (" + code + ")";
+}
+
+#if WL_GPU_HIP && defined(WARPLAB_HIP_ARCHS)
+// The kernels exist only for the offload targets hipcc built (WARPLAB_HIP_ARCHS, "gfx90a,gfx908");
+// on any other AMD GPU every launch would fail, so that device counts as unavailable.
+bool builtFor(const std::string& gcnArchName) {
+    const std::string arch = gcnArchName.substr(0, gcnArchName.find(':'));  // "gfx90a:sramecc+:xnack-"
+    const std::string built = "," WARPLAB_HIP_ARCHS ",";
+    return built.find("," + arch + ",") != std::string::npos;
+}
+#endif
+
 struct DeviceInfo {
     std::string reason;
     std::string name;
@@ -21,7 +44,7 @@ const DeviceInfo& info() {
         gpuError_t err = gpuGetDeviceCount(&count);
         if (err != gpuSuccess) {
             (void)gpuGetLastError();
-            r.reason = std::string("no " WL_GPU_RUNTIME_NAME " device found (") + gpuGetErrorString(err) + ")";
+            r.reason = countFailure(err);
             return r;
         }
         if (count == 0) {
@@ -35,6 +58,13 @@ const DeviceInfo& info() {
             r.reason = "the " WL_GPU_RUNTIME_NAME " device could not be queried";
             return r;
         }
+#if WL_GPU_HIP && defined(WARPLAB_HIP_ARCHS)
+        if (!builtFor(prop.gcnArchName)) {
+            r.reason = std::string("the HIP device ") + prop.name + " (" + prop.gcnArchName +
+                       ") has no kernels in this build, made for " WARPLAB_HIP_ARCHS " (set WARPLAB_HIP_ARCHS)";
+            return r;
+        }
+#endif
         r.name = prop.name;
         r.sms = prop.multiProcessorCount;
         return r;

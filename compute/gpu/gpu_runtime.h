@@ -89,7 +89,8 @@ using gpuEvent_t = cudaEvent_t;
 // ---- warp width and shuffles ----------------------------------------------------------------
 // A warp is 32 lanes on NVIDIA and RDNA (gfx1030) but 64 on CDNA (gfx90a, gfx908). Kernels
 // shuffle within groups of at most 32 lanes (the `width` argument), which is correct for both;
-// kWarpSize is for device code only (hipcc defines the width per offload target).
+// kWarpSize is for device code only (hipcc defines the width per offload target; the host pass
+// of HIP cannot know which device runs, so host code sizes launches in groups, never warps).
 namespace warplab::compute::gpu {
 #if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN_WAVEFRONT_SIZE)
 constexpr int kWarpSize = __AMDGCN_WAVEFRONT_SIZE;
@@ -105,7 +106,16 @@ constexpr int kWarpSize = 32;
 #define WL_SHFL_UP(v, d, w) __shfl_up((v), (d), (w))
 #define WL_SHFL(v, src, w) __shfl((v), (src), (w))
 #define WL_SHFL_DOWN(v, d, w) __shfl_down((v), (d), (w))
-#define WL_SYNCWARP() __builtin_amdgcn_wave_barrier()
+// A wavefront executes in lockstep, but lanes that hand values through memory (a boundary row
+// written by one lane, read by another) still need the compiler to keep the store before the
+// barrier and the load after it: wavefront-scope fences do that and emit no instruction (what
+// ROCm 6 defines __syncwarp as).
+#define WL_SYNCWARP()                                          \
+    do {                                                       \
+        __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"); \
+        __builtin_amdgcn_wave_barrier();                       \
+        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"); \
+    } while (0)
 #else
 #define WL_SHFL_UP(v, d, w) __shfl_up_sync(0xffffffffu, (v), (d), (w))
 #define WL_SHFL(v, src, w) __shfl_sync(0xffffffffu, (v), (src), (w))

@@ -3,7 +3,7 @@
 #include <QtTest>
 
 #include "compute/bench/chip_ceiling.h"
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
 #include "compute/gpu/gpu_device.h"
 #endif
 
@@ -31,7 +31,7 @@ private slots:
     }
     void noDeviceNoCeiling() {
         // Without a GPU backend or a device (CI), the chart must draw no ceiling at all.
-#if WARPLAB_HAVE_CUDA
+#if WARPLAB_HAVE_GPU
         if (gpu::available()) QSKIP("a GPU is present: its ceiling depends on which one");
 #endif
         QVERIFY(!gpuCeiling(Metric::Dtw).has_value());
