@@ -1,6 +1,7 @@
 // Engine::distanceMatrix: validates and prepares the sets, cuts the matrix into tiles, runs
-// them on a oneTBB arena (CPU kernels) or one after another (GPU kernels), reports progress,
-// checks cancellation between tiles and streams every finished tile to the sink.
+// them on a oneTBB arena (CPU kernels: all cores; GPU kernels: as many tiles at once as the
+// kernel has lanes, so that transfers overlap kernels), reports progress, checks cancellation
+// between tiles and streams every finished tile to the sink.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <new>
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -91,12 +93,24 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
     std::atomic<bool> stopped{false};
     std::mutex sinkMutex;
     auto cancelled = [&] { return options.cancel && options.cancel->cancelled(); };
+    // The sets stay as they are until this call returns: kernels may keep what they packed
+    // from them between tiles under this id, and no other call shares it.
+    static std::atomic<std::uint64_t> lastInputsId{0};
+    const std::uint64_t inputsId = ++lastInputsId;
+    // GPU tiles: one output buffer per worker, reused (a fresh 8 MB vector per tile costs its
+    // page faults). Not for CPU kernels, whose small tiles could nest in a stealing thread.
+    const bool reuseOut = !kernel.threadParallel();
+    tbb::enumerable_thread_specific<std::vector<double>> outBuffers;
 
     auto runTile = [&](const Tile& tile) {
         if (stopped.load(std::memory_order_relaxed)) return;
         if (cancelled()) { stopped = true; return; }
-        std::vector<double> out(tile.cells());
-        kernel.computeTile(TileTask{rows, cols, params, tile, symmetric, out.data(), options.cancel});
+        std::vector<double> fresh;
+        std::vector<double>& out = reuseOut ? outBuffers.local() : fresh;
+        out.assign(tile.cells(), 0.0);
+        TileTask task{rows, cols, params, tile, symmetric, out.data(), options.cancel};
+        task.inputsId = inputsId;
+        kernel.computeTile(task);
         if (cancelled()) { stopped = true; return; }  // the tile may be incomplete
         const std::size_t w = tile.cols();
         if (symmetric && tile.rowBegin == tile.colBegin)
@@ -118,8 +132,9 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
         progress.add(pairsOf(tile));
     };
 
-    if (kernel.threadParallel()) {
-        tbb::task_arena arena(threads);
+    const int workers = kernel.threadParallel() ? threads : std::max(1, kernel.tilesInFlight());
+    if (kernel.threadParallel() || (workers > 1 && tiles.size() > 1)) {
+        tbb::task_arena arena(workers);
         arena.execute([&] {
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles.size(), 1),
                               [&](const tbb::blocked_range<std::size_t>& range) {

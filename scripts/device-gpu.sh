@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   [BENCH_SET=full|shuffle|new|sdtw] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+#   [BENCH_SET=full|shuffle|new|sdtw|streams] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
 # BENCH_SET=sdtw times the subsequence search (fp32 and half2; 100,000 and 1,000,000 references).
+# BENCH_SET=streams times the engine path (tiles on 3 lanes against 1; the pattern shape).
 # BENCH_SET=new times only the band cdtw and TWED kernels (with cuda.shuffle and the CPU on the
 # same work); SKIP_CLI=1 does not build warplab-cli (saves device time).
 # Needs, carried next to the working tree: .device-debs (Debian packages the machine lacks,
@@ -73,6 +74,17 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
           n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
         END { print tot, "ALL (" pat ")"; for (k in c) print c[k], k }' | sort -rn | head -20 >>"$OUT/profile.log"
     done
+  elif [ "${BENCH_SET:-full}" = streams ]; then
+    # Whether tiles overlap: a timeline of the pattern-shaped engine run (3 lanes), if nsys exists.
+    if command -v nsys >/dev/null; then
+      timeout 120 nsys profile -o "$OUT/streams" --force-overwrite true -t cuda $B --metric cdtw --band 16 --kernels cuda.band_dpx \
+        --lengths 1024 --engine-rows 415 --engine-cols 16384 --lanes 3 --repeats 1 >>"$OUT/profile.log" 2>&1 \
+        && nsys stats -q --report cuda_gpu_trace --format csv "$OUT/streams.nsys-rep" >"$OUT/streams-trace.csv" 2>>"$OUT/profile.log" \
+        || echo "nsys failed" >>"$OUT/profile.log"
+      rm -f "$OUT/streams.nsys-rep" "$OUT/streams.sqlite"
+    else
+      echo "no nsys on this machine: no timeline" >>"$OUT/profile.log"
+    fi
   elif [ "${BENCH_SET:-full}" = new ]; then
     prof bandKernel --metric cdtw --band 16 --kernels cuda.band --lengths 1024 --pairs 1048576
     prof twedWarpKernel --metric twed --kernels cuda.twed --lengths 1024 --pairs 65536
@@ -112,6 +124,14 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --json "$OUT/d3.json"
     run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --half2 --json "$OUT/d4.json"
     run --metric sdtw --sdtw-queries 512 --sdtw-length 128 --sdtw-reference 100000 --top 5 --repeats 3 --half2 --json "$OUT/d5.json"
+  elif [ "${BENCH_SET:-full}" = streams ]; then
+    # The engine path end to end, 3 lanes (tiles in flight) against 1: the pattern shape
+    # (415 x 65,536 windows of 1024 at stride 256, cdtw band 16), a short-series matrix whose
+    # transfers outweigh the kernel, and all-pairs dtw (one tile at 1024 series, 10 at 4096).
+    run --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 1024 --engine-rows 415 --engine-cols 65536 --lanes 3,1 --repeats 3 --cpu --json "$OUT/st1.json"
+    run --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 128 --engine-rows 1024 --engine-cols 65536 --engine-stride 32 --lanes 3,1 --repeats 3 --json "$OUT/st2.json"
+    run --metric dtw --kernels cuda.shuffle --lengths 1024 --engine-rows 1024 --engine-cols 0 --engine-stride 0 --lanes 3,1 --repeats 3 --cpu --json "$OUT/st3.json"
+    run --metric dtw --kernels cuda.shuffle --lengths 256 --engine-rows 4096 --engine-cols 0 --engine-stride 0 --lanes 3,1 --repeats 3 --json "$OUT/st4.json"
   elif [ "${BENCH_SET:-full}" = new ]; then
     run --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --engine --json "$OUT/n1.json"
     run --metric cdtw --band 1 --kernels cuda.band,cuda.band_dpx --lengths 1024 --pairs 1048576 --json "$OUT/n2.json"

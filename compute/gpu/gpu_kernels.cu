@@ -45,6 +45,8 @@ public:
     // One tile is one launch of about a million pairs: enough to fill the device.
     std::size_t preferredTileRows() const override { return 1024; }
     std::size_t preferredTileCols() const override { return 1024; }
+    // One tile per lane of the runner: uploads, kernels and downloads of different tiles overlap.
+    int tilesInFlight() const override { return gpu::laneLimit(); }
     void computeTile(const TileTask& task) override { runner_.run(task); }
 
 private:

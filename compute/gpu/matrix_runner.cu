@@ -1,6 +1,8 @@
 // gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
 #include "compute/gpu/gpu_runtime.h"
 
+#include <cstring>
+
 #include "compute/gpu/antidiagonal.h"
 #include "compute/gpu/band_cdtw.h"
 #include "compute/gpu/gpu_device.h"
@@ -14,13 +16,19 @@ namespace warplab::compute::gpu {
 
 void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                           const PairsView& pairs, gpuStream_t s) {
+    launch(metric, params, rows, cols, pairs, s, benchScratchBytes_, benchScratchFloats_);
+}
+
+void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
+                          const PairsView& pairs, gpuStream_t s, DeviceBuffer<unsigned char>& scratchBytes,
+                          DeviceBuffer<float>& scratchFloats) {
     if (design_ == Design::Tiled && tiledApplies(rows, cols, params)) {
-        launchTiled(rows, cols, pairs, params, scratchFloats_, s);
+        launchTiled(rows, cols, pairs, params, scratchFloats, s);
         return;
     }
     const bool wave = design_ == Design::ShuffleDpx || design_ == Design::ShuffleWave;
     if (wave && rows.dims == 1 && cols.dims == 1 && (metric == Metric::Dtw || metric == Metric::Cdtw)) {
-        launchWaveDtw(rows, cols, pairs, params, scratchFloats_, s, design_ == Design::ShuffleDpx);
+        launchWaveDtw(rows, cols, pairs, params, scratchFloats, s, design_ == Design::ShuffleDpx);
         return;
     }
     if (design_ == Design::TwedWarp && twedWarpApplies(rows, cols, params)) {
@@ -37,11 +45,11 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
                          (metric == Metric::Dtw || metric == Metric::Cdtw || metric == Metric::SoftDtw) &&
                          rows.dims == 1 && cols.dims == 1;
     if (shuffle) {
-        launchShuffleDtw(rows, cols, pairs, params, scratchFloats_, s);
+        launchShuffleDtw(rows, cols, pairs, params, scratchFloats, s);
     } else if (fp64_) {
-        launchAntidiagonal<double>(metric, rows, cols, pairs, metricArgs<double>(params, rows.dims), scratchBytes_, s);
+        launchAntidiagonal<double>(metric, rows, cols, pairs, metricArgs<double>(params, rows.dims), scratchBytes, s);
     } else {
-        launchAntidiagonal<float>(metric, rows, cols, pairs, metricArgs<float>(params, rows.dims), scratchBytes_, s);
+        launchAntidiagonal<float>(metric, rows, cols, pairs, metricArgs<float>(params, rows.dims), scratchBytes, s);
     }
 }
 
@@ -52,36 +60,69 @@ double MatrixRunner::run(const TileTask& task) {
     if (metric == Metric::Sdtw)
         throw EngineError(K::BadParameter, "metric", "sdtw is a search, not a distance matrix");
     const Tile& tile = task.tile;
-    PackedHost rh = packSeries(task.rows, tile.rowBegin, tile.rowEnd, "rows");
-    PackedHost ch = packSeries(task.cols, tile.colBegin, tile.colEnd, "cols");
-    if (rh.dims != ch.dims)
+    LaneLease lease(lanes_);
+    Lane& lane = lease.lane();
+    // Series the lane already holds for this engine call are not packed or uploaded again
+    // (a pattern matrix: the same rows in every tile). A diagonal tile of all pairs has the
+    // same series on both sides: one upload serves both.
+    const PackKey rowKey{&task.rows, tile.rowBegin, tile.rowEnd, task.inputsId};
+    const PackKey colKey{&task.cols, tile.colBegin, tile.colEnd, task.inputsId};
+    const bool colsAreRows = &task.rows == &task.cols && tile.rowBegin == tile.colBegin && tile.rowEnd == tile.colEnd;
+    const bool packRows = !lane.rows.key.matches(rowKey);
+    const bool packCols = !colsAreRows && !lane.cols.key.matches(colKey);
+    if (packRows) lane.rows.pack(task.rows, tile.rowBegin, tile.rowEnd, "rows");
+    if (packCols) lane.cols.pack(task.cols, tile.colBegin, tile.colEnd, "cols");
+    const PackedDevice& rd = lane.rows.device;
+    const PackedDevice& cd = colsAreRows ? lane.rows.device : lane.cols.device;
+    if (rd.dims != cd.dims)
         throw EngineError(K::BadInput, "cols", "channel count differs from the rows");
-    if (metric == Metric::Euclidean && (rh.maxLength != rh.minLength || ch.maxLength != ch.minLength ||
-                                        rh.maxLength != ch.maxLength))
+    if (metric == Metric::Euclidean && (rd.maxLength != rd.minLength || cd.maxLength != cd.minLength ||
+                                        rd.maxLength != cd.maxLength))
         throw EngineError(K::BadInput, "length", "euclidean needs series of equal length");
-    std::lock_guard<std::mutex> lock(mutex_);
-    Stream stream;
-    PackedDevice rd, cd;
-    rd.upload(rh, stream.get());
-    cd.upload(ch, stream.get());
-    const bool reuse = !task.upperOnly && pairsCached_ && pairTileRows_ == tile.rows() && pairTileCols_ == tile.cols();
-    std::size_t pairCount = tile.cells();
-    if (!reuse) {
-        pairsCached_ = false;
-        PairList pl = tilePairs(tile, task.upperOnly);
-        pairCount = pl.size();
-        pairRows_.upload(pl.row.data(), pl.size(), stream.get());
-        pairCols_.upload(pl.col.data(), pl.size(), stream.get());
-        // The upload reads the host vectors asynchronously: finish it before they go.
-        stream.sync();
-        pairsCached_ = !task.upperOnly;
-        pairTileRows_ = tile.rows();
-        pairTileCols_ = tile.cols();
+
+    // Every cell is wanted unless the tile crosses the diagonal of an upper-only matrix. The
+    // full pair list depends only on the tile's shape: kept on the device between tiles.
+    const std::size_t cells = tile.cells();
+    const bool full = !task.upperOnly || tile.colBegin + 1 >= tile.rowEnd;
+    const bool reusePairs = full && lane.pairsFull && lane.pairTileRows == tile.rows() && lane.pairTileCols == tile.cols();
+    const std::size_t outCount = std::max<std::size_t>(1, cells);
+    std::size_t grow = (packRows ? lane.rows.growBytes() : 0) + (packCols ? lane.cols.growBytes() : 0);
+    grow += outCount > lane.out.size() ? (outCount - lane.out.size()) * sizeof(double) : 0;
+    if (!reusePairs && cells > lane.pairRows.size()) grow += 2 * (cells - lane.pairRows.size()) * sizeof(int);
+    lease.admit(grow);
+
+    const gpuStream_t s = lane.stream.get();
+    if (packRows) {
+        lane.rows.upload(s);
+        lane.rows.key = rowKey;
     }
-    DeviceBuffer<double> out(std::max<std::size_t>(1, tile.cells()));
-    check(gpuMemsetAsync(out.get(), 0, tile.cells() * sizeof(double), stream.get()), "clearing the output");
+    if (packCols) {
+        lane.cols.upload(s);
+        lane.cols.key = colKey;
+    }
+    std::size_t pairCount = cells;
+    if (!reusePairs) {
+        lane.pairsFull = false;
+        lane.pairRows.resize(cells);
+        lane.pairCols.resize(cells);
+        if (full) {
+            fillFullPairs(lane.pairRows.get(), lane.pairCols.get(), int(tile.rows()), int(tile.cols()), s);
+            lane.pairsFull = true;
+            lane.pairTileRows = tile.rows();
+            lane.pairTileCols = tile.cols();
+        } else {
+            PairList pl = tilePairs(tile, true);
+            pairCount = pl.size();
+            lane.pairRows.upload(pl.row.data(), pl.size(), s);
+            lane.pairCols.upload(pl.col.data(), pl.size(), s);
+            // The upload reads the host vectors asynchronously: finish it before they go.
+            lane.stream.sync();
+        }
+    }
+    lane.out.resize(outCount);
+    check(gpuMemsetAsync(lane.out.get(), 0, cells * sizeof(double), s), "clearing the output");
     Event start, stop;
-    start.record(stream.get());
+    start.record(s);
     // Pairs in chunks so that a cancellation is seen within a fraction of a large tile.
     // The band kernel runs one thread per pair: a whole tile per launch keeps its last wave short.
     // The wave kernel keeps its blocks resident and gives each group whole rounds of pairs: a
@@ -92,13 +133,18 @@ double MatrixRunner::run(const TileTask& task) {
     for (std::size_t p0 = 0; p0 < pairCount; p0 += chunk) {
         if (task.cancel && task.cancel->cancelled()) break;
         const int count = int(std::min<std::size_t>(chunk, pairCount - p0));
-        PairsView pv{pairRows_.get() + p0, pairCols_.get() + p0, count, int(tile.cols()), out.get()};
-        launch(metric, task.params, rd, cd, pv, stream.get());
+        PairsView pv{lane.pairRows.get() + p0, lane.pairCols.get() + p0, count, int(tile.cols()), lane.out.get()};
+        launch(metric, task.params, rd, cd, pv, s, lane.scratchBytes, lane.scratchFloats);
     }
-    stop.record(stream.get());
-    out.download(task.out, tile.cells(), stream.get());
-    stream.sync();
-    return stop.since(start) / 1000.0;
+    stop.record(s);
+    // Through pinned memory: the copy runs at full bus speed and overlaps other lanes' work.
+    lane.hostOut.resize(outCount);
+    lane.out.download(lane.hostOut.get(), cells, s);
+    lane.stream.sync();
+    if (cells) std::memcpy(task.out, lane.hostOut.get(), cells * sizeof(double));
+    const double seconds = stop.since(start) / 1000.0;
+    lease.finished();
+    return seconds;
 }
 
 }  // namespace warplab::compute::gpu

@@ -2,10 +2,9 @@
 // pairs, launches, and downloads the results. Shared by the registered kernels (gpu_kernels.cu)
 // and the device benchmark (gpu_bench.cu), which also wants the kernel time alone.
 #pragma once
-#include <mutex>
-
 #include "compute/kernels/kernel.h"
 #include "compute/gpu/launch_args.h"
+#include "compute/gpu/tile_lanes.h"
 
 namespace warplab::compute::gpu {
 
@@ -22,24 +21,24 @@ class MatrixRunner {
 public:
     MatrixRunner(Design design, bool fp64) : design_(design), fp64_(fp64) {}
     // Fills task.out (tile.rows() x tile.cols(); cells below the diagonal stay 0 with
-    // upperOnly). Returns the device time of the launches alone, in seconds.
+    // upperOnly). Returns the device time of the launches alone, in seconds. Safe to call from
+    // several threads: each call takes one of the runner's lanes (tile_lanes.h), so up to
+    // laneLimit() tiles are in flight at once.
     double run(const TileTask& task);
-    // Launches on already-uploaded data (benchmark path); pairs are device arrays.
+    // Launches on already-uploaded data (benchmark path, one thread); pairs are device arrays.
     void launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                 const PairsView& pairs, gpuStream_t s);
 
 private:
+    void launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
+                const PairsView& pairs, gpuStream_t s, DeviceBuffer<unsigned char>& scratchBytes,
+                DeviceBuffer<float>& scratchFloats);
+
     Design design_;
     bool fp64_;
-    std::mutex mutex_;  // one tile at a time per runner: buffers below are reused
-    DeviceBuffer<unsigned char> scratchBytes_;
-    DeviceBuffer<float> scratchFloats_;
-    // The pair list of the last full (not upper-only) tile: it depends only on the tile's
-    // shape, and a streamed matrix (patterns: many tiles of one shape) would otherwise build and
-    // upload 8 bytes per distance again for every tile.
-    DeviceBuffer<int> pairRows_, pairCols_;
-    std::size_t pairTileRows_ = 0, pairTileCols_ = 0;
-    bool pairsCached_ = false;
+    LanePool lanes_;
+    DeviceBuffer<unsigned char> benchScratchBytes_;  // for the public launch()
+    DeviceBuffer<float> benchScratchFloats_;
 };
 
 }  // namespace warplab::compute::gpu

@@ -2,6 +2,7 @@
 // engine, `warplab-cli bench` and the GUI's kernel comparison list and run them all alike.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "compute/core/job.h"
@@ -21,6 +22,9 @@ struct TileTask {
     bool upperOnly = false;  // symmetric all-pairs: only cells with col >= row are needed
     double* out = nullptr;   // tile.rows() x tile.cols(), row-major
     const CancelToken* cancel = nullptr;
+    // Nonzero: rows and cols stay unchanged for as long as tasks carry this id (the engine
+    // gives each call its own), so a kernel may keep what it packed from them between tiles.
+    std::uint64_t inputsId = 0;
 };
 
 class Kernel {
@@ -35,6 +39,9 @@ public:
     // CPU kernels: the engine runs several tiles at once on its thread pool.
     // GPU kernels: tiles are submitted one after another from one thread.
     virtual bool threadParallel() const { return backend() == Backend::Cpu; }
+    // GPU kernels: how many tiles the engine should have in flight at once (from as many
+    // threads), so that one tile's transfers overlap another's kernel.
+    virtual int tilesInFlight() const { return 1; }
     // Among available kernels of one backend, the engine picks the highest priority by default.
     virtual int priority() const { return 0; }
     virtual std::size_t preferredTileRows() const { return 16; }

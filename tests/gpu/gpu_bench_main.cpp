@@ -7,8 +7,11 @@
 
 #include "app/cli/bench_report.h"
 #include "compute/core/error.h"
+#include "compute/engine.h"
 #include "compute/gpu/gpu_bench.h"
+#include "compute/gpu/engine_matrix_bench.h"
 #include "compute/gpu/gpu_device.h"
+#include "compute/gpu/tile_lanes.h"
 
 using namespace warplab::compute;
 
@@ -37,6 +40,15 @@ int main(int argc, char** argv) {
     app.add_option("--top", topk, "sdtw: matches per query");
     bool half2 = false;
     app.add_flag("--half2", half2, "sdtw: the half-precision (__half2) search");
+    // The engine path on one matrix shape (the seizure-pattern workload: 415 x 65536, length
+    // 1024, windows at stride 256), per --kernels and --lengths, with each --lanes count.
+    gpu::EngineMatrixShape shape;
+    std::size_t engineRows = 0;
+    std::vector<int> laneCounts = {gpu::kMaxLanes, 1};
+    app.add_option("--engine-rows", engineRows, "time only the engine path on a rows x --engine-cols matrix");
+    app.add_option("--engine-cols", shape.cols, "engine path: columns; 0 = all pairs of the rows");
+    app.add_option("--engine-stride", shape.stride, "engine path: series are windows of one channel at this stride; 0 = independent");
+    app.add_option("--lanes", laneCounts, "engine path: GPU tiles in flight, one row each")->delimiter(',');
     CLI11_PARSE(app, argc, argv);
     try {
         auto m = parseMetric(metric);
@@ -53,7 +65,20 @@ int main(int argc, char** argv) {
         std::stringstream ks(kernels);
         for (std::string k; std::getline(ks, k, ',');) cfg.kernels.push_back(k);
         BenchTable table;
-        if (*m == Metric::SoftDtw && gradient) {
+        if (engineRows > 0) {
+            shape.rows = engineRows;
+            for (std::size_t len : lengths) {
+                shape.length = len;
+                for (const std::string& k : cfg.kernels)
+                    for (int l : laneCounts) table.push_back(gpu::runEngineMatrixBench(k, cfg.params, shape, l, repeats, cfg.seed));
+                if (cpu) {
+                    RunOptions o;
+                    o.backend = Backend::Cpu;
+                    const std::string best = Engine::resolveKernel(*m, o).name();
+                    table.push_back(gpu::runEngineMatrixBench(best, cfg.params, shape, 1, 1, cfg.seed));
+                }
+            }
+        } else if (*m == Metric::SoftDtw && gradient) {
             for (std::size_t len : lengths)
                 table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed));
         } else if (*m == Metric::Sdtw) {
