@@ -176,13 +176,14 @@ void testRounds() {
 }
 
 // cdtw bands through the registered kernels: narrow bands go to the band kernels, wider ones to
-// the shuffle kernel, a band as wide as the series to the wave kernel.
+// the shuffle kernel, a band as wide as the series to the wave kernel; lengths down to the
+// band's own width.
 void testBands(const std::vector<Kernel*>& kernels) {
     std::mt19937 rng(31);
-    for (std::size_t n : {std::size_t(128), std::size_t(1000)}) {
+    for (std::size_t n : {std::size_t(16), std::size_t(32), std::size_t(128), std::size_t(1000)}) {
         SeriesSet rows = randomSet(rng, 3, n), cols = randomSet(rng, n <= 128 ? 37 : 5, n);
         for (Kernel* k : kernels)
-            for (int band : {0, 1, 16, 32, 33, int(n) - 1, int(n)})
+            for (int band : {0, 1, 7, 8, 9, 16, 31, 32, 33, int(n) - 1, int(n)})
                 for (Cost cost : {Cost::Squared, Cost::Absolute}) {
                     Params p;
                     p.metric = Metric::Cdtw;
