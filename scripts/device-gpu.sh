@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   [BENCH_SET=full|shuffle|new|sdtw|streams] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+#   [BENCH_SET=full|shuffle|new|sdtw|softdtw|streams] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
 # BENCH_SET=sdtw times the subsequence search (fp32 and half2; 100,000 and 1,000,000 references).
+# BENCH_SET=softdtw times the soft-DTW forward (cuda.shuffle) and the fp32/fp64 gradient batches.
 # BENCH_SET=streams times the engine path (tiles on 3 lanes against 1; the pattern shape).
 # BENCH_SET=new times only the band cdtw and TWED kernels (with cuda.shuffle and the CPU on the
 # same work); SKIP_CLI=1 does not build warplab-cli (saves device time).
@@ -60,7 +61,23 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
       $B "$@" --repeats 1 >>"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
   }
-  if [ "${BENCH_SET:-full}" = sdtw ]; then
+  if [ "${BENCH_SET:-full}" = softdtw ]; then
+    prof shuffleKernel --metric softdtw --kernels cuda.shuffle --lengths 1024 --pairs 65536
+    prof softDtwForwardKernel --metric softdtw --gradient --fp32 --lengths 1024 --pairs 1024
+    prof softDtwBackwardKernel --metric softdtw --gradient --fp32 --lengths 1024 --pairs 1024
+    # Instruction mix (whole function bodies): shuffle soft-DTW (R=32, G=32, squared), fp32 forward and backward (16 rows per lane).
+    for pat in shuffleKernelILi32ELi32ELb0ELb0ELi1ELb1E softDtwForwardKernelILi16ELb0E softDtwBackwardKernelILi16ELb0E; do
+      cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk -v pat="$pat" '
+        /Function :/ {on = index($0, pat) > 0; next}
+        on && match($0, /\/\*[0-9a-f]+\*\/[ \t]+(@!?U?P[0-9T][ \t]+)?[A-Z][A-Z0-9]*/) {
+          n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
+        END { print tot, "ALL (" pat ")"; for (k in c) print c[k], k }' | sort -rn | head -16 >>"$OUT/profile.log"
+      cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk -v pat="$pat" '
+        /Function :/ {on = index($0, pat) > 0; next}
+        on && /MUFU/ { split($0, a, "MUFU"); split(a[2], b, " "); c["MUFU" b[1]]++ }
+        END { for (k in c) print c[k], k, "(" pat ")" }' >>"$OUT/profile.log"
+    done
+  elif [ "${BENCH_SET:-full}" = sdtw ]; then
     # The fp32 pass of a timed run (launches: warm-up pass, warm-up windows, then this one).
     echo "### stripeKernel (fp32 pass): warplab-gpu-bench --metric sdtw 512 x 2000 in 100000" >>"$OUT/profile.log"
     timeout 120 ncu --kernel-name regex:stripeKernel --launch-skip 2 --launch-count 1 \
@@ -111,14 +128,20 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
   else
     prof shuffleKernel --metric dtw --kernels cuda.shuffle --lengths 1024 --pairs 65536
   fi
-  grep -E "^###|Duration|Throughput|Achieved Occupancy|Registers|Issued|Eligible|Active Warps|ALL|FMNMX|IMNMX|VIMNMX|FFMA|FADD|MOV|LDG|Pipe" "$OUT/profile.log" | head -100
+  grep -E "^###|Duration|Throughput|Achieved Occupancy|Registers|Issued|Eligible|Active Warps|ALL|FMNMX|IMNMX|VIMNMX|FFMA|FADD|MOV|LDG|MUFU|Pipe" "$OUT/profile.log" | head -100
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   B=$build/tests/gpu/warplab-gpu-bench
   run() { echo "\$ warplab-gpu-bench $*" | tee -a "$OUT/bench.log"; timeout 240 $B "$@" 2>&1 | tee -a "$OUT/bench.log"; }
   : >"$OUT/bench.log"
-  if [ "${BENCH_SET:-full}" = sdtw ]; then
+  if [ "${BENCH_SET:-full}" = softdtw ]; then
+    run --metric softdtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --repeats 3 --cpu --json "$OUT/s1.json"
+    run --metric softdtw --gradient --fp32 --lengths 128,1024 --pairs 1024 --repeats 3 --json "$OUT/s2.json"
+    run --metric softdtw --gradient --fp32 --lengths 128,1024 --pairs 16384 --repeats 3 --json "$OUT/s3.json"
+    run --metric softdtw --gradient --fp32 --gamma 0.01 --lengths 1024 --pairs 1024 --repeats 3 --json "$OUT/s4.json"
+    run --metric softdtw --gradient --lengths 128,1024 --pairs 1024 --repeats 3 --json "$OUT/s5.json"
+  elif [ "${BENCH_SET:-full}" = sdtw ]; then
     run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --cpu --json "$OUT/d1.json"
     run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --half2 --json "$OUT/d2.json"
     run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --json "$OUT/d3.json"

@@ -227,9 +227,10 @@ BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength,
     return row;
 }
 
-BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed) {
+BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32) {
     BenchRow row;
-    row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") + ".softdtw_grad_fp64@device";
+    row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") +
+                 (fp32 ? ".softdtw_grad_fp32@device" : ".softdtw_grad_fp64@device");
     row.metric = "softdtw";
     row.length = std::size_t(length);
     row.pairs = std::size_t(pairs);
@@ -243,7 +244,7 @@ BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, s
     std::vector<double> times;
     SoftDtwGradients got;
     for (int rep = -1; rep < repeats; ++rep) {
-        got = softDtwGradientBatch(xs, ys, p);
+        got = softDtwGradientBatch(xs, ys, p, fp32 ? GradientPrecision::Fp32 : GradientPrecision::Fp64);
         if (rep >= 0) times.push_back(got.kernelSeconds);
     }
     row.median_s = median(times);
@@ -256,7 +257,8 @@ BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, s
         for (std::size_t k = 0; k < want.size(); ++k)
             row.max_rel_error = std::max(row.max_rel_error, std::fabs(got.gradients[i][k] - want[k]) / scale);
     }
-    row.note = "forward + backward (E) + chain rule, fp64, device time, median of " + std::to_string(times.size()) +
+    row.note = std::string("forward + backward (E) + chain rule, ") + (fp32 ? "fp32" : "fp64") +
+               ", device time, median of " + std::to_string(times.size()) +
                "; gradient error (relative to its largest entry) on 4 pairs";
     return row;
 }

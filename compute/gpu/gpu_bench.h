@@ -25,8 +25,9 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
 // The CPU search (reference::sdtwTopK, one core) on `queries` queries of the same shape.
 BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed);
 
-// Soft-DTW forward + gradient (fp64) of `pairs` random pairs of `length`; cells n*m per pair.
-BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed);
+// Soft-DTW forward + gradient (fp64, or fp32 with `fp32`) of `pairs` random pairs of `length`;
+// cells n*m per pair.
+BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32 = false);
 
 // The same work on the CPU through the engine (best CPU kernel, all cores) on a subset of the
 // rows small enough to finish in about a second; cells/s are for that subset.

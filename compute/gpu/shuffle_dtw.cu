@@ -15,6 +15,7 @@
 
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/shuffle_dtw.h"
+#include "compute/gpu/softmin_fast.h"
 
 namespace warplab::compute::gpu {
 
@@ -58,15 +59,8 @@ struct Schedule {
     }
 };
 
-// Soft-min of METRICS.md in base 2: with ig = 1 / (gamma ln 2), softmin = -(log2(sum 2^(t - mx))
-// + mx) / ig where t = -v * ig and mx the largest t. mx is clamped to a finite value so that
-// three +inf neighbours give +inf (log2(0) = -inf) without a branch. Three MUFU ops per cell.
-__device__ __forceinline__ float softmin2(float a, float b, float c, float ig) {
-    const float ta = -a * ig, tb = -b * ig, tc = -c * ig;
-    const float mx = fmaxf(fmaxf(fmaxf(ta, tb), tc), -3.0e38f);
-    const float sum = exp2f(ta - mx) + exp2f(tb - mx) + exp2f(tc - mx);
-    return -(__log2f(sum) + mx) / ig;
-}
+// Soft-DTW runs in base-2 units (softmin_fast.h): the DP holds R' = R * ig, ig = 1 / (gamma ln 2),
+// the cost enters as c * ig, the result leaves as R' / ig. Three MUFU operations per cell.
 
 // One step of R cells of P independent pairs of one lane at column j (P = 2 interleaves two
 // dependency chains, which the per-cell min -> fma chain needs to keep the pipes busy).
@@ -117,7 +111,9 @@ __device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R
                 st[i][k] = ms;
                 su[i] = ms;
             } else if constexpr (SOFT) {
-                v = (ABS ? fabsf(c) : c * c) + softmin2(d[i], u[i], left, ig);
+                float lo;
+                const float lg = softminLog2(d[i], left, u[i], lo);
+                v = fmaf(ABS ? fabsf(c) : c * c, ig, lo) - lg;
             } else {
                 const float mn = fminf(fminf(left, d[i]), u[i]);
                 v = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
@@ -335,7 +331,8 @@ __global__ void __launch_bounds__(kBlock, P == 2 ? 4 : 1)
                             costRow[std::size_t(r[i]) * sc.m + j] = pick<R>(prev[i], kN);
                             startRow[std::size_t(r[i]) * sc.m + j] = pickInt<R>(st[i], kN);
                         } else if (j == sc.m - 1) {
-                            pairs.out[std::size_t(r[i]) * pairs.outCols + c[i]] = double(pick<R>(prev[i], kN));
+                            const double v = pick<R>(prev[i], kN);
+                            pairs.out[std::size_t(r[i]) * pairs.outCols + c[i]] = SOFT ? v / double(ig) : v;
                         }
                     }
                 }

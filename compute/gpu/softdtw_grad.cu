@@ -11,6 +11,7 @@
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/packed_series.h"
 #include "compute/gpu/softdtw_grad.h"
+#include "compute/gpu/softdtw_grad_fp32.h"
 
 namespace warplab::compute::gpu {
 
@@ -93,7 +94,9 @@ __global__ void softDtwGradKernel(SetView xs, SetView ys, int count, int dims, b
 
 }  // namespace
 
-SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params) {
+SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params,
+                                      GradientPrecision precision) {
+    if (precision == GradientPrecision::Fp32) return softDtwGradientBatchFp32(x, y, params);
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
     validate(params);

@@ -1,6 +1,6 @@
 // Soft-DTW value and gradient with respect to x for a batch of pairs on the GPU (Cuturi &
 // Blondel's forward recursion, then their backward recursion for the expected alignment E),
-// for a future barycenter or learning feature. fp64, one block per pair, anti-diagonals.
+// for a future barycenter or learning feature, in fp64 or fp32.
 #pragma once
 #include <vector>
 
@@ -15,8 +15,14 @@ struct SoftDtwGradients {
     double kernelSeconds = 0;                   // forward + backward + chain rule on the device
 };
 
+// Fp64: one block per pair along anti-diagonals, R and E in device memory, any channel count.
+// Fp32: one warp per pair, rows in registers (softdtw_grad_fp32.cu), univariate only; within
+// 1e-5 (value, relative) and 1e-3 of the largest |gradient| of the fp64 reference.
+enum class GradientPrecision { Fp64, Fp32 };
+
 // Pairs (x[i], y[i]); x and y have the same count. params.gamma and params.cost are used.
 // Throws EngineError (BadInput: NaN, sizes, channels; Device: no device, out of memory).
-SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params);
+SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params,
+                                      GradientPrecision precision = GradientPrecision::Fp64);
 
 }  // namespace warplab::compute::gpu

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     std::size_t pairs = 1 << 20;
     int band = 0, repeats = 5, sdtwQueries = 512, sdtwLength = 2000, sdtwRef = 100000, topk = 5;
     double gamma = 1.0;
-    bool engine = false, cpu = false, gradient = false;
+    bool engine = false, cpu = false, gradient = false, fp32 = false;
     app.add_option("--metric", metric, "euclidean, dtw, cdtw, softdtw, twed or sdtw");
     app.add_option("--kernels", kernels, "all or a comma-separated list of kernel names");
     app.add_option("--lengths", lengths, "series lengths")->delimiter(',');
@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     app.add_flag("--engine", engine, "also time the kernels through the engine (transfers included)");
     app.add_flag("--cpu", cpu, "also time the best CPU kernel on a subset of the same work");
     app.add_flag("--gradient", gradient, "softdtw: time forward + gradient (fp64) instead of the matrix");
+    app.add_flag("--fp32", fp32, "softdtw --gradient: the fp32 kernels");
     app.add_option("--sdtw-queries", sdtwQueries, "sdtw: queries");
     app.add_option("--sdtw-length", sdtwLength, "sdtw: query length");
     app.add_option("--sdtw-reference", sdtwRef, "sdtw: reference length");
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
             }
         } else if (*m == Metric::SoftDtw && gradient) {
             for (std::size_t len : lengths)
-                table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed));
+                table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed, fp32));
         } else if (*m == Metric::Sdtw) {
             table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2));
             if (cpu) table.push_back(gpu::runSdtwCpuComparison(2, sdtwLength, sdtwRef, topk, cfg.seed));
