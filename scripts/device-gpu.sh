@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   [BENCH_SET=full|shuffle|new|sdtw|softdtw|streams] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+#   [BENCH_SET=full|shuffle|new|softdtw|sdtw|streams] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+# BENCH_SET=tiled times cuda.tiled on 1e5 / 1e6-sample pairs (dtw, cdtw, softdtw, twed), cuda.antidiagonal at 1e5.
 # BENCH_SET=sdtw times the subsequence search (fp32 and half2; 100,000 and 1,000,000 references).
 # BENCH_SET=softdtw times the soft-DTW forward (cuda.shuffle) and the fp32/fp64 gradient batches.
 # BENCH_SET=streams times the engine path (tiles on 3 lanes against 1; the pattern shape).
@@ -91,6 +92,18 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
           n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
         END { print tot, "ALL (" pat ")"; for (k in c) print c[k], k }' | sort -rn | head -20 >>"$OUT/profile.log"
     done
+  elif [ "${BENCH_SET:-full}" = tiled ]; then
+    # One launch from the middle of the 391 tile diagonals of a 100,000 x 100,000 pair (the widest
+    # diagonal: 196 tiles), then the instruction mix of the dtw kernel (squared cost, whole body).
+    echo "### tiledKernel (diagonal 196 of 391): warplab-gpu-bench --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 1" >>"$OUT/profile.log"
+    timeout 120 ncu --kernel-name regex:tiledKernel --launch-skip 196 --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      $B --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 1 >>"$OUT/profile.log" 2>&1 || echo "ncu failed" >>"$OUT/profile.log"
+    cuobjdump -sass $build/compute/gpu/libwarplab_gpu.a 2>/dev/null | awk -v pat="tiledKernelILi0ELb0E" '
+      /Function :/ {on = index($0, pat) > 0; next}
+      on && match($0, /\/\*[0-9a-f]+\*\/[ \t]+(@!?U?P[0-9T][ \t]+)?[A-Z][A-Z0-9]*/) {
+        n = split(substr($0, RSTART, RLENGTH), a, /[ \t]+/); c[a[n]]++; tot++ }
+      END { print tot, "ALL (tiled dtw, squared)"; for (k in c) print c[k], k }' | sort -rn | head -25 >>"$OUT/profile.log"
   elif [ "${BENCH_SET:-full}" = streams ]; then
     # Whether tiles overlap: a timeline of the pattern-shaped engine run (3 lanes), if nsys exists.
     if command -v nsys >/dev/null; then
@@ -147,6 +160,16 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --json "$OUT/d3.json"
     run --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --half2 --json "$OUT/d4.json"
     run --metric sdtw --sdtw-queries 512 --sdtw-length 128 --sdtw-reference 100000 --top 5 --repeats 3 --half2 --json "$OUT/d5.json"
+  elif [ "${BENCH_SET:-full}" = tiled ]; then
+    # Long series: cuda.tiled at 1e5 and 1e6 samples (no reference check above 1e9 cells per pair:
+    # gpu_test_tiled checks long pairs), the anti-diagonal kernel at 1e5 for comparison (slow: one
+    # timed run), and the CPU (on shorter series, see runCpuComparison).
+    run --metric dtw --kernels cuda.tiled --lengths 100000,1000000 --pairs 1 --repeats 3 --json "$OUT/t1.json"
+    run --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 4 --repeats 3 --cpu --json "$OUT/t2.json"
+    run --metric softdtw --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 3 --json "$OUT/t3.json"
+    run --metric twed --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 3 --json "$OUT/t4.json"
+    run --metric cdtw --band 1000 --kernels cuda.tiled --lengths 1000000 --pairs 1 --repeats 3 --json "$OUT/t5.json"
+    run --metric dtw --kernels cuda.antidiagonal --lengths 100000 --pairs 1 --repeats 1 --json "$OUT/t6.json"
   elif [ "${BENCH_SET:-full}" = streams ]; then
     # The engine path end to end, 3 lanes (tiles in flight) against 1: the pattern shape
     # (415 x 65,536 windows of 1024 at stride 256, cdtw band 16), a short-series matrix whose

@@ -22,13 +22,13 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
 void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                           const PairsView& pairs, gpuStream_t s, DeviceBuffer<unsigned char>& scratchBytes,
                           DeviceBuffer<float>& scratchFloats) {
-    if (design_ == Design::Tiled && tiledApplies(rows, cols, params)) {
-        launchTiled(rows, cols, pairs, params, scratchFloats, s);
-        return;
-    }
     const bool wave = design_ == Design::ShuffleDpx || design_ == Design::ShuffleWave;
     if (wave && rows.dims == 1 && cols.dims == 1 && (metric == Metric::Dtw || metric == Metric::Cdtw)) {
         launchWaveDtw(rows, cols, pairs, params, scratchFloats, s, design_ == Design::ShuffleDpx);
+        return;
+    }
+    if (design_ == Design::Tiled && tiledApplies(rows, cols, params)) {
+        launchTiled(rows, cols, pairs, params, scratchFloats, s);
         return;
     }
     if (design_ == Design::TwedWarp && twedWarpApplies(rows, cols, params)) {

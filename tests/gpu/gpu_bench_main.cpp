@@ -39,8 +39,6 @@ int main(int argc, char** argv) {
     app.add_option("--sdtw-length", sdtwLength, "sdtw: query length");
     app.add_option("--sdtw-reference", sdtwRef, "sdtw: reference length");
     app.add_option("--top", topk, "sdtw: matches per query");
-    bool half2 = false;
-    app.add_flag("--half2", half2, "sdtw: the half-precision (__half2) search");
     // The engine path on one matrix shape (the seizure-pattern workload: 415 x 65536, length
     // 1024, windows at stride 256), per --kernels and --lengths, with each --lanes count.
     gpu::EngineMatrixShape shape;
@@ -50,6 +48,8 @@ int main(int argc, char** argv) {
     app.add_option("--engine-cols", shape.cols, "engine path: columns; 0 = all pairs of the rows");
     app.add_option("--engine-stride", shape.stride, "engine path: series are windows of one channel at this stride; 0 = independent");
     app.add_option("--lanes", laneCounts, "engine path: GPU tiles in flight, one row each")->delimiter(',');
+    bool half2 = false;
+    app.add_flag("--half2", half2, "sdtw: the half-precision (__half2) search");
     CLI11_PARSE(app, argc, argv);
     try {
         auto m = parseMetric(metric);
