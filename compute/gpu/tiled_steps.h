@@ -2,6 +2,7 @@
 // given the cell above its first row (`up`, D(i0-1, j)) and above-left (`diag`, D(i0-1, j-1)).
 // D[] holds D(i, j-1) on entry and D(i, j) on return. Device-only; included by tiled.cu alone.
 #pragma once
+#include "compute/gpu/softmin_fast.h"
 #include "compute/gpu/gpu_runtime.h"
 
 namespace warplab::compute::gpu::tiled {
@@ -41,14 +42,16 @@ __device__ __forceinline__ void dtwColumnMasked(const float (&xr)[R], float (&D)
     }
 }
 
-// Soft-min of METRICS.md in base 2: with ig = 1 / (gamma ln 2) and t = -v * ig,
-// softmin = -(log2(sum 2^(t - mx)) + mx) * (gamma ln 2), mx the largest t, clamped to a finite
-// value so that three +inf neighbours give +inf (log2(0) = -inf) without a branch.
+// Soft-min of METRICS.md with 3 MUFU operations (as softmin_fast.h does for cuda.shuffle):
+// lo = min(a, b, c) and the two others p, q; softmin = lo - gamma ln2 * log2(1 + 2^((lo - p) ig)
+// + 2^((lo - q) ig)), ig = 1 / (gamma ln 2). The min's own term is exactly 1; min/max of (a, b)
+// do not wait for c (the cell above, computed last). Three +inf: lo is clamped before the
+// differences, both terms are 2^-inf = 0, and lo - 0 = +inf.
 __device__ __forceinline__ float softmin2(float a, float b, float c, float ig, float g2) {
-    const float ta = -a * ig, tb = -b * ig, tc = -c * ig;
-    const float mx = fmaxf(fmaxf(fmaxf(ta, tb), tc), -3.0e38f);
-    const float sum = exp2f(ta - mx) + exp2f(tb - mx) + exp2f(tc - mx);
-    return -(__log2f(sum) + mx) * g2;
+    const float mn = fminf(a, b), mx = fmaxf(a, b);
+    const float lo = fminf(mn, c), other = fmaxf(mn, c);
+    const float loC = fminf(lo, 3.0e38f);
+    return lo - g2 * fastLog2(1.f + fastExp2((loC - mx) * ig) + fastExp2((loC - other) * ig));
 }
 
 template <int R, bool ABS>
@@ -58,7 +61,7 @@ __device__ __forceinline__ void softColumn(const float (&xr)[R], float (&D)[R], 
     for (int k = 0; k < R; ++k) {
         const float left = D[k];
         const float c = xr[k] - yj;
-        const float v = (ABS ? fabsf(c) : c * c) + softmin2(diag, up, left, ig, g2);
+        const float v = (ABS ? fabsf(c) : c * c) + softmin2(diag, left, up, ig, g2);
         diag = left;
         D[k] = v;
         up = v;
