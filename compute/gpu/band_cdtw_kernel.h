@@ -19,25 +19,13 @@
 // 32-byte pieces (one sector per chunk of 8 rows).
 #pragma once
 #include "compute/gpu/band_cdtw.h"
+#include "compute/gpu/cost_min.h"
 
 namespace warplab::compute::gpu {
 
 namespace band {
 
 constexpr int kBlock = 128;
-
-// Smallest of three accumulated costs. DPX: all costs are >= 0 or +inf (NaN input is rejected
-// when packing), and such floats order as their bit patterns do as signed integers, so Hopper's
-// three-input integer minimum (__vimin3_s32, one DPX operation on sm_90) replaces two FMNMX,
-// the instruction this kernel is bound by. Elsewhere (HIP, older CUDA targets) two fminf.
-template <bool DPX>
-__device__ __forceinline__ float min3(float a, float b, float c) {
-#if WL_GPU_CUDA
-    if constexpr (DPX)
-        return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
-#endif
-    return fminf(fminf(a, b), c);
-}
 
 template <int W, int C, bool ABS, bool TAIL, bool DPX>
 __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 * W], const float* __restrict__ x,
@@ -59,7 +47,7 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
         for (int k = 0; k < L; ++k) {
             float mn;
             if constexpr (DPX) {
-                if (k > 0 && k + 1 < L) mn = min3<true>(D[k], D[k + 1], D[k - 1]);
+                if (k > 0 && k + 1 < L) mn = costMin3<true>(D[k], D[k + 1], D[k - 1]);
                 else if (k > 0) mn = fminf(D[k], D[k - 1]);
                 else mn = k + 1 < L ? fminf(D[k], D[k + 1]) : D[k];
             } else {

@@ -24,6 +24,7 @@
 // +inf. Its cells get exactly the pass's values (same operations, min is exact), so the
 // start at e is the full DP's unless it comes back as -1.
 #pragma once
+#include "compute/gpu/cost_min.h"
 #include "compute/gpu/gpu_runtime.h"
 #include "compute/gpu/packed_series.h"
 #include "compute/gpu/sdtw_passes.h"
@@ -31,16 +32,6 @@
 namespace warplab::compute::gpu::sdtw {
 
 constexpr int kMaxThreads = 256;
-
-// Smallest of three non-negative (or +inf) costs: such floats order as their bits do as
-// signed integers, so Hopper's DPX three-input integer minimum is one instruction.
-__device__ __forceinline__ float min3f(float a, float b, float c) {
-#if WL_GPU_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
-#else
-    return fminf(fminf(a, b), c);
-#endif
-}
 
 struct F32Op {
     using V = float;
@@ -50,7 +41,7 @@ struct F32Op {
     __device__ static V fromX(float x) { return x; }
     __device__ static V factor(bool real) { return real ? -1.f : 0.f; }
     __device__ static V loadY(const void* y, int j) { return __ldg(static_cast<const float*>(y) + j); }
-    __device__ static V min3(V a, V b, V c) { return min3f(a, b, c); }
+    __device__ static V min3(V a, V b, V c) { return costMin3(a, b, c); }
     template <bool ABS>
     __device__ static V cell(V x, V f, V y, V mn) {
         const float c = fmaf(y, f, x);

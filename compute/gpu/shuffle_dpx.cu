@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "compute/gpu/band_cdtw.h"
+#include "compute/gpu/cost_min.h"
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/shuffle_dpx.h"
 #include "compute/gpu/shuffle_dtw.h"
@@ -36,17 +37,6 @@ constexpr int kMinBlocks = 1;
 #else
 constexpr int kMinBlocks = 5;
 #endif
-
-// Smallest of the three neighbours. DPX: costs are >= 0 or +inf (NaN input is rejected when
-// packing, and (x - inf)^2 = inf), and such floats order as their bits do as signed integers.
-template <bool DPX>
-__device__ __forceinline__ float min3(float left, float diag, float up) {
-#if WL_GPU_CUDA
-    if constexpr (DPX)
-        return __int_as_float(__vimin3_s32(__float_as_int(left), __float_as_int(diag), __float_as_int(up)));
-#endif
-    return fminf(fminf(left, diag), up);  // left and diag first: off the up -> cell chain
-}
 
 template <int R>
 __device__ __forceinline__ float pickRow(const float (&a)[R], int k) {
@@ -123,7 +113,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
                 const float diag = k == 0 ? d[s] : (s == 0 ? A[k - 1] : T[s - 1][k - 1]);
                 const float up = k == 0 ? u[s] : T[s][k - 1];
                 const float c = xr[k] - yv[s];
-                const float mn = min3<DPX>(left, diag, up);
+                const float mn = costMin3<DPX>(left, diag, up);  // left and diag first: off the up -> cell chain
                 T[s][k] = ABS ? fabsf(c) + mn : fmaf(c, c, mn);
             }
         }

@@ -44,12 +44,15 @@ __device__ __forceinline__ float fastRcp(float x) {
 // order needs only min/max: min(a, b) and max(a, b) do not depend on c, which callers pass as
 // the neighbour that was computed last (the cell above), so the dependency chain starts late.
 // Three +inf give lo = +inf and lg = 0 (lo is clamped before the differences: no inf - inf).
-__device__ __forceinline__ float softminLog2(float a, float b, float c, float& lo) {
+// `scale` multiplies the differences, for values not in base-2 units (cuda.tiled keeps R: there
+// scale = 1 / (gamma ln 2), and softmin = lo - gamma ln 2 * lg); x * 1 is exact, so the base-2
+// callers get the same numbers.
+__device__ __forceinline__ float softminLog2(float a, float b, float c, float& lo, float scale = 1.f) {
     const float mn = fminf(a, b), mx = fmaxf(a, b);
     lo = fminf(mn, c);
     const float other = fmaxf(mn, c);
     const float loC = fminf(lo, 3.0e38f);
-    return fastLog2(1.f + fastExp2(loC - mx) + fastExp2(loC - other));
+    return fastLog2(1.f + fastExp2((loC - mx) * scale) + fastExp2((loC - other) * scale));
 }
 
 }  // namespace warplab::compute::gpu

@@ -42,16 +42,12 @@ __device__ __forceinline__ void dtwColumnMasked(const float (&xr)[R], float (&D)
     }
 }
 
-// Soft-min of METRICS.md with 3 MUFU operations (as softmin_fast.h does for cuda.shuffle):
-// lo = min(a, b, c) and the two others p, q; softmin = lo - gamma ln2 * log2(1 + 2^((lo - p) ig)
-// + 2^((lo - q) ig)), ig = 1 / (gamma ln 2). The min's own term is exactly 1; min/max of (a, b)
-// do not wait for c (the cell above, computed last). Three +inf: lo is clamped before the
-// differences, both terms are 2^-inf = 0, and lo - 0 = +inf.
+// Soft-min of METRICS.md in R units: softmin_fast.h's 3-MUFU form with the differences scaled
+// by ig = 1 / (gamma ln 2), then softmin = lo - gamma ln 2 * lg. c is the cell above (computed last).
 __device__ __forceinline__ float softmin2(float a, float b, float c, float ig, float g2) {
-    const float mn = fminf(a, b), mx = fmaxf(a, b);
-    const float lo = fminf(mn, c), other = fmaxf(mn, c);
-    const float loC = fminf(lo, 3.0e38f);
-    return lo - g2 * fastLog2(1.f + fastExp2((loC - mx) * ig) + fastExp2((loC - other) * ig));
+    float lo;
+    const float lg = softminLog2(a, b, c, lo, ig);
+    return lo - g2 * lg;
 }
 
 template <int R, bool ABS>
