@@ -16,6 +16,9 @@
 #include "compute/core/preprocess.h"
 #include "compute/engine.h"
 #include "compute/engine_prepare.h"
+#if WARPLAB_HAVE_GPU
+#include "compute/gpu/device_set.h"
+#endif
 
 namespace warplab::compute {
 
@@ -52,6 +55,24 @@ private:
     std::chrono::steady_clock::time_point last_{};
 };
 
+// Share `index` of `count`: the tiles whose middle pair, counted in the engine's tile order,
+// falls in [index/count, (index+1)/count) of all pairs. Contiguous, so a share is a run of row
+// blocks; balanced by pairs, so diagonal tiles (half the pairs) count half.
+template <typename PairsOf>
+std::vector<Tile> shareOfTiles(const std::vector<Tile>& tiles, const PairsOf& pairsOf, int index, int count) {
+    double total = 0;
+    for (const Tile& t : tiles) total += pairsOf(t);
+    std::vector<Tile> mine;
+    double before = 0;
+    for (const Tile& t : tiles) {
+        const double p = pairsOf(t);
+        const int owner = std::min(count - 1, int((before + p / 2) / total * count));
+        if (owner == index) mine.push_back(t);
+        before += p;
+    }
+    return mine;
+}
+
 }  // namespace
 
 void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* targets,
@@ -68,8 +89,19 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
         checkPair(rows[0], "queries[0]", cols[i], colName + "[" + std::to_string(i) + "]", params.metric);
 
     Kernel& kernel = resolveKernel(params.metric, options);
+    // GPU kernels spread their tiles over every device asked for, each with its own lanes.
+    std::vector<int> devices;
+#if WARPLAB_HAVE_GPU
+    if (kernel.backend() == Backend::Cuda || kernel.backend() == Backend::Hip) devices = gpu::resolveDevices(options.devices);
+#endif
     const bool symmetric = !targets && isSymmetric(params.metric);
     const int threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
+    if (options.shareCount < 1 || options.shareIndex < 0 || options.shareIndex >= options.shareCount)
+        throw EngineError(K::Internal, "share", "share " + std::to_string(options.shareIndex) + " of " +
+                                                    std::to_string(options.shareCount) + " does not exist");
+    // Split over processes, every process must cut the same tiles: plan them for a fixed
+    // number of threads per share, not for this host's cores.
+    const int planThreads = options.shareCount > 1 ? 16 * options.shareCount : threads;
 
     // Symmetric: square tiles on the upper triangle, so each tile is either on the diagonal
     // (mirrored inside itself) or wholly above it (sent again transposed). Smaller tiles
@@ -78,7 +110,7 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
     if (symmetric) {
         std::size_t side = std::max(kernel.preferredTileRows(), kernel.preferredTileCols());
         const std::size_t minSide = std::max<std::size_t>(1, std::min(kernel.preferredTileRows(), kernel.preferredTileCols()));
-        while (side > minSide && upperTileCount(rows.size(), side) < std::size_t(8 * threads)) side /= 2;
+        while (side > minSide && upperTileCount(rows.size(), side) < std::size_t(8 * planThreads)) side /= 2;
         tiles = makeTiles(rows.size(), rows.size(), side, side, true);
     } else {
         tiles = makeTiles(rows.size(), cols.size(), kernel.preferredTileRows(), kernel.preferredTileCols(), false);
@@ -87,6 +119,7 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
     auto pairsOf = [&](const Tile& t) {
         return (symmetric && t.rowBegin == t.colBegin) ? double(t.rows()) * double(t.rows() + 1) / 2 : double(t.cells());
     };
+    if (options.shareCount > 1) tiles = shareOfTiles(tiles, pairsOf, options.shareIndex, options.shareCount);
     double total = 0;
     for (const Tile& t : tiles) total += pairsOf(t);
     ProgressThrottle progress(options.progress, total);
@@ -110,6 +143,7 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
         out.assign(tile.cells(), 0.0);
         TileTask task{rows, cols, params, tile, symmetric, out.data(), options.cancel};
         task.inputsId = inputsId;
+        task.devices = &devices;
         kernel.computeTile(task);
         if (cancelled()) { stopped = true; return; }  // the tile may be incomplete
         const std::size_t w = tile.cols();
@@ -132,7 +166,9 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
         progress.add(pairsOf(tile));
     };
 
-    const int workers = kernel.threadParallel() ? threads : std::max(1, kernel.tilesInFlight());
+    const int workers = kernel.threadParallel()
+                            ? threads
+                            : std::max(1, kernel.tilesInFlight()) * std::max<int>(1, int(devices.size()));
     if (kernel.threadParallel() || (workers > 1 && tiles.size() > 1)) {
         tbb::task_arena arena(workers);
         arena.execute([&] {

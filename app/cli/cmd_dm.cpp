@@ -12,6 +12,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_dm.h"
+#include "app/cli/mpi_session.h"
 #include "compute/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
@@ -73,6 +75,11 @@ void runDm(const DmOptions& o) {
     compute::RunOptions run = toRunOptions(o.run, "dm");
 
     const std::vector<std::pair<std::string, std::string>> inputs{{"queries", o.queries}, {"targets", o.targets}};
+    if (mpi::active()) {  // under mpirun: every rank its share of the tiles (mpi_dm.h)
+        runDmMpi({&q, targets, params, run, o.out, ext, o.maxMemoryGiB, inputs});
+        finishProgress();
+        return;
+    }
     const double cols = double(targets ? t.size() : q.size());
     const double bytes = double(q.size()) * cols * sizeof(double);
     if (!o.out.empty() && ext != ".csv" && bytes > o.maxMemoryGiB * double(1ull << 30)) {

@@ -23,6 +23,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_patterns.h"
+#include "app/cli/mpi_session.h"
 #include "compute/core/error.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
@@ -184,6 +186,11 @@ void runPatterns(const PatternsOptions& o) {
         for (int s : signals) requests.push_back(io::patternRequest(*rec, s, regions, o.rate));
     }
 
+    // Under mpirun the ranks share the patterns; the matrix file is not gathered (yet).
+    if (mpi::active() && !o.dmOut.empty())
+        mpi::agree(mpi::rank() == 0 ? std::make_exception_ptr(EngineError(EngineError::Kind::BadParameter, "dm-out",
+                                                                          "is not written under mpirun; run with one process"))
+                                    : nullptr);
     const bool several = requests.size() > 1;
     std::vector<std::unique_ptr<io::MatrixStreamWriter>> writers(requests.size());
     for (std::size_t k = 0; k < requests.size(); ++k) {
@@ -213,7 +220,9 @@ void runPatterns(const PatternsOptions& o) {
 
     compute::RunOptions ro = toRunOptions(o.run, "patterns");
     addEta(ro);
-    const std::vector<compute::PatternRanking> rankings = compute::findPatterns(requests, ro);
+    const std::vector<compute::PatternRanking> rankings =
+        mpi::active() ? findPatternsMpi(requests, ro) : compute::findPatterns(requests, ro);
+    if (mpi::rank() != 0) return;  // rank 0 alone prints
     for (std::size_t k = 0; k < rankings.size(); ++k) {
         if (writers[k]) writers[k]->finish();
         if (rankings[k].matrix.rows > 0 && !o.dmOut.empty())

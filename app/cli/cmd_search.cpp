@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_session.h"
 #include "compute/engine.h"
 
 namespace warplab::cli {
@@ -36,8 +37,20 @@ void runSearch(const SearchOptions& o) {
     if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
     compute::Series reference = readOneSeries(o.reference, refFlags, "reference");
     std::vector<compute::Match> matches;
-    namingFiles({{"query", o.query}, {"reference", o.reference}},
-                [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
+    auto work = [&] {
+        namingFiles({{"query", o.query}, {"reference", o.reference}},
+                    [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
+    };
+    if (mpi::active()) {
+        // Under mpirun one query's search is not split yet: rank 0 searches, the others wait
+        // and fail with it.
+        mpi::step([&] {
+            if (mpi::rank() == 0) work();
+        });
+        if (mpi::rank() != 0) return;
+    } else {
+        work();
+    }
     finishProgress();
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)

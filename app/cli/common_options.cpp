@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/devices_option.h"
 #include "compute/core/error.h"
 #include "io/io_error.h"
 #include "io/recording.h"
@@ -85,6 +86,9 @@ void addRunOptions(CLI::App& cmd, RunFlags& o) {
     cmd.add_option("--kernel", o.kernel, "kernel by registry name (cpu.reference, cpu.simd, cuda.shuffle, ...)");
     cmd.add_option("--threads", o.threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     cmd.add_flag("--progress", o.progress, "show progress on stderr even when it is not a terminal");
+    cmd.add_option("--devices", o.devices, "GPUs to spread the work over: all, or indices such as 0,1")
+        ->option_text("all|0,1,...")
+        ->capture_default_str();
 }
 
 compute::RunOptions toRunOptions(const RunFlags& o, const std::string& what) {
@@ -92,6 +96,7 @@ compute::RunOptions toRunOptions(const RunFlags& o, const std::string& what) {
     r.backend = o.backend;
     r.kernel = o.kernel;
     r.threads = o.threads;
+    r.devices = parseDevices(o.devices);
     r.cancel = &g_cancel;
     if (o.progress || ::isatty(STDERR_FILENO)) {
         r.progress = [what](double fraction) {
@@ -240,6 +245,9 @@ int runCli(CLI::App& app, int argc, char** argv) {
         app.parse(argc, argv);
         finishProgress();
         return kExitOk;
+    } catch (const QuietExit& q) {
+        finishProgress();
+        return q.code;
     } catch (const CLI::Success& e) {  // --help and friends: the text goes to stdout, exit 0
         return app.exit(e);
     } catch (const CLI::ParseError& e) {

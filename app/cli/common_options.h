@@ -44,6 +44,7 @@ struct RunFlags {
     std::string kernel;
     int threads = 0;
     bool progress = false;  // force progress on stderr even when stderr is not a terminal
+    std::string devices = "all";  // GPUs: "all" or indices "0,1" (RunOptions::devices)
 };
 void addRunOptions(CLI::App& cmd, RunFlags& o);
 // RunOptions with the cancellation token of Ctrl-C and, when stderr is a terminal or --progress
@@ -76,6 +77,12 @@ compute::Series readOneSeries(const std::string& path, const SeriesFlags& o, con
 // Runs `work`. The engine names inputs by role ("queries[3]", "x"); an EngineError about one of
 // `inputs` (role, file) is re-thrown with that file in front, so the message names the file too.
 void namingFiles(const std::vector<std::pair<std::string, std::string>>& inputs, const std::function<void()>& work);
+
+// Thrown to end a command with `code` and no message of its own: an MPI rank whose failure
+// (or another rank's) rank 0 reports (mpi_session.h).
+struct QuietExit {
+    int code = kExitFailure;
+};
 
 // Parses argv, runs the chosen subcommand's callback and returns the exit code. Prints errors
 // (and only errors or progress) on stderr, so that stdout stays machine-readable.

@@ -4,8 +4,11 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
+#include "app/cli/mpi_session.h"
 
 int main(int argc, char** argv) {
+    // Under mpirun: MPI first (it may consume arguments); a rank's own errors name the rank.
+    warplab::cli::mpi::start(&argc, &argv);
     CLI::App app{"Elastic time-series distances (euclidean, dtw, cdtw, sdtw, softdtw, twed) on EEG "
                  "recordings and series files.",
                  "warplab-cli"};
@@ -16,5 +19,6 @@ int main(int argc, char** argv) {
     warplab::cli::addSearchCommand(app);
     warplab::cli::addPatternsCommand(app);
     warplab::cli::addBenchCommand(app);
-    return warplab::cli::runCli(app, argc, argv);
+    if (warplab::cli::mpi::rank() > 0) app.name("warplab-cli (" + warplab::cli::mpi::rankLabel() + ")");
+    return warplab::cli::mpi::finish(warplab::cli::runCli(app, argc, argv));
 }

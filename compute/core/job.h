@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace warplab::compute {
 
@@ -25,6 +26,14 @@ struct RunOptions {
     int threads = 0;             // CPU threads; 0 = all cores
     ProgressFn progress;         // may be empty
     const CancelToken* cancel = nullptr;
+    // GPU kernels: runtime indices of the devices to spread tiles over (the CLI's --devices);
+    // empty = every visible device. CPU kernels ignore it.
+    std::vector<int> devices;
+    // A share of a job split over processes (MPI ranks): the engine makes the same tiles in
+    // every process and computes only share `shareIndex` of `shareCount` — contiguous tiles in
+    // the engine's order (row blocks), balanced by pairs. 1 = the whole matrix.
+    int shareIndex = 0;
+    int shareCount = 1;
 };
 
 }  // namespace warplab::compute

@@ -5,6 +5,7 @@
 
 #include "compute/gpu/antidiagonal.h"
 #include "compute/gpu/band_cdtw.h"
+#include "compute/gpu/device_set.h"
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/matrix_runner.h"
 #include "compute/gpu/shuffle_dpx.h"
@@ -56,11 +57,24 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
 double MatrixRunner::run(const TileTask& task) {
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
+    LaneLease lease(lanes_, task.devices);
+    try {
+        return runOnLane(task, lease);
+    } catch (const EngineError& e) {
+        // A device failure names the device (several may be in use); input errors stay as they are.
+        if (e.kind() != K::Device) throw;
+        std::string reason = e.what();
+        if (!e.field().empty() && reason.rfind(e.field() + ": ", 0) == 0) reason = reason.substr(e.field().size() + 2);
+        throw EngineError(K::Device, e.field(), "on " + deviceLabel(lease.device()) + ": " + reason);
+    }
+}
+
+double MatrixRunner::runOnLane(const TileTask& task, LaneLease& lease) {
+    using K = EngineError::Kind;
     const Metric metric = task.params.metric;
     if (metric == Metric::Sdtw)
         throw EngineError(K::BadParameter, "metric", "sdtw is a search, not a distance matrix");
     const Tile& tile = task.tile;
-    LaneLease lease(lanes_);
     Lane& lane = lease.lane();
     // Series the lane already holds for this engine call are not packed or uploaded again
     // (a pattern matrix: the same rows in every tile). A diagonal tile of all pairs has the

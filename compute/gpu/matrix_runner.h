@@ -30,6 +30,7 @@ public:
                 const PairsView& pairs, gpuStream_t s);
 
 private:
+    double runOnLane(const TileTask& task, LaneLease& lease);
     void launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                 const PairsView& pairs, gpuStream_t s, DeviceBuffer<unsigned char>& scratchBytes,
                 DeviceBuffer<float>& scratchFloats);

@@ -9,6 +9,12 @@
 #include <cstring>
 #include <string>
 
+#if WL_GPU_HIP
+#define gpuSetDevice hipSetDevice
+#else
+#define gpuSetDevice cudaSetDevice
+#endif
+
 namespace warplab::compute::gpu {
 
 namespace {
@@ -136,20 +142,50 @@ void fillFullPairs(int* row, int* col, int rows, int cols, gpuStream_t s) {
     checkLaunch("pair list kernel");
 }
 
-LaneLease::LaneLease(LanePool& pool) : pool_(pool) {
+LaneLease::LaneLease(LanePool& pool, const std::vector<int>* devices) : pool_(pool) {
+    int current = 0;
+    check(gpuGetDevice(&current), "device query");
+    const std::vector<int> one{current};
+    const std::vector<int>& list = devices && !devices->empty() ? *devices : one;
+    for (int d : list)
+        if (d < 0 || d >= kMaxDevices)
+            throw EngineError(EngineError::Kind::BadParameter, "devices", "GPU " + std::to_string(d) + " is out of range");
     std::unique_lock<std::mutex> lock(pool.mutex_);
     for (;;) {
         const int limit = laneLimit();
+        // The listed device with the fewest busy lanes: tiles spread evenly over the devices.
         index_ = -1;
-        for (int i = 0; i < limit && index_ < 0; ++i)
-            if (!pool.busy_[i]) index_ = i;
+        int fewest = kMaxLanes + 1;
+        for (int d : list) {
+            auto& dl = pool.devices_[d];
+            int busy = 0, freeLane = -1;
+            for (int i = 0; i < limit; ++i) {
+                if (dl.busy[i]) ++busy;
+                else if (freeLane < 0) freeLane = i;
+            }
+            if (freeLane >= 0 && busy < fewest) {
+                fewest = busy;
+                device_ = d;
+                index_ = freeLane;
+            }
+        }
         if (index_ >= 0) break;
         pool.freed_.wait(lock);
     }
-    if (!pool.lanes_[index_]) pool.lanes_[index_] = std::make_unique<Lane>();  // may throw: nothing taken yet
-    pool.busy_[index_] = true;
-    ++pool.running_;
-    lane_ = pool.lanes_[index_].get();
+    auto& dl = pool.devices_[device_];
+    if (device_ != current) {
+        check(gpuSetDevice(device_), "selecting a device");
+        previousDevice_ = current;
+    }
+    try {
+        if (!dl.lanes[index_]) dl.lanes[index_] = std::make_unique<Lane>();  // may throw: nothing taken yet
+    } catch (...) {
+        if (previousDevice_ >= 0) (void)gpuSetDevice(previousDevice_);
+        throw;
+    }
+    dl.busy[index_] = true;
+    ++dl.running;
+    lane_ = dl.lanes[index_].get();
 }
 
 LaneLease::~LaneLease() {
@@ -159,10 +195,11 @@ LaneLease::~LaneLease() {
     if (!clean_) lane_->forget();
     {
         std::lock_guard<std::mutex> lock(pool_.mutex_);
-        pool_.busy_[index_] = false;
-        --pool_.running_;
+        pool_.devices_[device_].busy[index_] = false;
+        --pool_.devices_[device_].running;
     }
     pool_.freed_.notify_all();
+    if (previousDevice_ >= 0 && gpuSetDevice(previousDevice_) != gpuSuccess) (void)gpuGetLastError();
 }
 
 void LaneLease::admit(std::size_t bytes) {
@@ -171,21 +208,23 @@ void LaneLease::admit(std::size_t bytes) {
     // is free when they launch).
     constexpr std::size_t kHeadroom = std::size_t(64) << 20;
     std::unique_lock<std::mutex> lock(pool_.mutex_);
+    auto& dl = pool_.devices_[device_];  // memInfo() asks the current device: this lane's
     for (;;) {
         if (bytes + kHeadroom <= memInfo().first) return;
         // Idle lanes were synchronised when given back: their buffers can go at once.
         bool released = false;
         for (int i = 0; i < kMaxLanes; ++i)
-            if (!pool_.busy_[i] && pool_.lanes_[i] && pool_.lanes_[i]->deviceBytes() > 0) {
-                pool_.lanes_[i]->releaseDevice();
+            if (!dl.busy[i] && dl.lanes[i] && dl.lanes[i]->deviceBytes() > 0) {
+                dl.lanes[i]->releaseDevice();
                 released = true;
             }
         if (released) continue;
-        // Nobody else is running who could give memory back: try; a failure is a Device error.
-        if (pool_.running_ <= 1) return;
-        --pool_.running_;
+        // Nobody else is running on this device who could give memory back: try; a failure is
+        // a Device error.
+        if (dl.running <= 1) return;
+        --dl.running;
         pool_.freed_.wait(lock);
-        ++pool_.running_;
+        ++dl.running;
     }
 }
 

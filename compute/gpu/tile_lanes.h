@@ -21,6 +21,8 @@
 namespace warplab::compute::gpu {
 
 constexpr int kMaxLanes = 3;
+// Devices one pool serves, each with its own kMaxLanes lanes (device_set.h).
+constexpr int kMaxDevices = 16;
 
 // How many lanes a runner uses (1..kMaxLanes): the benchmark's --lanes 1 gives the serial
 // path for comparison. Read when a tile starts.
@@ -104,14 +106,17 @@ void fillFullPairs(int* row, int* col, int rows, int cols, gpuStream_t s);
 class LanePool;
 
 // A lane held by one tile: waits for a free one, gives it back (after its stream is idle) at
-// the end of the scope, also when the tile throws.
+// the end of the scope, also when the tile throws. With a device list, the lane is taken on
+// the listed device with the fewest busy lanes, and that device is the thread's current one
+// while the lease lasts (streams, buffers and launches go there).
 class LaneLease {
 public:
-    explicit LaneLease(LanePool& pool);
+    explicit LaneLease(LanePool& pool, const std::vector<int>* devices = nullptr);
     ~LaneLease();
     LaneLease(const LaneLease&) = delete;
     LaneLease& operator=(const LaneLease&) = delete;
     Lane& lane() { return *lane_; }
+    int device() const { return device_; }  // runtime index of the lane's device
     // Before the lane grows its device buffers by `bytes`: makes room (frees idle lanes,
     // waits for running ones) while the bytes are not free. Proceeds when nothing else can
     // give memory back; the allocation then fails as a Device error.
@@ -123,8 +128,10 @@ public:
 private:
     LanePool& pool_;
     Lane* lane_ = nullptr;
+    int device_ = 0;
     int index_ = 0;
     bool clean_ = false;
+    int previousDevice_ = -1;  // restored when the lease ends (-1: unchanged)
 };
 
 class LanePool {
@@ -135,9 +142,12 @@ private:
     friend class LaneLease;
     std::mutex mutex_;
     std::condition_variable freed_;
-    std::unique_ptr<Lane> lanes_[kMaxLanes];  // created on first use (needs a device)
-    bool busy_[kMaxLanes] = {};
-    int running_ = 0;  // busy lanes not waiting for memory
+    struct DeviceLanes {
+        std::unique_ptr<Lane> lanes[kMaxLanes];  // created on first use, on this device
+        bool busy[kMaxLanes] = {};
+        int running = 0;  // busy lanes not waiting for memory
+    };
+    DeviceLanes devices_[kMaxDevices];
 };
 
 }  // namespace warplab::compute::gpu

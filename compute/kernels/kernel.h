@@ -1,6 +1,7 @@
 // A named, selectable compute kernel (cpu.reference, cpu.simd, cuda.antidiagonal, ...). The
 // engine, `warplab-cli bench` and the GUI's kernel comparison list and run them all alike.
 #pragma once
+#include <vector>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,9 @@ struct TileTask {
     // Nonzero: rows and cols stay unchanged for as long as tasks carry this id (the engine
     // gives each call its own), so a kernel may keep what it packed from them between tiles.
     std::uint64_t inputsId = 0;
+    // GPU kernels: the runtime indices of the devices the tile may run on (RunOptions::devices
+    // resolved by the engine); null or empty: the thread's current device.
+    const std::vector<int>* devices = nullptr;
 };
 
 class Kernel {

@@ -201,7 +201,9 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         out.matrix.params = params;
     }
 
-    const double total = double(nP) * double(nE);
+    // A share of the patterns (an MPI rank's), or all of them.
+    const std::size_t pBegin = std::min(r.patternBegin, nP), pEnd = r.patternEnd ? std::clamp(r.patternEnd, pBegin, nP) : nP;
+    const double total = std::max(1.0, double(pEnd - pBegin) * double(nE));
     double done = 0;
     // One block of rows, allocated once and not zeroed (every cell is written by a tile
     // before it is read): at the published size that is 1.96 GB of memset saved.
@@ -209,8 +211,8 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     std::vector<float> chunk;
     SeriesSet epochs;
     out.ranked.reserve(nP);
-    for (std::size_t r0 = 0; r0 < nP; r0 += pb) {
-        const std::size_t r1 = std::min(nP, r0 + pb);
+    for (std::size_t r0 = pBegin; r0 < pEnd; r0 += pb) {
+        const std::size_t r1 = std::min(pEnd, r0 + pb);
         SeriesSet patterns;
         patterns.reserve(r1 - r0);
         for (std::size_t i = r0; i < r1; ++i) {

@@ -57,6 +57,9 @@ struct PatternRequest {
     // Optional: every finished tile of the full matrix, in global (pattern, epoch)
     // coordinates, e.g. to io::MatrixStreamWriter for --dm-out. One thread at a time.
     TileSink matrixSink;
+    // Only patterns [patternBegin, patternEnd) are computed and ranked (an MPI rank's share;
+    // their scores are what the whole run gives them). patternEnd = 0: every pattern.
+    std::size_t patternBegin = 0, patternEnd = 0;
 };
 
 // Equal-width histogram over [lo, hi] of one pattern's distances, split by epoch label.

@@ -1,0 +1,281 @@
+// MPI start/end, failure agreement and the global progress line (mpi_session.h).
+#include "app/cli/mpi_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "app/cli/common_options.h"
+#include "compute/core/error.h"
+
+#if WARPLAB_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace warplab::cli::mpi {
+
+using compute::EngineError;
+
+namespace {
+bool g_started = false;
+bool g_agreedFailure = false;
+bool g_threadsOk = false;  // MPI may be called from the engine's threads (one at a time)
+int g_rank = 0, g_size = 1;
+
+bool launchedByMpi() {
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
+        if (std::getenv(v)) return true;
+    return false;
+}
+
+int exitCodeOf(std::exception_ptr e, std::string& message) {
+    if (!e) return 0;
+    try {
+        std::rethrow_exception(e);
+    } catch (const QuietExit& q) {
+        message = "failed";
+        return q.code;
+    } catch (const EngineError& x) {
+        message = x.kind() == EngineError::Kind::Cancelled ? "cancelled" : x.what();
+        return x.isBadInput() ? kExitBadInput : kExitFailure;
+    } catch (const std::bad_alloc&) {
+        message = "out of memory";
+    } catch (const std::exception& x) {
+        message = x.what();
+    } catch (...) {
+        message = "unknown failure";
+    }
+    return kExitFailure;
+}
+}  // namespace
+
+#if WARPLAB_HAVE_MPI
+
+namespace {
+constexpr int kTagProgress = 71;
+constexpr int kTagBytes = 72;
+constexpr double kDone = 2.0;  // a progress message meaning "this rank has finished"
+}  // namespace
+
+void start(int* argc, char*** argv) {
+    if (!launchedByMpi()) return;
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+    g_started = true;
+    g_threadsOk = provided >= MPI_THREAD_SERIALIZED;
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+}
+
+int finish(int code) {
+    if (!g_started) return code;
+    if (code != 0 && !g_agreedFailure && g_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+    MPI_Finalize();
+    return code;
+}
+
+void agree(std::exception_ptr local) {
+    std::string message;
+    const int mine = exitCodeOf(local, message);
+    if (!active()) {
+        if (local) std::rethrow_exception(local);
+        return;
+    }
+    int worst = 0;
+    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (worst == 0) return;
+    g_agreedFailure = true;
+    // Rank 0 collects every failing rank's message.
+    const int len = mine ? int(message.size()) : 0;
+    std::vector<int> lens(std::size_t(g_size), 0);
+    MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> displs(std::size_t(g_size), 0);
+    int total = 0;
+    for (int r = 0; r < g_size; ++r) {
+        displs[std::size_t(r)] = total;
+        total += lens[std::size_t(r)];
+    }
+    std::string all(std::size_t(std::max(total, 1)), '\0');
+    MPI_Gatherv(message.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (g_rank != 0) throw QuietExit{worst};
+    std::string text;
+    for (int r = 0; r < g_size; ++r) {
+        if (lens[std::size_t(r)] == 0) continue;
+        text += (text.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r) + ": " +
+                all.substr(std::size_t(displs[std::size_t(r)]), std::size_t(lens[std::size_t(r)]));
+    }
+    throw EngineError(worst == kExitBadInput ? EngineError::Kind::BadInput : EngineError::Kind::Internal, "", text);
+}
+
+void broadcast(std::string& s) {
+    if (!active()) return;
+    unsigned long long n = s.size();
+    MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    s.resize(std::size_t(n));
+    if (n) MPI_Bcast(s.data(), int(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+void sendBytes(const void* data, std::size_t bytes, int to) {
+    const char* p = static_cast<const char*>(data);
+    constexpr std::size_t kPiece = std::size_t(1) << 30;
+    do {
+        const std::size_t n = std::min(bytes, kPiece);
+        MPI_Send(p, int(n), MPI_BYTE, to, kTagBytes, MPI_COMM_WORLD);
+        p += n;
+        bytes -= n;
+    } while (bytes > 0);
+}
+
+void recvBytes(void* data, std::size_t bytes, int from) {
+    char* p = static_cast<char*>(data);
+    constexpr std::size_t kPiece = std::size_t(1) << 30;
+    do {
+        const std::size_t n = std::min(bytes, kPiece);
+        MPI_Recv(p, int(n), MPI_BYTE, from, kTagBytes, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        p += n;
+        bytes -= n;
+    } while (bytes > 0);
+}
+
+struct ProgressRelay::State {
+    compute::ProgressFn printer;
+    MPI_Comm comm = MPI_COMM_NULL;
+    std::mutex mutex;
+    std::vector<double> fractions;  // rank 0: the last fraction of every rank
+    std::chrono::steady_clock::time_point lastSend{};
+    bool on = false;
+    int finished = 0;  // rank 0: ranks that said they are done
+
+    void draw() {
+        if (!printer) return;
+        double sum = 0;
+        for (double f : fractions) sum += std::min(1.0, f);
+        printer(sum / double(fractions.size()));
+    }
+    // Rank 0: take every progress message that has arrived; `block` waits for one.
+    void drain(bool block) {
+        for (;;) {
+            int flag = 1;
+            MPI_Status st;
+            if (!block) MPI_Iprobe(MPI_ANY_SOURCE, kTagProgress, comm, &flag, &st);
+            if (!flag) break;
+            double f = 0;
+            MPI_Recv(&f, 1, MPI_DOUBLE, block ? MPI_ANY_SOURCE : st.MPI_SOURCE, kTagProgress, comm, &st);
+            if (f >= kDone) {
+                ++finished;
+                fractions[std::size_t(st.MPI_SOURCE)] = 1.0;
+            } else {
+                fractions[std::size_t(st.MPI_SOURCE)] = f;
+            }
+            if (block) break;
+        }
+    }
+};
+
+ProgressRelay::ProgressRelay(compute::ProgressFn printer) : state_(std::make_shared<State>()) {
+    state_->printer = std::move(printer);
+    state_->on = active() && g_threadsOk;
+    state_->fractions.assign(std::size_t(g_size), 0.0);
+    if (state_->on) MPI_Comm_dup(MPI_COMM_WORLD, &state_->comm);
+}
+
+ProgressRelay::~ProgressRelay() {
+    if (state_->comm != MPI_COMM_NULL) MPI_Comm_free(&state_->comm);
+}
+
+compute::ProgressFn ProgressRelay::fn() {
+    auto st = state_;
+    if (!st->on) return g_rank == 0 ? st->printer : compute::ProgressFn{};
+    return [st](double f) {
+        std::lock_guard lock(st->mutex);
+        if (g_rank == 0) {
+            st->fractions[0] = f;
+            st->drain(false);
+            st->draw();
+            return;
+        }
+        // At most ten messages a second per rank, and always the end.
+        const auto now = std::chrono::steady_clock::now();
+        if (f < 1.0 && now - st->lastSend < std::chrono::milliseconds(100)) return;
+        st->lastSend = now;
+        MPI_Send(&f, 1, MPI_DOUBLE, 0, kTagProgress, st->comm);
+    };
+}
+
+void ProgressRelay::finish() {
+    auto& st = *state_;
+    if (!st.on) return;
+    std::lock_guard lock(st.mutex);
+    if (g_rank != 0) {
+        const double done = kDone;
+        MPI_Send(&done, 1, MPI_DOUBLE, 0, kTagProgress, st.comm);
+        return;
+    }
+    st.fractions[0] = 1.0;
+    st.drain(false);
+    while (st.finished < g_size - 1) {
+        st.drain(true);
+        st.draw();
+    }
+    st.on = false;
+}
+
+#else  // one process: no MPI library linked
+
+void start(int*, char***) {}
+int finish(int code) { return code; }
+void agree(std::exception_ptr local) {
+    if (local) std::rethrow_exception(local);
+}
+void broadcast(std::string&) {}
+void sendBytes(const void*, std::size_t, int) {
+    throw EngineError(EngineError::Kind::Internal, "mpi", "this build has no MPI");
+}
+void recvBytes(void*, std::size_t, int) { throw EngineError(EngineError::Kind::Internal, "mpi", "this build has no MPI"); }
+struct ProgressRelay::State {
+    compute::ProgressFn printer;
+};
+ProgressRelay::ProgressRelay(compute::ProgressFn printer) : state_(std::make_shared<State>()) {
+    state_->printer = std::move(printer);
+}
+ProgressRelay::~ProgressRelay() = default;
+compute::ProgressFn ProgressRelay::fn() { return state_->printer; }
+void ProgressRelay::finish() {}
+
+#endif
+
+bool active() { return g_size > 1; }
+int rank() { return g_rank; }
+int size() { return g_size; }
+std::string rankLabel() { return "rank " + std::to_string(g_rank) + " of " + std::to_string(g_size); }
+
+void step(const std::function<void()>& work, const std::function<void()>& beforeAgree) {
+    std::exception_ptr e;
+    try {
+        work();
+    } catch (...) {
+        e = std::current_exception();
+    }
+    if (beforeAgree) beforeAgree();
+    agree(e);
+}
+
+void injectFailure(const char* where) {
+    const char* v = std::getenv("WARPLAB_MPI_FAIL");
+    if (!v || !*v) return;
+    const std::string spec(v);
+    const std::size_t colon = spec.find(':');
+    int r = -1;
+    try {
+        r = std::stoi(spec.substr(0, colon));
+    } catch (const std::exception&) {
+        return;
+    }
+    if (r != g_rank) return;
+    if (colon != std::string::npos && spec.substr(colon + 1) == "exit") std::_Exit(3);
+    throw EngineError(EngineError::Kind::Internal, "", std::string("injected failure (WARPLAB_MPI_FAIL) in ") + where);
+}
+
+}  // namespace warplab::cli::mpi

@@ -1,0 +1,35 @@
+// Every GPU this process may use, and which of them a job runs on. The runtime numbers the
+// visible devices 0..count-1 (CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES narrow them, and MPI
+// launchers set those per rank); a job lists the indices it wants (RunOptions::devices, the
+// CLI's --devices), empty meaning all. Each device gets its own lanes (tile_lanes.h).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace warplab::compute::gpu {
+
+// Visible devices that can run kernels (0 without a runtime or a driver).
+int deviceCount();
+// "NVIDIA H200" for device `index`, "" when there is no such device.
+std::string deviceNameOf(int index);
+// The devices a job asked for: empty -> all (0..deviceCount()-1). Throws EngineError
+// (BadParameter, "devices") naming an index that does not exist or appears twice.
+std::vector<int> resolveDevices(const std::vector<int>& wanted);
+// "GPU 1 (NVIDIA H200)": how errors and the Metric panel name a device.
+std::string deviceLabel(int index);
+
+// Makes `index` the calling thread's current device for the scope and restores the previous
+// one after (the runtime's current device is per thread).
+class DeviceScope {
+public:
+    explicit DeviceScope(int index);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+    int previous_ = 0;
+    bool restore_ = false;
+};
+
+}  // namespace warplab::compute::gpu
