@@ -2,6 +2,7 @@
 // gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
 #include "compute/gpu/gpu_runtime.h"
 #include "compute/gpu/tile_lanes.h"
+#include "compute/gpu/device_set.h"
 
 #include <algorithm>
 #include <atomic>
@@ -179,9 +180,9 @@ LaneLease::LaneLease(LanePool& pool, const std::vector<int>* devices) : pool_(po
     }
     try {
         if (!dl.lanes[index_]) dl.lanes[index_] = std::make_unique<Lane>();  // may throw: nothing taken yet
-    } catch (...) {
+    } catch (const EngineError& e) {
         if (previousDevice_ >= 0) (void)gpuSetDevice(previousDevice_);
-        throw;
+        throw EngineError(e.kind(), e.field(), std::string("on ") + deviceLabel(device_) + ": " + e.what());
     }
     dl.busy[index_] = true;
     ++dl.running;

@@ -1,0 +1,170 @@
+// Several GPUs in one process (compute/gpu/device_set.h, per-device lanes in tile_lanes.h):
+// engine matrices and the pattern pipeline on devices {0,1} against {0} and {1}, bit for bit
+// (the same kernels on every tile, and every cell is computed by one thread on one device, so
+// where a tile runs cannot change a value); device lists that do not exist; a full device
+// named in the error and nothing returned as complete. Exit 1 on a failure, 77 without a
+// device or, after the one-device checks, with fewer than two.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/engine.h"
+#include "compute/gpu/device_set.h"
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/gpu_runtime.h"
+#include "compute/patterns/pattern_discovery.h"
+#include "compute/patterns/synthetic_channel.h"
+#include "tests/gpu/gpu_test_util.h"
+
+using namespace warplab::compute;
+using namespace warplab::gputest;
+
+namespace {
+
+SeriesSet randomSet(std::mt19937& rng, std::size_t count, std::size_t length) {
+    SeriesSet s;
+    for (std::size_t i = 0; i < count; ++i) s.push_back(randomSeries(rng, length));
+    return s;
+}
+
+DistanceMatrix onDevices(const std::vector<int>& devices, const SeriesSet& q, const SeriesSet* t, const Params& p) {
+    RunOptions o;
+    o.backend = Backend::Cuda;
+#if WL_GPU_HIP
+    o.backend = Backend::Hip;
+#endif
+    o.devices = devices;
+    return Engine::distanceMatrix(q, t, p, o);
+}
+
+bool sameBits(const DistanceMatrix& a, const DistanceMatrix& b) {
+    return a.values.size() == b.values.size() &&
+           std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0;
+}
+
+Params cdtw(int band) {
+    Params p;
+    p.metric = Metric::Cdtw;
+    p.band = band;
+    return p;
+}
+
+void testBadLists() {
+    auto refused = [](const std::vector<int>& list, const std::string& want, const std::string& what) {
+        std::string msg;
+        bool ok = false;
+        try {
+            (void)gpu::resolveDevices(list);
+        } catch (const EngineError& e) {
+            msg = e.what();
+            ok = e.kind() == EngineError::Kind::BadParameter && msg.find(want) != std::string::npos;
+        }
+        report(ok, what + " -> \"" + msg + "\"", 0);
+    };
+    refused({gpu::deviceCount()}, "there is no GPU " + std::to_string(gpu::deviceCount()), "a device past the last");
+    refused({0, 0}, "listed twice", "a device listed twice");
+    report(gpu::resolveDevices({}).size() == std::size_t(gpu::deviceCount()), "an empty list means every device", 0);
+}
+
+void compareLists(const std::vector<int>& a, const std::vector<int>& b, const SeriesSet& q, const SeriesSet* t,
+                  const Params& p, const std::string& what) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const DistanceMatrix x = onDevices(a, q, t, p);
+    const auto t1 = std::chrono::steady_clock::now();
+    const DistanceMatrix y = onDevices(b, q, t, p);
+    const auto t2 = std::chrono::steady_clock::now();
+    std::printf("  %s: %.2f s on the first list, %.2f s on the second\n", what.c_str(),
+                std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
+    report(sameBits(x, y), what + ": bit for bit", 0);
+}
+
+void testPatterns(const std::vector<int>& a, const std::vector<int>& b) {
+    SyntheticChannel c;
+    c.samples = 4'000'000;
+    c.seizureSamples = 40'000;
+    std::vector<float> data = syntheticSamples(c);
+    PatternRequest r = syntheticRequest(c);
+    r.samples = data;
+    r.reader = nullptr;
+    auto rank = [&](const std::vector<int>& devices) {
+        RunOptions o;
+        o.devices = devices;
+        return findPatterns(r, o);
+    };
+    const PatternRanking x = rank(a), y = rank(b);
+    bool same = x.ranked.size() == y.ranked.size() && !x.ranked.empty();
+    for (std::size_t k = 0; same && k < x.ranked.size(); ++k)
+        same = x.ranked[k].index == y.ranked[k].index &&
+               std::memcmp(&x.ranked[k].quality, &y.ranked[k].quality, sizeof(double)) == 0 &&
+               std::memcmp(&x.ranked[k].meanIctal, &y.ranked[k].meanIctal, sizeof(double)) == 0;
+    report(same, "patterns (" + std::to_string(x.patternCount) + " x " + std::to_string(x.epochCount) +
+                     ", kernel " + x.kernel + "): the same ranking, qualities bit for bit",
+           0);
+}
+
+// Device 1 full: the job fails with a Device error naming GPU 1, and returns no matrix.
+void testFullDevice(const SeriesSet& q, const Params& p) {
+    std::vector<gpu::DeviceBuffer<unsigned char>> hog;
+    {
+        gpu::DeviceScope on1(1);
+        for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20); chunk /= 4)
+            for (;;) {
+                try {
+                    hog.emplace_back(chunk);
+                } catch (const EngineError&) {
+                    break;
+                }
+            }
+    }
+    std::string msg;
+    bool ok = false, returned = false;
+    try {
+        const DistanceMatrix m = onDevices({0, 1}, q, nullptr, p);
+        returned = !m.values.empty();
+    } catch (const EngineError& e) {
+        msg = e.what();
+        ok = e.kind() == EngineError::Kind::Device && msg.find("GPU 1") != std::string::npos;
+    }
+    report(ok && !returned, "GPU 1 full: Device error naming it (\"" + msg + "\")", 0);
+    gpu::DeviceScope on1(1);
+    hog.clear();
+}
+
+}  // namespace
+
+int main() {
+    if (gpu::deviceCount() == 0) {
+        std::printf("SKIP: multi-GPU suite not run: %s\n", gpu::unavailableReason().c_str());
+        return 77;
+    }
+    std::printf("multi-GPU suite: %d device(s):", gpu::deviceCount());
+    for (int d = 0; d < gpu::deviceCount(); ++d) std::printf(" %s", gpu::deviceLabel(d).c_str());
+    std::printf("\n");
+    testBadLists();
+    std::mt19937 rng(2024);
+    const SeriesSet q = randomSet(rng, 3000, 256), t = randomSet(rng, 2500, 256);
+    // One device: an explicit list equals the default (current device only when one exists).
+    compareLists({0}, {}, q, &t, cdtw(8), "cdtw w8, 3000 x 2500, {0} vs all");
+    if (gpu::deviceCount() < 2) {
+        std::printf("SKIP: the two-device checks need 2 GPUs; this process sees %d\n", gpu::deviceCount());
+        std::printf("%d checks, %d failed\n", checks, failures);
+        return failures ? 1 : 77;
+    }
+    compareLists({0}, {0, 1}, q, &t, cdtw(8), "cdtw w8 (band kernel), 3000 x 2500, {0} vs {0,1}");
+    compareLists({1}, {0, 1}, q, &t, cdtw(8), "cdtw w8, 3000 x 2500, {1} vs {0,1}");
+    Params d;
+    d.metric = Metric::Dtw;
+    compareLists({0}, {0, 1}, q, nullptr, d, "dtw all pairs (upper tiles, mirrored), 3000, {0} vs {0,1}");
+    Params tw;
+    tw.metric = Metric::Twed;
+    compareLists({0}, {1, 0}, SeriesSet(q.begin(), q.begin() + 1200), &t, tw, "twed 1200 x 2500, {0} vs {1,0}");
+    testPatterns({0}, {0, 1});
+    testFullDevice(q, cdtw(8));
+    // After the failure both devices work again and still agree.
+    compareLists({0}, {0, 1}, SeriesSet(q.begin(), q.begin() + 1500), nullptr, cdtw(8), "after the failure: cdtw all pairs 1500");
+    return finish();
+}
