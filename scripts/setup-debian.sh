@@ -10,6 +10,7 @@ packages=(
   hipcc libamdhip64-dev
   clang libclang-rt-14-dev
   xvfb xauth x11-apps imagemagick
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_search.h"
 #include "app/cli/mpi_session.h"
 #include "compute/engine.h"
 
@@ -42,11 +43,9 @@ void runSearch(const SearchOptions& o) {
                     [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
     };
     if (mpi::active()) {
-        // Under mpirun one query's search is not split yet: rank 0 searches, the others wait
-        // and fail with it.
-        mpi::step([&] {
-            if (mpi::rank() == 0) work();
-        });
+        // Under mpirun: a stretch of the reference per rank, on the CPU (mpi_search.h).
+        namingFiles({{"query", o.query}, {"reference", o.reference}},
+                    [&] { matches = searchMpi(query, reference, params); });
         if (mpi::rank() != 0) return;
     } else {
         work();

@@ -100,12 +100,19 @@ void agree(std::exception_ptr local) {
     std::string all(std::size_t(std::max(total, 1)), '\0');
     MPI_Gatherv(message.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
     if (g_rank != 0) throw QuietExit{worst};
-    std::string text;
+    // One line per distinct message, naming the ranks that gave it ("ranks 0, 1, 2: ..." when
+    // every rank read the same bad file).
+    std::vector<std::pair<std::string, std::string>> groups;  // message, ranks
     for (int r = 0; r < g_size; ++r) {
         if (lens[std::size_t(r)] == 0) continue;
-        text += (text.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r) + ": " +
-                all.substr(std::size_t(displs[std::size_t(r)]), std::size_t(lens[std::size_t(r)]));
+        const std::string m = all.substr(std::size_t(displs[std::size_t(r)]), std::size_t(lens[std::size_t(r)]));
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == m; });
+        if (it == groups.end()) groups.push_back({m, std::to_string(r)});
+        else it->second += ", " + std::to_string(r);
     }
+    std::string text;
+    for (const auto& [m, ranks] : groups)
+        text += (text.empty() ? "" : "; ") + std::string(ranks.find(',') == std::string::npos ? "rank " : "ranks ") + ranks + ": " + m;
     throw EngineError(worst == kExitBadInput ? EngineError::Kind::BadInput : EngineError::Kind::Internal, "", text);
 }
 
@@ -137,6 +144,10 @@ void recvBytes(void* data, std::size_t bytes, int from) {
         p += n;
         bytes -= n;
     } while (bytes > 0);
+}
+
+void allgather(const void* mine, std::size_t bytes, void* all) {
+    MPI_Allgather(mine, int(bytes), MPI_BYTE, all, int(bytes), MPI_BYTE, MPI_COMM_WORLD);
 }
 
 struct ProgressRelay::State {
@@ -234,6 +245,10 @@ void sendBytes(const void*, std::size_t, int) {
     throw EngineError(EngineError::Kind::Internal, "mpi", "this build has no MPI");
 }
 void recvBytes(void*, std::size_t, int) { throw EngineError(EngineError::Kind::Internal, "mpi", "this build has no MPI"); }
+void allgather(const void* mine, std::size_t bytes, void* all) {
+    const char* p = static_cast<const char*>(mine);
+    std::copy(p, p + bytes, static_cast<char*>(all));
+}
 struct ProgressRelay::State {
     compute::ProgressFn printer;
 };

@@ -43,6 +43,8 @@ void broadcast(std::string& s);
 // Point to point, rank order; `bytes` may exceed 2 GiB (sent in pieces).
 void sendBytes(const void* data, std::size_t bytes, int to);
 void recvBytes(void* data, std::size_t bytes, int from);
+// Every rank's `bytes` bytes at `mine`, in rank order, into `all` (size() * bytes).
+void allgather(const void* mine, std::size_t bytes, void* all);
 
 // One progress line for the whole job: fn() goes to the engine in every rank; rank 0 draws
 // the mean of all ranks' fractions with `printer` (may be empty), the others send theirs to

@@ -1,0 +1,85 @@
+// Subsequence DTW over reference stretches (sdtw_stretch.h).
+#include "compute/cpu/sdtw_stretch.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "compute/core/recurrences.h"
+
+namespace warplab::compute::reference {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Column j of D from column j-1 (`prev`), the cell rule of sdtw_reference.cpp's lastRow.
+void step(const Series& x, const Series& y, bool absCost, std::size_t j, const SdtwColumn& prev, SdtwColumn& cur) {
+    const std::size_t n = x.length;
+    const int d = int(x.dims);
+    cur.cost[0] = cell::localCostN<double>(x.sample(0), y.sample(j), d, absCost);
+    cur.start[0] = j;
+    for (std::size_t i = 1; i < n; ++i) {
+        const double c = cell::localCostN<double>(x.sample(i), y.sample(j), d, absCost);
+        const double diag = prev.cost[i - 1], up = cur.cost[i - 1], left = prev.cost[i];
+        if (diag <= up && diag <= left) { cur.cost[i] = c + diag; cur.start[i] = prev.start[i - 1]; }
+        else if (up <= left) { cur.cost[i] = c + up; cur.start[i] = cur.start[i - 1]; }
+        else { cur.cost[i] = c + left; cur.start[i] = prev.start[i]; }
+    }
+}
+
+SdtwColumn infColumn(std::size_t n) { return {std::vector<double>(n, kInf), std::vector<std::size_t>(n, 0)}; }
+
+bool sameColumn(const SdtwColumn& a, const SdtwColumn& b) { return a.cost == b.cost && a.start == b.start; }
+}  // namespace
+
+SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b) {
+    SdtwStretch s;
+    s.begin = a;
+    s.end = b;
+    s.lastCost.resize(b - a);
+    s.lastStart.resize(b - a);
+    SdtwColumn prev = infColumn(x.length), cur = infColumn(x.length);
+    for (std::size_t j = a; j < b; ++j) {
+        step(x, y, absCost, j, prev, cur);
+        s.lastCost[j - a] = cur.cost.back();
+        s.lastStart[j - a] = cur.start.back();
+        std::swap(prev, cur);
+    }
+    s.endColumn = std::move(prev);  // +inf for an empty stretch
+    return s;
+}
+
+std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const SdtwColumn& before, SdtwStretch& s) {
+    if (before.cost.empty()) return 0;  // column 0 has nothing before it
+    if (s.begin == s.end) {             // an empty stretch passes the column on
+        s.endColumn = before;
+        return 0;
+    }
+    const std::size_t n = x.length;
+    SdtwColumn exactPrev = before, exactCur = infColumn(n), localPrev = infColumn(n), localCur = infColumn(n);
+    for (std::size_t j = s.begin; j < s.end; ++j) {
+        step(x, y, absCost, j, exactPrev, exactCur);
+        step(x, y, absCost, j, localPrev, localCur);
+        s.lastCost[j - s.begin] = exactCur.cost.back();
+        s.lastStart[j - s.begin] = exactCur.start.back();
+        if (sameColumn(exactCur, localCur)) return j - s.begin + 1;  // from here on the first pass is exact
+        std::swap(exactPrev, exactCur);
+        std::swap(localPrev, localCur);
+    }
+    s.endColumn = std::move(exactPrev);
+    return s.end - s.begin;
+}
+
+Match sdtwStretchBest(const SdtwStretch& s) {
+    std::size_t best = s.lastCost.size();
+    for (std::size_t k = 0; k < s.lastCost.size(); ++k)  // strict < keeps the smallest column on ties
+        if (s.lastCost[k] < kInf && (best == s.lastCost.size() || s.lastCost[k] < s.lastCost[best])) best = k;
+    if (best == s.lastCost.size()) return Match{kInf, 0, 0};
+    return Match{s.lastCost[best], s.lastStart[best], s.begin + best};
+}
+
+void sdtwStretchExclude(SdtwStretch& s, std::size_t lo, std::size_t hi) {
+    const std::size_t from = std::max(lo, s.begin), to = std::min(hi + 1, s.end);
+    for (std::size_t j = from; j < to; ++j) s.lastCost[j - s.begin] = kInf;
+}
+
+}  // namespace warplab::compute::reference

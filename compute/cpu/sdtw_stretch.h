@@ -1,0 +1,46 @@
+// Subsequence DTW (METRICS.md sdtw) over a stretch of reference columns, so that a search can
+// be split over processes (an MPI rank per stretch) and still give exactly the single-process
+// matches. The DP is swept column by column: column j of D needs only column j-1. A stretch
+// [a, b) is first computed as if nothing came before it (column a-1 = +inf: only matches that
+// start inside the stretch); once the exact column a-1 arrives from the stretch before, the
+// columns are recomputed from it until they agree with the first pass (the same costs and
+// starts in every row, after which every later column agrees too, the recurrence being the
+// same), which for a long stretch is a few query lengths. Same arithmetic and tie order
+// (diagonal, up, left) as reference::sdtwTopK, so the costs are bit for bit the same.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "compute/core/results.h"
+#include "compute/core/series.h"
+
+namespace warplab::compute::reference {
+
+// One DP column: D(i, j) and the start column backtracking reaches, for i = 0..n-1.
+struct SdtwColumn {
+    std::vector<double> cost;
+    std::vector<std::size_t> start;
+};
+
+struct SdtwStretch {
+    std::size_t begin = 0, end = 0;     // reference columns [begin, end)
+    std::vector<double> lastCost;       // D(n-1, j), j in [begin, end)
+    std::vector<std::size_t> lastStart;
+    SdtwColumn endColumn;               // column end-1 (or the column before, for an empty stretch)
+};
+
+// First pass over [a, b) from a +inf column a-1 (x: query, y: the whole reference).
+SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b);
+
+// Second pass: `before` is the exact column a-1 (empty for a = 0: the first pass was exact).
+// Patches `s` (last row and, if they never agree, its end column) so that it is exact.
+// Returns the number of columns recomputed.
+std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const SdtwColumn& before, SdtwStretch& s);
+
+// The best unexcluded end column of the stretch (smallest cost, then smallest column), or
+// none (cost +inf) — one round of the top-k rule of METRICS.md.
+Match sdtwStretchBest(const SdtwStretch& s);
+// Excludes columns [lo, hi] (inclusive, global indices) of the stretch from later rounds.
+void sdtwStretchExclude(SdtwStretch& s, std::size_t lo, std::size_t hi);
+
+}  // namespace warplab::compute::reference

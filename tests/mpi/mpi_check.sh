@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# mpi_check.sh CLI MPIEXEC NP UCR_DIR WORKDIR MATRIX_EQUAL: warplab-cli dm, patterns and search under
+# `mpirun -n NP` against one process (byte for byte), and failing ranks. Prints one line per
+# check; exit 1 on a failure, 77 when ECG200 is missing.
+set -u
+cli=$1 mpiexec=$2 np=$3 ucr=$4 work=$5 matrix_equal=$6
+train=$ucr/ECG200/ECG200_TRAIN.txt test=$ucr/ECG200/ECG200_TEST.txt
+[ -f "$train" ] && [ -f "$test" ] || { echo "SKIP: $ucr/ECG200 not found"; exit 77; }
+# CI runs as root on two cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+mpi() { "$mpiexec" --oversubscribe -n "$np" "$cli" "$@"; }
+same() {  # name file1 file2
+  if [ -s "$2" ] && cmp -s "$2" "$3"; then pass "$1 ($(stat -c %s "$2") bytes identical)"; else fail "$1"; fi
+}
+
+# dm: all pairs to .npy (every rank writes its tiles by offset), TRAIN x TEST to stdout CSV and
+# all pairs to .h5 (through rank 0).
+"$cli" dm --queries "$train" --label-column --metric cdtw --band 5 --backend cpu --out one.npy
+mpi dm --queries "$train" --label-column --metric cdtw --band 5 --backend cpu --out many.npy
+same "dm cdtw all pairs .npy, $np ranks == 1 process" one.npy many.npy
+[ ! -e many.npy.partial ] && pass "no temporary .npy left after success" || fail "many.npy.partial left behind"
+"$cli" dm --queries "$train" --targets "$test" --label-column --metric dtw --sqrt --backend cpu > one.csv
+mpi dm --queries "$train" --targets "$test" --label-column --metric dtw --sqrt --backend cpu > many.csv
+same "dm dtw TRAIN x TEST CSV on stdout, $np ranks == 1 process" one.csv many.csv
+"$cli" dm --queries "$test" --label-column --metric twed --backend cpu --out one.h5
+mpi dm --queries "$test" --label-column --metric twed --backend cpu --out many.h5
+# .h5 object headers carry modification times: compare the contents.
+"$matrix_equal" one.h5 many.h5 > /dev/null && pass "dm twed all pairs .h5, $np ranks == 1 process (names and values identical)" \
+  || fail "dm twed all pairs .h5, $np ranks == 1 process"
+
+# patterns: a tiny synthetic channel (each rank ranks its patterns' rows, rank 0 merges).
+P=(patterns --synthetic 200000 --synthetic-seizure 8000 --epoch 256 --stride 64 --band 8 --backend cpu)
+"$cli" "${P[@]}" > pat_one.csv
+mpi "${P[@]}" > pat_many.csv
+same "patterns ranking, $np ranks == 1 process" pat_one.csv pat_many.csv
+
+# search: a query from TEST in the concatenated TRAIN series (reference stretches per rank).
+awk 'NR==3 { for (i = 2; i <= NF; ++i) print $i }' "$test" > query.txt
+awk '{ for (i = 2; i <= NF; ++i) print $i }' "$train" > reference.txt
+"$cli" search --query query.txt --reference reference.txt --top 7 --backend cpu > search_one.csv
+mpi search --query query.txt --reference reference.txt --top 7 --backend cpu > search_many.csv
+same "search top 7 in $(wc -l < reference.txt) samples, $np ranks == 1 process" search_one.csv search_many.csv
+
+# A rank that fails: the job fails with that rank's message; no output file.
+WARPLAB_MPI_FAIL=1 mpi dm --queries "$train" --label-column --metric dtw --backend cpu --out failed.npy > /dev/null 2> failed.log
+rc=$?
+if [ $rc -ne 0 ] && grep -q "rank 1: injected failure" failed.log && [ ! -e failed.npy ] && [ ! -e failed.npy.partial ]; then
+  pass "rank 1 fails: exit $rc, its message printed, no .npy"
+else
+  fail "rank 1 fails: exit $rc, files: $(ls failed.npy* 2>/dev/null)"; cat failed.log
+fi
+WARPLAB_MPI_FAIL=1 mpi dm --queries "$train" --targets "$test" --label-column --metric dtw --backend cpu --out failed.h5 > /dev/null 2> failed_h5.log
+rc=$?
+[ $rc -ne 0 ] && [ ! -e failed.h5 ] && pass "rank 1 fails (.h5 through rank 0): exit $rc, no .h5" || fail "rank 1 fails (.h5): exit $rc"
+WARPLAB_MPI_FAIL=1 mpi "${P[@]}" > failed_pat.csv 2> failed_pat.log
+rc=$?
+[ $rc -ne 0 ] && grep -q "rank 1: injected failure" failed_pat.log && [ ! -s failed_pat.csv ] && pass "rank 1 fails in patterns: exit $rc, no ranking printed" || fail "rank 1 fails in patterns: exit $rc"
+# A rank that dies (exit 3 without a word): mpirun ends the job; nothing looks complete.
+WARPLAB_MPI_FAIL=1:exit mpi dm --queries "$train" --label-column --metric dtw --backend cpu --out died.npy > /dev/null 2> died.log
+rc=$?
+[ $rc -ne 0 ] && [ ! -e died.npy ] && pass "rank 1 dies: exit $rc, no died.npy (at most died.npy.partial)" || fail "rank 1 dies: exit $rc"
+# Bad input on every rank: exit 2 and rank 0's message naming the file.
+mpi dm --queries "$work/none.txt" --metric dtw --backend cpu > /dev/null 2> bad.log
+rc=$?
+[ $rc -eq 2 ] && pass "missing input: exit 2" || { fail "missing input: exit $rc"; cat bad.log; }
+
+echo "$fails failed"
+[ $fails -eq 0 ]
