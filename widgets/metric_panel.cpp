@@ -4,9 +4,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QSpinBox>
 #include <QStandardItemModel>
 
+#include "compute/device_list.h"
 #include "compute/kernels/registry.h"
 
 namespace warplab::widgets {
@@ -60,6 +62,9 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
         if (b != compute::Backend::Auto) setItemAvailable(backend_, backend_->count() - 1, backendUnavailableReason(b));
     }
     kernel_ = new QComboBox;
+    devices_ = new QLabel;
+    devices_->setObjectName("devices");
+    devices_->setWordWrap(true);
 
     form_ = new QFormLayout(this);
     form_->addRow(tr("Metric"), metric_);
@@ -73,6 +78,7 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
     form_->addRow(QString(), sqrt_);
     form_->addRow(tr("Backend"), backend_);
     form_->addRow(tr("Kernel"), kernel_);
+    form_->addRow(tr("Devices"), devices_);
 
     // Wide parameter ranges would otherwise make the panel claim a third of the window.
     for (QWidget* field : std::initializer_list<QWidget*>{metric_, cost_, band_, gamma_, nu_, lambda_, degree_, backend_, kernel_})
@@ -80,7 +86,8 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
 
     setMetric(Metric::Dtw);
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] { refreshEnabled(); refreshKernels(); emit changed(); });
-    connect(backend_, &QComboBox::currentIndexChanged, this, [this] { refreshKernels(); emit changed(); });
+    connect(backend_, &QComboBox::currentIndexChanged, this, [this] { refreshKernels(); refreshDevices(); emit changed(); });
+    connect(kernel_, &QComboBox::currentIndexChanged, this, [this] { refreshDevices(); });
     for (auto* box : {gamma_, nu_, lambda_, degree_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &MetricPanel::changed);
     connect(band_, &QSpinBox::valueChanged, this, &MetricPanel::changed);
@@ -90,6 +97,27 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
     connect(sqrt_, &QCheckBox::toggled, this, &MetricPanel::changed);
     refreshEnabled();
     refreshKernels();
+    refreshDevices();
+}
+
+// Where a job would run: every visible GPU (the engine spreads tiles over all of them) for a
+// GPU backend or kernel, or auto with a GPU present; else the CPU cores.
+void MetricPanel::refreshDevices() {
+    const auto b = compute::Backend(backend_->currentData().toInt());
+    const QString kernel = kernel_->currentData().toString();
+    const bool cpuKernel = kernel.startsWith("cpu.");
+    const std::vector<std::string> gpus = compute::gpuDeviceLabels();
+    QStringList names;
+    for (const auto& g : gpus) names << QString::fromStdString(g);
+    if (b == compute::Backend::Cpu || cpuKernel) {
+        devices_->setText(tr("all CPU cores"));
+    } else if (!gpus.empty()) {
+        devices_->setText(names.join(", "));
+    } else if (b == compute::Backend::Auto) {
+        devices_->setText(tr("all CPU cores (no GPU: %1)").arg(QString::fromStdString(compute::gpuUnavailableReason())));
+    } else {
+        devices_->setText(tr("none: %1").arg(QString::fromStdString(compute::gpuUnavailableReason())));
+    }
 }
 
 QString MetricPanel::backendUnavailableReason(compute::Backend b) {

@@ -1,6 +1,7 @@
 // The metric panel: metric and its parameters (band, gamma, nu, lambda, degree, cost,
 // z-normalisation, square root), backend (auto, CPU, each GPU backend; unavailable ones greyed
-// with the reason) and kernel (from the registry). Produces compute::Params and RunOptions.
+// with the reason) and kernel (from the registry), and the devices a job would run on (every
+// GPU for a GPU backend, else the CPU cores). Produces compute::Params and RunOptions.
 #pragma once
 #include <QWidget>
 
@@ -12,6 +13,7 @@ class QSpinBox;
 class QDoubleSpinBox;
 class QCheckBox;
 class QFormLayout;
+class QLabel;
 
 namespace warplab::widgets {
 
@@ -38,6 +40,7 @@ signals:
 private:
     void refreshKernels();
     void refreshEnabled();
+    void refreshDevices();
 
     QComboBox* metric_;
     QComboBox* cost_;
@@ -50,6 +53,7 @@ private:
     QCheckBox* sqrt_;
     QComboBox* backend_;
     QComboBox* kernel_;
+    QLabel* devices_;  // objectName "devices"
     QFormLayout* form_;
 };
 
