@@ -52,14 +52,16 @@ struct StudyRecording {
     std::string error;          // why Missing / Damaged ("" when Ok)
     Format format = Format::EDF;
     std::string startIso;       // clock start, ISO 8601 without zone ("1976-11-06T13:43:04"), or
-                                // "13:43:04"-style "HH:MM:SS" prefixed by the day when the date is
-                                // unknown (a summary with missing files); "" when unknown
+                                // "+Nd HH:MM:SS" (day N of the study) when no file gives the date
+                                // (a summary whose files are all missing); "" when unknown
     bool startKnown = false;    // false: no usable start (header date/time malformed, no summary)
     double offsetS = 0;         // start, seconds from the study start (the first recording's start);
                                 // when !startKnown: the end of the previous recording (no gap assumed)
     double durationS = 0;       // from the header; a missing file: the summary's end - start (0 unknown)
     std::vector<SignalInfo> signals;  // data signals (empty when not Ok)
     std::string timeSource;     // "header", "summary", "none"
+    std::vector<std::string> summaryChannels;  // labels the summary lists for this file (summary
+                                               // studies; a header that differs gets a warning)
     double endOffsetS() const { return offsetS + durationS; }
 };
 
@@ -177,6 +179,7 @@ public:
 
 private:
     Study() = default;
+    void sortSeizures();
     struct Cache;
     StudySource source_ = StudySource::Folder;
     std::string sourcePath_;
@@ -189,6 +192,7 @@ private:
     bool originKnown_ = false, originHasDate_ = false;
     int originYear_ = 0, originMonth_ = 0, originDay_ = 0;
     double originSecondOfDay_ = 0;
+    long long originDayIndex_ = 0;  // days since 1970 when originHasDate_
     std::unique_ptr<Cache> cache_;
     friend struct StudyBuilder;
 };
