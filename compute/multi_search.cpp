@@ -34,8 +34,9 @@ std::vector<SourceMatch> searchSources(const Series& query, const std::vector<Se
                                        const Params& params, const RunOptions& options, const SeriesSearch& search,
                                        std::vector<std::size_t>* skipped) {
     if (sources.empty()) throw EngineError(EngineError::Kind::BadInput, "reference", "no reference to search in");
-    const SeriesSearch run = search ? search : SeriesSearch([](const Series& q, const Series& r, const Params& p,
-                                                                const RunOptions& o) { return Engine::search(q, r, p, o); });
+    const SeriesSearch run =
+        search ? search : SeriesSearch([](const Series& q, const Series& r, const SearchSource&, const Params& p,
+                                          const RunOptions& o) { return Engine::search(q, r, p, o); });
     std::vector<std::vector<Match>> lists(sources.size());
     std::vector<double> rates(sources.size());
     std::size_t searched = 0;
@@ -52,7 +53,7 @@ std::vector<SourceMatch> searchSources(const Series& query, const std::vector<Se
             const double n = double(sources.size());
             o.progress = [&options, i, n](double f) { options.progress((double(i) + f) / n); };
         }
-        lists[i] = run(query, ref, params, o);
+        lists[i] = run(query, ref, sources[i], params, o);
         ++searched;
     }
     if (searched == 0)

@@ -37,9 +37,12 @@ struct SourceMatch {
     double startS = 0, endS = 0;  // match.start / rate, (match.end + 1) / rate (0 when no rate)
 };
 
-// The per-series search: top-k of `query` in `reference`. Default: Engine::search.
+// The per-series search: top-k of `query` in `reference` (which is `source`, loaded). Default:
+// Engine::search. `source` lets a caller exclude the query's own place when the query was cut
+// from that very recording and channel (issue 11, section 3).
 using SeriesSearch = std::function<std::vector<Match>(const Series& query, const Series& reference,
-                                                      const Params& params, const RunOptions& options)>;
+                                                      const SearchSource& source, const Params& params,
+                                                      const RunOptions& options)>;
 
 // Searches every source in order (progress over all of them; cancel between and inside) and
 // returns the best params.topk matches over all of them. A source shorter than the query is
