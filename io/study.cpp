@@ -42,7 +42,8 @@ std::string_view recordingStatusName(RecordingStatus s) {
 
 // Opened recordings, least recently used first; at most `limit` kept.
 struct Study::Cache {
-    std::mutex mutex;
+    std::mutex mutex;      // the list of open recordings
+    std::mutex readMutex;  // one read at a time (Recording::read is not meant for concurrent callers)
     std::list<std::pair<int, std::shared_ptr<const Recording>>> open;
     int limit = 8;
 };
@@ -518,9 +519,34 @@ void Study::addRegions(int recording, const std::vector<Region>& regions) {
                 throw IoError(r.path, field, "channel " + std::to_string(g.channel) + " outside the recording's signals");
             channel = findChannel(r.signals[std::size_t(g.channel)].displayName);
         }
-        seizures_.push_back({recording, g.startS, g.endS, channel, "region: " + g.note});
+        seizures_.push_back({recording, g.startS, g.endS, channel, "region: " + g.note, true});
     }
     sortSeizures();
+}
+
+void Study::setRegions(int recording, const std::vector<Region>& regions) {
+    std::vector<StudySeizure> kept = seizures_;
+    seizures_.erase(std::remove_if(seizures_.begin(), seizures_.end(),
+                                   [&](const StudySeizure& s) { return s.user && s.recording == recording; }),
+                    seizures_.end());
+    try {
+        addRegions(recording, regions);
+    } catch (...) {
+        seizures_ = std::move(kept);  // all or nothing
+        throw;
+    }
+}
+
+std::vector<Region> Study::regionsOf(int recording) const {
+    std::vector<Region> out;
+    if (recording < 0 || recording >= int(recordings_.size())) return out;
+    for (const auto& s : seizures_) {
+        if (!s.user || s.recording != recording) continue;
+        const int sig = s.channel < 0 ? -1 : channels_[std::size_t(s.channel)].signalOf[std::size_t(recording)];
+        out.push_back({RegionKind::Seizure, sig, s.startS, s.endS,
+                       s.source.rfind("region: ", 0) == 0 ? s.source.substr(8) : s.source});
+    }
+    return out;
 }
 
 int Study::addAnnotationSeizures(const std::string& pattern) {
@@ -593,6 +619,7 @@ void Study::read(int recording, int channel, long long start, long long count, f
         sig = rec->findSignal(c.name);
         if (sig < 0) throw IoError(r.path, "channel", "the opened recording has no channel " + c.name);
     }
+    std::lock_guard readLock(cache_->readMutex);
     const std::vector<float> v = rec->read(sig, start, count);
     std::copy(v.begin(), v.end(), out);
 }

@@ -89,6 +89,7 @@ struct StudySeizure {
     double endS = 0;        // exclusive
     int channel = -1;       // -1: all channels; else a study channel index (user regions)
     std::string source;     // "summary", "annotation: <text>", "region: <note>"
+    bool user = false;      // added by addRegions/setRegions (the user's own; sessions keep these)
 };
 
 struct StudyOptions {
@@ -163,13 +164,22 @@ public:
     // against the recording's duration (IoError "regions[i]"). Region::channel is a signal
     // index of that recording and is mapped to the study channel.
     void addRegions(int recording, const std::vector<Region>& regions);
+    // Replaces the user regions of `recording` (those added by addRegions/setRegions; summary and
+    // annotation seizures stay) by `regions`, checked as addRegions does (all or nothing). For
+    // the GUI, which keeps the open recording's region list and the study in step.
+    void setRegions(int recording, const std::vector<Region>& regions);
+    // The user regions of `recording` as io::Region (kind Seizure; channel as a signal index of
+    // that recording, -1 for all), e.g. to save them in a session.
+    std::vector<Region> regionsOf(int recording) const;
     // Adds seizures from EDF+ annotations containing `pattern` (all recordings); returns how many.
     int addAnnotationSeizures(const std::string& pattern);
 
     // Lazy samples: physical values of study channel `channel` in `recording`, samples
     // [start, start+count) of that recording. Opens the file on first use (keeping at most
-    // openRecordingLimit open). Thread-safe (one reader at a time inside). Throws IoError
-    // naming the file when the recording is not Ok, lacks the channel, or the range is outside.
+    // openRecordingLimit open). Throws IoError naming the file when the recording is not Ok,
+    // lacks the channel, or the range is outside. Thread-safe: reads are serialised inside (one
+    // at a time), so a GUI view and a running job may share the study. Seizure and region
+    // changes (addRegions, setRegions, addAnnotationSeizures) are not: make them between jobs.
     std::vector<float> read(int recording, int channel, long long start, long long count) const;
     void read(int recording, int channel, long long start, long long count, float* out) const;
     // The opened recording (e.g. for the GUI to show it); opened on demand, shared.

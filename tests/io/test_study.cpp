@@ -133,6 +133,20 @@ private slots:
         QCOMPARE(int(st->seizureSpans(3, st->findChannel("CZ")).size()), 1);
         QVERIFY(st->seizureSpans(3, 0).empty());
         QVERIFY(contains(iotest::errorOf([&] { st->addRegions(3, {{RegionKind::Seizure, -1, 20, 31, ""}}); }), "s_d.edf"));
+        // The user's regions of a recording come back as regions (for sessions) and can be replaced.
+        const auto mine = st->regionsOf(3);
+        QCOMPARE(int(mine.size()), 1);
+        QCOMPARE(mine[0].channel, 3);
+        QCOMPARE(mine[0].note, std::string("mine"));
+        QCOMPARE(mine[0].endS, 4.0);
+        st->setRegions(3, {{RegionKind::Seizure, -1, 5, 9, "new"}});
+        QCOMPARE(int(st->seizures().size()), 3);
+        QCOMPARE(st->regionsOf(3)[0].startS, 5.0);
+        QVERIFY(st->regionsOf(0).empty());  // annotation seizures are not user regions
+        QVERIFY(!iotest::errorOf([&] { st->setRegions(3, {{RegionKind::Seizure, -1, 1, 2, ""}, {RegionKind::Seizure, -1, 29, 40, ""}}); }).empty());
+        QCOMPARE(st->regionsOf(3)[0].startS, 5.0);  // unchanged after a refused replacement
+        st->setRegions(3, {});
+        QCOMPARE(int(st->seizures().size()), 2);
         // The same seizures from a summary given to a folder study.
         StudyOptions s;
         s.seizureSummary = folder_ + "/study-summary.txt";
