@@ -319,6 +319,7 @@ std::unique_ptr<Study> Study::open(const std::string& path, const StudyOptions& 
     if (fs::is_directory(path, ec)) return openFolder(path, options);
     if (!fs::exists(path, ec)) throw IoError(path, "", "no such file or folder");
     if (looksLikeChbSummary(path)) return openSummary(path, options);
+    if (looksLikeEdf(path)) return openList({path}, options);
     throw IoError(path, "", "not a study: give a folder of EDF/BDF files or a CHB-MIT summary (chbNN-summary.txt)");
 }
 

@@ -107,8 +107,9 @@ struct StudyOptions {
 
 class Study {
 public:
-    // By what `path` is: a directory -> openFolder; a file whose first line looks like a
-    // CHB-MIT summary ("Data Sampling Rate" or "File Name:" lines) -> openSummary; else IoError.
+    // By what `path` is: a directory -> openFolder; a file whose first kilobyte looks like a
+    // CHB-MIT summary ("Data Sampling Rate:" or "File Name:" lines) -> openSummary; one EDF/BDF
+    // file -> a one-recording list; else IoError.
     static std::unique_ptr<Study> open(const std::string& path, const StudyOptions& options = {});
     // Every *.edf / *.bdf (case-insensitive) in `folder`. Throws IoError when there is none.
     static std::unique_ptr<Study> openFolder(const std::string& folder, const StudyOptions& options = {});

@@ -250,6 +250,27 @@ private slots:
         QVERIFY(contains(iotest::errorOf([&] { Study::openSummary(dmg + "/count.txt"); }), "says 2 seizures"));
     }
 
+    void unknownStartTime() {
+        const std::string d = sub("nodate");
+        fx::writeFiles(d, {0, 2});
+        auto bytes = iotest::readFile(d + "/s_a.edf");
+        bytes.replace(168, 8, "xx.yy.zz");
+        iotest::writeFile(d + "/s_a.edf", bytes);
+        auto st = Study::openFolder(d);
+        // Known starts first, then the undated file after it, no gap assumed, with a warning.
+        QCOMPARE(st->recordings()[0].name, std::string("s_c.edf"));
+        QCOMPARE(st->recordings()[1].name, std::string("s_a.edf"));
+        QVERIFY(!st->recordings()[1].startKnown);
+        QCOMPARE(st->recordings()[1].timeSource, std::string("none"));
+        QCOMPARE(st->recordings()[1].offsetS, 50.0);
+        QCOMPARE(st->gaps()[0].seconds, 0.0);
+        QVERIFY(anyWarning(*st, "s_a.edf", "no usable start"));
+        // One EDF file is a one-recording study.
+        auto one = Study::open(d + "/s_c.edf");
+        QCOMPARE(one->source(), StudySource::List);
+        QCOMPARE(int(one->recordings().size()), 1);
+    }
+
     void listStudy() {
         auto st = Study::openList({folder_ + "/s_c.edf", folder_ + "/s_a.edf"});
         QCOMPARE(st->source(), StudySource::List);
