@@ -44,7 +44,12 @@ std::string_view recordingStatusName(RecordingStatus s) {
 struct Study::Cache {
     std::mutex mutex;      // the list of open recordings
     std::mutex readMutex;  // one read at a time (Recording::read is not meant for concurrent callers)
-    std::list<std::pair<int, std::shared_ptr<const Recording>>> open;
+    struct Entry {
+        int index;
+        std::shared_ptr<const Recording> rec;
+        bool annotations;  // opened with its annotations (recording()) or for samples only (read())
+    };
+    std::list<Entry> open;
     int limit = 8;
 };
 
@@ -579,7 +584,9 @@ int Study::addAnnotationSeizures(const std::string& pattern) {
     return added;
 }
 
-std::shared_ptr<const Recording> Study::recording(int index) const {
+std::shared_ptr<const Recording> Study::recording(int index) const { return openRecording(index, true); }
+
+std::shared_ptr<const Recording> Study::openRecording(int index, bool annotations) const {
     if (index < 0 || index >= int(recordings_.size()))
         throw IoError("", "recording", "index " + std::to_string(index) + " outside the study");
     const StudyRecording& r = recordings_[std::size_t(index)];
@@ -588,12 +595,17 @@ std::shared_ptr<const Recording> Study::recording(int index) const {
     std::lock_guard lock(cache_->mutex);
     auto& open = cache_->open;
     for (auto it = open.begin(); it != open.end(); ++it)
-        if (it->first == index) {
+        if (it->index == index && (it->annotations || !annotations)) {
             open.splice(open.end(), open, it);  // most recently used last
-            return open.back().second;
+            return open.back().rec;
         }
-    std::shared_ptr<const Recording> rec(Recording::open(r.path).release());
-    open.emplace_back(index, rec);
+    // Samples only: EDFlib then skips the annotations, which it would read from every record.
+    // A samples-only copy is closed first (EDFlib refuses a file it has open already).
+    open.remove_if([&](const Cache::Entry& e) { return e.index == index; });
+    OpenOptions options;
+    options.readAnnotations = annotations;
+    std::shared_ptr<const Recording> rec(Recording::open(r.path, options).release());
+    open.push_back({index, rec, annotations});
     while (int(open.size()) > cache_->limit) open.pop_front();
     return rec;
 }
@@ -610,7 +622,7 @@ long long Study::sampleCount(int recording, int channel) const {
 void Study::read(int recording, int channel, long long start, long long count, float* out) const {
     if (channel < 0 || channel >= int(channels_.size()))
         throw IoError(sourcePath_, "channel", "index " + std::to_string(channel) + " outside the study's channels");
-    auto rec = this->recording(recording);
+    auto rec = openRecording(recording, false);
     const StudyRecording& r = recordings_[std::size_t(recording)];
     const StudyChannel& c = channels_[std::size_t(channel)];
     int sig = c.signalOf[std::size_t(recording)];

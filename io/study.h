@@ -191,6 +191,7 @@ public:
 private:
     Study() = default;
     void sortSeizures();
+    std::shared_ptr<const Recording> openRecording(int index, bool annotations) const;
     struct Cache;
     StudySource source_ = StudySource::Folder;
     std::string sourcePath_;

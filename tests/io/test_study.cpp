@@ -93,6 +93,7 @@ private slots:
 
     void lazyReadsEqualTheRecording() {
         auto st = Study::openFolder(folder_);
+        auto rec0 = [&] { return Recording::open(folder_ + "/s_a.edf"); };
         for (int r : {0, 3}) {
             auto rec = Recording::open(st->recordings()[std::size_t(r)].path);
             for (int c = 0; c < 4; ++c) {
@@ -103,6 +104,11 @@ private slots:
                 QCOMPARE(st->read(r, c, 100, 333), rec->read(sig, 100, 333));
             }
         }
+        // read() opens for samples only; recording() (for a view) has the annotations all the same.
+        QCOMPARE(st->recording(0)->annotations().size(), std::size_t(2));
+        QCOMPARE(st->recording(0)->format(), Format::EDFPlusC);
+        QVERIFY(st->recording(0)->warnings().empty());
+        QCOMPARE(st->read(0, 1, 0, 50), rec0()->read(1, 0, 50));
         // The missing channel and a range outside the recording are refused, naming the file.
         QVERIFY(contains(iotest::errorOf([&] { st->read(1, 3, 0, 10); }), "s_b.edf"));
         QVERIFY(contains(iotest::errorOf([&] { st->read(1, 0, 0, 45 * fx::kRate + 1); }), "s_b.edf"));
