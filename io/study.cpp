@@ -240,6 +240,7 @@ struct StudyBuilder {
                 r.startIso = r.startIso.substr(0, r.startIso.rfind('.'));  // whole seconds, as headers give
             } else {
                 r.startKnown = false;
+                r.startIso.clear();
                 r.timeSource = "none";
                 r.offsetS = prevEnd;
                 if (!unknownWarned) {

@@ -268,6 +268,7 @@ private slots:
         QCOMPARE(st->recordings()[1].name, std::string("s_a.edf"));
         QVERIFY(!st->recordings()[1].startKnown);
         QCOMPARE(st->recordings()[1].timeSource, std::string("none"));
+        QCOMPARE(st->recordings()[1].startIso, std::string());
         QCOMPARE(st->recordings()[1].offsetS, 50.0);
         QCOMPARE(st->gaps()[0].seconds, 0.0);
         QVERIFY(anyWarning(*st, "s_a.edf", "no usable start"));
