@@ -204,7 +204,8 @@ struct StudyBuilder {
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t c) {
             if (known[a] != known[c]) return bool(known[a]);
             if (known[a] && abs[a] != abs[c]) return abs[a] < abs[c];
-            return b.probes[a].rec.name < b.probes[c].rec.name;
+            // An explicit list keeps its order where times do not decide; else file names.
+            return st.source_ == StudySource::List ? a < c : b.probes[a].rec.name < b.probes[c].rec.name;
         });
         // The clock origin: the first recording with a known start.
         double origin = 0;
@@ -243,7 +244,10 @@ struct StudyBuilder {
                 r.startIso.clear();
                 r.timeSource = "none";
                 r.offsetS = prevEnd;
-                if (!unknownWarned) {
+                const bool clocked = r.status != RecordingStatus::Ok || r.format == Format::EDF ||
+                                     r.format == Format::EDFPlusC || r.format == Format::EDFPlusD ||
+                                     r.format == Format::BDF || r.format == Format::BDFPlusC || r.format == Format::BDFPlusD;
+                if (!unknownWarned && clocked) {  // series files (text, CSV, NPY) have no clock to miss
                     st.warnings_.push_back(r.name + ": no usable start date/time; placed after the previous recording "
                                                     "(no gap assumed) and ordered by file name");
                     unknownWarned = true;
@@ -479,7 +483,7 @@ std::vector<int> Study::skippedFor(int channel) const {
 }
 
 std::string Study::clockText(double secondsFromStudyStart) const {
-    if (!originKnown_) return "+" + formatDouble(secondsFromStudyStart) + " s";
+    if (!originKnown_) return {};
     const double t = originSecondOfDay_ + secondsFromStudyStart;
     const long long ms = std::llround(t * 1000.0);
     long long days = ms / 86400000;

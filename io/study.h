@@ -127,7 +127,7 @@ public:
     StudySource source() const { return source_; }
     const std::string& sourcePath() const { return sourcePath_; }  // folder, summary, or "" (list)
 
-    // Ordered by start time (ties and unknown starts: by file name).
+    // Ordered by start time (ties and unknown starts: by file name; in a list, by list order).
     const std::vector<StudyRecording>& recordings() const { return recordings_; }
     // recordings().size() - 1 entries (one per consecutive pair).
     const std::vector<StudyGap>& gaps() const { return gaps_; }
@@ -150,8 +150,8 @@ public:
     std::vector<int> skippedFor(int channel) const;
 
     // Seconds from the recording start -> the study's clock, ISO 8601 with milliseconds
-    // ("1976-11-06T13:43:04.500"), or "+Nd HH:MM:SS.mmm" when the date is unknown, or
-    // "+S s" (seconds from the study start) when no recording has a known start.
+    // ("1976-11-06T13:43:04.500"), or "+Nd HH:MM:SS.mmm" when the date is unknown, or ""
+    // when no recording has a known start (series files in a list: there is no clock).
     std::string clockTime(int recording, double secondsFromRecordingStart) const;
     // The same for seconds from the study start (PatternScore::clockS, SegmentSummary::clockStartS,
     // SearchSource::clockStartS + SourceMatch::startS are such seconds).

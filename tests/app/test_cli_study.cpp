@@ -224,6 +224,23 @@ private slots:
             QCOMPARE(g2[k][5], std::string("FP1-F7"));
             if (k > 1) QVERIFY(std::stod(g2[k][1]) >= std::stod(g2[k - 1][1]));
         }
+        // Series files (Bonn, one column, no clock): one list, clock columns empty.
+        const auto bonn = runCli({"search", "--query", cli_test::dataPath("bonn/S/S001.txt"), "--reference",
+                                  cli_test::dataPath("bonn/S/S002.txt"), "--reference", cli_test::dataPath("bonn/F/F001.txt"),
+                                  "--top", "3", "--kernel", "cpu.reference"});
+        QVERIFY2(bonn.exitCode == 0, why(bonn));
+        QVERIFY(!bonn.err.contains("no usable start"));
+        const auto gb = rows(bonn.out);
+        QCOMPARE(gb.size(), std::size_t(4));
+        bool sawF = false;
+        for (std::size_t k = 1; k < gb.size(); ++k) {
+            QCOMPARE(gb[k].size(), std::size_t(10));
+            QVERIFY(gb[k][4] == "S002.txt" || gb[k][4] == "F001.txt");
+            sawF = sawF || gb[k][4] == "F001.txt";
+            QCOMPARE(gb[k][8], std::string());
+            QCOMPARE(gb[k][9], std::string());
+        }
+        QVERIFY(sawF);
         // One file, every channel.
         const auto one = runCli(QStringList{"search", "--reference", folder_ + "/s_b.edf", "--reference-channel", "all",
                                             "--kernel", "cpu.reference"} + query);
