@@ -387,13 +387,14 @@ std::unique_ptr<Study> Study::openSummary(const std::string& summaryFile, const 
         double abs = std::nan("");
         if (e.hasTimes) {
             double start = e.startClockS + day;
-            while (start < prevStart) {
-                day += 86400;
-                start += 86400;
+            if (start < prevStart) {
+                const double days = std::ceil((prevStart - start) / 86400.0);
+                day += days * 86400;
+                start += days * 86400;
             }
             prevStart = start;
             double end = e.endClockS + (start - e.startClockS);
-            while (end < start) end += 86400;
+            if (end < start) end += std::ceil((start - end) / 86400.0) * 86400;
             abs = start;
             if (p.rec.status == RecordingStatus::Ok) {
                 if (std::fabs((end - start) - p.rec.durationS) > 2.0)

@@ -32,7 +32,8 @@ bool clockSeconds(const std::string& text, double& out) {
     int h = 0, m = 0, s = 0;
     char tail = 0;
     if (std::sscanf(text.c_str(), "%d:%d:%d%c", &h, &m, &s, &tail) != 3) return false;
-    if (h < 0 || m < 0 || m > 59 || s < 0 || s > 59) return false;
+    // Hours past 23 occur (CHB-MIT writes "24:01:03" for the next day); more than 99 do not.
+    if (h < 0 || h > 99 || m < 0 || m > 59 || s < 0 || s > 59) return false;
     out = h * 3600.0 + m * 60.0 + s;
     return true;
 }

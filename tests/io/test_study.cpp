@@ -6,6 +6,7 @@
 #undef signals
 
 #include <filesystem>
+#include <random>
 
 #include "io/recording.h"
 #include "io/study.h"
@@ -276,6 +277,41 @@ private slots:
         auto one = Study::open(d + "/s_c.edf");
         QCOMPARE(one->source(), StudySource::List);
         QCOMPARE(int(one->recordings().size()), 1);
+    }
+
+    // Mutations of the real summary (truncations, flipped bytes, repeated lines) end in a
+    // study or an IoError, never in another exception or a crash.
+    void mutatedSummaries() {
+        const std::string real = iotest::readFile(kData + "/chbmit/chb01-summary.txt");
+        const std::string d = sub("mutated");
+        std::mt19937 rng(12345);
+        int opened = 0, refused = 0;
+        for (int i = 0; i < 300; ++i) {
+            std::string t = real;
+            switch (i % 3) {
+            case 0: t.resize(rng() % t.size()); break;
+            case 1:
+                for (int k = 0; k < 8; ++k) t[rng() % t.size()] = "0123456789:*\n -xZ"[rng() % 17];
+                break;
+            default: {
+                const std::size_t at = rng() % t.size(), len = rng() % 200;
+                t.insert(rng() % t.size(), t.substr(at, len));
+            }
+            }
+            const std::string p = d + "/m-summary.txt";
+            iotest::writeFile(p, t);
+            try {
+                auto st = Study::openSummary(p);
+                for (std::size_t r = 1; r < st->recordings().size(); ++r)
+                    QVERIFY(st->recordings()[r].offsetS >= st->recordings()[r - 1].offsetS);
+                ++opened;
+            } catch (const warplab::compute::EngineError&) {
+                ++refused;
+            } catch (const std::exception& e) {
+                QFAIL(e.what());
+            }
+        }
+        QVERIFY(opened > 0 && refused > 0);
     }
 
     void listStudy() {
