@@ -33,6 +33,9 @@ struct Annotation {
 struct OpenOptions {
     double rateHz = 0;          // text/CSV/NPY: samples per second (0: 1 Hz, i.e. seconds = samples)
     bool forceLenient = false;  // EDF/BDF: skip EDFlib and use the lenient raw reader (tests, tools)
+    // EDF+/BDF+ through EDFlib: false skips reading the annotations (annotations() is then
+    // empty), which otherwise visits every data record at open: a study reading samples only.
+    bool readAnnotations = true;
 };
 
 class Recording {

@@ -13,7 +13,7 @@ namespace warplab::io {
 // the file for a reason the lenient reader can handle (format errors, too many open files,
 // the same file already open); throws IoError otherwise.
 std::unique_ptr<Recording> openEdflibRecording(const std::string& path, const EdfHeaderParse& parsed,
-                                               std::string& refusal);
+                                               std::string& refusal, bool readAnnotations = true);
 
 // The lenient path: our header parse (violations become warnings) and a raw reader of the
 // data records with the same calibration EDFlib uses.

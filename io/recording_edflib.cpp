@@ -135,11 +135,12 @@ private:
 }  // namespace
 
 std::unique_ptr<Recording> openEdflibRecording(const std::string& path, const EdfHeaderParse& parsed,
-                                               std::string& refusal) {
+                                               std::string& refusal, bool readAnnotations) {
     // edf_hdr_struct holds 640 signal descriptions (about 150 KiB): keep it off the stack.
     auto hdr = std::make_unique<edf_hdr_struct>();
     std::lock_guard lock(edflibMutex());
-    if (edfopen_file_readonly(path.c_str(), hdr.get(), EDFLIB_READ_ALL_ANNOTATIONS) != 0) {
+    if (edfopen_file_readonly(path.c_str(), hdr.get(),
+                              readAnnotations ? EDFLIB_READ_ALL_ANNOTATIONS : EDFLIB_DO_NOT_READ_ANNOTATIONS) != 0) {
         const int code = hdr->filetype;
         refusal = edflibReason(code);
         if (code == EDFLIB_FILE_CONTAINS_FORMAT_ERRORS || code == EDFLIB_MAXFILES_REACHED ||

@@ -59,7 +59,7 @@ std::unique_ptr<Recording> Recording::open(const std::string& path, const OpenOp
         EdfHeaderParse parsed = readEdfHeader(path);  // refuses self-contradicting headers first
         std::string refusal;
         if (!options.forceLenient)
-            if (auto rec = openEdflibRecording(path, parsed, refusal)) return rec;
+            if (auto rec = openEdflibRecording(path, parsed, refusal, options.readAnnotations)) return rec;
         // EDFlib declined: format errors go into the warnings; a busy EDFlib (file already
         // open, too many files) is no fault of the file.
         const bool formatErrors = refusal.find("format errors") != std::string::npos;

@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/study_cli.h"
 #include "io/recording.h"
 
 namespace warplab::cli {
@@ -20,6 +21,7 @@ struct InfoOptions {
     std::string file;
     bool json = false;
     RunFlags run;  // accepted on every command; info computes nothing
+    StudyFlags study;  // a folder or CHB-MIT summary is a study (study_cli.cpp)
 };
 
 nlohmann::ordered_json toJson(const io::Recording& rec, const std::string& file) {
@@ -74,6 +76,7 @@ void printText(const io::Recording& rec, const std::string& file) {
 }
 
 void runInfo(const InfoOptions& o) {
+    if (isStudyPath(o.file)) return runStudyInfo(o.file, o.json, o.study);
     auto rec = io::Recording::open(o.file);
     for (const auto& w : rec->warnings()) std::fprintf(stderr, "warning: %s: %s\n", o.file.c_str(), w.c_str());
     if (o.json)
@@ -88,9 +91,12 @@ void runInfo(const InfoOptions& o) {
 void addInfoCommand(CLI::App& app) {
     auto o = std::make_shared<InfoOptions>();
     auto* cmd = app.add_subcommand("info", "header facts of a recording (EDF, EDF+, BDF) or series file");
-    cmd->add_option("FILE", o->file, "recording or series file")->required()->check(CLI::ExistingFile);
+    cmd->add_option("FILE", o->file, "recording or series file; a folder or CHB-MIT summary: a study (recordings, gaps, channels, seizures)")
+        ->required()
+        ->check(CLI::ExistingPath);
     cmd->add_flag("--json", o->json, "print JSON (file, format, start, duration_s, signals, annotations)");
     addRunOptions(*cmd, o->run);
+    addStudyFlags(*cmd, o->study, true);
     cmd->callback([o] { runInfo(*o); });
 }
 

@@ -25,6 +25,8 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_patterns.h"
 #include "app/cli/mpi_session.h"
+#include "app/cli/patterns_study.h"
+#include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
@@ -42,6 +44,8 @@ using compute::EngineError;
 struct PatternsOptions {
     RunFlags run;
     std::string recording;
+    std::string study;      // --study FOLDER|SUMMARY (patterns_study.cpp)
+    bool skipMissing = false;
     std::vector<std::string> channels;
     std::string seizures, summary, annotation;
     int epoch = 1024, stride = 256, band = 16;
@@ -137,8 +141,15 @@ void runPatterns(const PatternsOptions& o) {
     std::unique_ptr<io::Recording> rec;
     std::vector<float> syntheticData;
     std::vector<compute::PatternRequest> requests;
+    std::unique_ptr<io::Study> study;
     double generateSeconds = 0;
-    if (!o.synthetic.empty()) {
+    if (!o.study.empty()) {
+        if (!o.recording.empty() || !o.synthetic.empty() || o.rate > 0)
+            throw EngineError(EngineError::Kind::BadParameter, "study", "--study replaces --recording, --synthetic and --rate");
+        // Seizures: a summary study's own, plus --summary, --annotation, --seizures FILE:START-END.
+        study = openStudyForCli(o.study, {o.skipMissing, o.summary, o.annotation}, "study");
+        requests = studyPatternRequests(*study, o.channels, o.seizures);
+    } else if (!o.synthetic.empty()) {
         compute::SyntheticChannel c;
         try {
             c.samples = o.synthetic == "published" ? 150995456LL : std::stoll(o.synthetic);
@@ -229,13 +240,15 @@ void runPatterns(const PatternsOptions& o) {
             io::writeMatrix(several ? channelPath(o.dmOut, rankings[k].channel) : o.dmOut, rankings[k].matrix);
     }
 
-    std::cout << (several ? "channel," : "") << "rank,quality,pattern_index,start_seconds\n";
+    std::cout << (several ? "channel," : "") << "rank,quality,pattern_index,start_seconds"
+              << (study ? studyPatternColumns() : "") << "\n";
     for (const auto& ranking : rankings) {
         const std::size_t n = o.top > 0 ? std::min<std::size_t>(std::size_t(o.top), ranking.ranked.size()) : ranking.ranked.size();
         for (std::size_t k = 0; k < n; ++k) {
             const auto& p = ranking.ranked[k];
             if (several) std::cout << ranking.channel << ',';
-            std::cout << k + 1 << ',' << formatDouble(p.quality) << ',' << p.index << ',' << formatDouble(p.startS) << '\n';
+            std::cout << k + 1 << ',' << formatDouble(p.quality) << ',' << p.index << ',' << formatDouble(p.startS)
+                      << (study ? studyPatternFields(*study, ranking, p) : "") << '\n';
         }
     }
     flushStdout();
@@ -261,8 +274,15 @@ void addPatternsCommand(CLI::App& app) {
     auto o = std::make_shared<PatternsOptions>();
     auto* cmd = app.add_subcommand("patterns", "rank seizure patterns of a channel by how well they separate ictal from interictal epochs");
     cmd->add_option("--recording", o->recording, "EDF/BDF recording, or a CSV with one column per channel (with --rate)");
+    cmd->add_option("--study", o->study,
+                    "a study instead: folder of EDF/BDF files or CHB-MIT summary; patterns from every recording's seizures, "
+                    "epochs from every recording (never across files); adds recording and clock-time columns")
+        ->option_text("FOLDER|SUMMARY")
+        ->check(CLI::ExistingPath);
+    cmd->add_flag("--skip-missing", o->skipMissing, "--study: go on without missing or unreadable files (named on stderr)");
     cmd->add_option("--channel", o->channels, "channel by label or #INDEX; repeat for several (one ranking each); default FP1-F7, else the first");
-    cmd->add_option("--seizures", o->seizures, "seizures in seconds from the recording start")->option_text("\"START-END,...\"");
+    cmd->add_option("--seizures", o->seizures, "seizures in seconds from the recording start (--study: FILE:START-END,...)")
+        ->option_text("\"START-END,...\"");
     cmd->add_option("--summary", o->summary, "CHB-MIT chbNN-summary.txt listing the recording's seizures")->check(CLI::ExistingFile);
     cmd->add_option("--annotation", o->annotation, "EDF+ annotations containing TEXT mark the seizures")->option_text("TEXT");
     cmd->add_option("--epoch", o->epoch, "epoch and pattern length e, samples")->capture_default_str();

@@ -10,6 +10,7 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_search.h"
 #include "app/cli/mpi_session.h"
+#include "app/cli/search_study.h"
 #include "compute/engine.h"
 
 namespace warplab::cli {
@@ -20,7 +21,10 @@ struct SearchOptions {
     MetricOptions metric;  // --cost, --znorm, --sqrt; the metric is always sdtw
     RunFlags run;
     SeriesFlags series;  // --rate and --timestamps are accepted but unused: sdtw has no timestamps
-    std::string query, reference;
+    std::string query;
+    std::vector<std::string> reference;  // one, or several (search_study.cpp)
+    std::string referenceStudy;
+    bool skipMissing = false;
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
 };
@@ -31,20 +35,33 @@ void runSearch(const SearchOptions& o) {
     params.topk = o.top;
     compute::validate(params);
     compute::Series query = readOneSeries(o.query, o.series, "query");
+    const MultiSearchFlags multi{o.reference, o.referenceStudy, o.referenceChannel, o.series.channel, o.referenceWindow,
+                                 o.skipMissing};
+    if (isMultiSearch(multi) && mpi::active())
+        mpi::agree(mpi::rank() == 0 ? std::make_exception_ptr(compute::EngineError(
+                                          compute::EngineError::Kind::BadParameter, "reference",
+                                          "several references or a study are not split over mpirun ranks yet; run "
+                                          "with one process (it uses every core or GPU of the host)"))
+                                    : nullptr);
+    if (isMultiSearch(multi))
+        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"));
+    if (o.reference.empty())
+        throw compute::EngineError(compute::EngineError::Kind::BadParameter, "reference",
+                                   "give --reference FILE (one or more) or --reference-study FOLDER|SUMMARY");
     // --window cuts the query out of a recording; the reference is searched whole unless
     // --reference-window says otherwise.
     SeriesFlags refFlags = o.series;
     refFlags.window = o.referenceWindow;
     if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
-    compute::Series reference = readOneSeries(o.reference, refFlags, "reference");
+    compute::Series reference = readOneSeries(o.reference.front(), refFlags, "reference");
     std::vector<compute::Match> matches;
     auto work = [&] {
-        namingFiles({{"query", o.query}, {"reference", o.reference}},
+        namingFiles({{"query", o.query}, {"reference", o.reference.front()}},
                     [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
     };
     if (mpi::active()) {
         // Under mpirun: a stretch of the reference per rank, on the CPU (mpi_search.h).
-        namingFiles({{"query", o.query}, {"reference", o.reference}},
+        namingFiles({{"query", o.query}, {"reference", o.reference.front()}},
                     [&] { matches = searchMpi(query, reference, params); });
         if (mpi::rank() != 0) return;
     } else {
@@ -64,10 +81,17 @@ void addSearchCommand(CLI::App& app) {
     auto o = std::make_shared<SearchOptions>();
     auto* cmd = app.add_subcommand("search", "top-k subsequence-DTW matches of a query in a long reference");
     cmd->add_option("--query", o->query, "series file holding the query")->required()->check(CLI::ExistingFile);
-    cmd->add_option("--reference", o->reference, "series file or recording channel to search in")
-        ->required()
+    cmd->add_option("--reference", o->reference,
+                    "series file or recording channel to search in; repeat for several (one ranked list over all)")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--reference-channel", o->referenceChannel, "EDF/BDF signal of the reference (default: --channel)");
+    cmd->add_option("--reference-study", o->referenceStudy,
+                    "search every recording of a study (folder of EDF/BDF files or CHB-MIT summary); one ranked list "
+                    "with recording, channel and clock times")
+        ->option_text("FOLDER|SUMMARY")
+        ->check(CLI::ExistingPath);
+    cmd->add_flag("--skip-missing", o->skipMissing, "--reference-study: go on without missing or unreadable files");
+    cmd->add_option("--reference-channel", o->referenceChannel,
+                    "EDF/BDF signal of the reference (default: --channel); \"all\": every channel");
     cmd->add_option("--reference-window", o->referenceWindow,
                     "EDF/BDF window START:LEN of the reference in seconds (default: the whole channel; "
                     "--window applies to the query)")

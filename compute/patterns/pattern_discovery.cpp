@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 
 #include "compute/core/error.h"
+#include "compute/patterns/study_layout.h"
 
 namespace warplab::compute {
 
@@ -32,13 +33,9 @@ std::string secondsText(double s) {
     return buf;
 }
 
-// What validation works out once: spans, labels and sizes.
-struct Layout {
-    long long n = 0, epochs = 0, patterns = 0, query = 0;
-    std::vector<SampleSpan> spans;
-    std::vector<unsigned char> ictal;
-    std::size_t ictalCount = 0;
-};
+// What validation works out once: spans, labels, sizes, and the segments (study_layout.h; one
+// for a single recording).
+using Layout = SegmentedLayout;
 
 Layout layoutOf(const PatternRequest& r) {
     const std::string ch = r.channel.empty() ? std::string("the channel") : "channel '" + r.channel + "'";
@@ -51,6 +48,7 @@ Layout layoutOf(const PatternRequest& r) {
                                                          " (s = 0 would repeat the same epoch without end)");
     if (r.band < 0)
         throw EngineError(K::BadParameter, "band", "band w must be >= 0, got " + std::to_string(r.band));
+    if (!r.segments.empty()) return segmentedLayoutOf(r);  // a study: one segment per recording
     Layout L;
     L.n = channelLength(r);
     if (L.n <= 0 || (r.samples.empty() && !r.reader))
@@ -80,26 +78,8 @@ Layout layoutOf(const PatternRequest& r) {
     if (L.ictalCount == L.ictal.size())
         throw EngineError(K::BadInput, "seizures",
                           "every epoch of " + ch + " is ictal: there are no interictal epochs to compare with");
+    addSingleSegment(r, L);
     return L;
-}
-
-// NaN or infinite samples would poison every distance of their epochs: name the first one.
-void checkFinite(const PatternRequest& r, long long start, long long count, const float* v) {
-    for (long long k = 0; k < count; ++k)
-        if (!std::isfinite(v[k]))
-            throw EngineError(K::BadInput, "samples",
-                              (r.channel.empty() ? std::string("channel") : "channel '" + r.channel + "'") + ": sample " +
-                                  std::to_string(start + k) + " (" + secondsText(double(start + k) / r.rateHz) +
-                                  ") is not a finite number");
-}
-
-// Reads samples [start, start+count) of the channel into out, checking they are finite.
-void readChannel(const PatternRequest& r, long long start, long long count, float* out) {
-    if (!r.samples.empty())
-        std::memcpy(out, r.samples.data() + start, std::size_t(count) * sizeof(float));
-    else
-        r.reader(start, count, out);
-    checkFinite(r, start, count, out);
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
@@ -115,9 +95,12 @@ void checkCancel(const RunOptions& o) {
 PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, std::span<const double> row) {
     PatternScore sc;
     sc.index = i;
-    sc.querySample = (long long)i * r.stride;
-    sc.recordingSample = queryToRecordingSample(L.spans, sc.querySample);
+    const PatternOrigin origin = patternOrigin(L, i, r.stride);
+    sc.segment = origin.segment;
+    sc.querySample = origin.querySample;
+    sc.recordingSample = origin.recordingSample;
     sc.startS = double(sc.recordingSample) / r.rateHz;
+    sc.clockS = L.segments[sc.segment].clockStartS + sc.startS;
     const std::vector<RankedDistance> sorted = sortRow(row);
     sc.quality = qualitySorted(r.quality, sorted, L.ictal);
 
@@ -146,7 +129,10 @@ PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, s
     const std::size_t k = std::min(r.nearestCount, sorted.size());
     for (std::size_t q = 0; q < k; ++q) {
         const std::size_t j = sorted[q].epoch;
-        sc.nearest.push_back({j, double(j) * r.stride / r.rateHz, sorted[q].distance, L.ictal[j] != 0});
+        const EpochOrigin eo = epochOrigin(L, j);
+        const double startS = double(eo.local) * r.stride / r.rateHz;
+        sc.nearest.push_back({j, eo.segment, startS, L.segments[eo.segment].clockStartS + startS, sorted[q].distance,
+                              L.ictal[j] != 0});
     }
     return sc;
 }
@@ -167,6 +153,9 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     out.epochCount = std::size_t(L.epochs);
     out.ictalCount = L.ictalCount;
     out.patternCount = std::size_t(L.patterns);
+    for (const auto& p : L.segments)
+        out.segments.push_back({p.recording, p.recordingIndex, p.clockStartS, p.n, p.patternBegin, std::size_t(p.patterns),
+                                p.epochBegin, std::size_t(p.epochs), p.ictalCount, p.spans});
 
     Params params;
     params.metric = Metric::Cdtw;
@@ -175,16 +164,10 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     const Kernel& kernel = Engine::resolveKernel(Metric::Cdtw, options);
     out.kernel = kernel.name();
 
-    // The query (concatenated seizures) is small: read it once; patterns are its windows.
-    std::vector<float> query(std::size_t(L.query));
-    {
-        long long at = 0;
-        for (const auto& s : L.spans) {
-            readChannel(r, s.begin, s.length(), query.data() + at);
-            at += s.length();
-        }
-    }
-    const std::size_t e = std::size_t(r.epoch), s = std::size_t(r.stride);
+    // The query (concatenated seizures; per segment for a study) is small: read it once;
+    // patterns are its windows, never crossing from one segment's query into the next.
+    const std::vector<float> query = readPatternQueries(r, L);
+    const std::size_t e = std::size_t(r.epoch);
     const std::size_t nP = out.patternCount, nE = out.epochCount;
 
     const std::size_t budget = r.memoryBudgetBytes ? r.memoryBudgetBytes : kDefaultBudget;
@@ -210,37 +193,29 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     const std::unique_ptr<double[]> rows(new double[pb * nE]);
     std::vector<float> chunk;
     SeriesSet epochs;
+    const std::vector<EpochBlock> blocks = epochBlocks(L, r.epoch, r.stride, eb);
     out.ranked.reserve(nP);
     for (std::size_t r0 = pBegin; r0 < pEnd; r0 += pb) {
         const std::size_t r1 = std::min(pEnd, r0 + pb);
         SeriesSet patterns;
         patterns.reserve(r1 - r0);
         for (std::size_t i = r0; i < r1; ++i) {
-            const float* p = query.data() + i * s;
+            const float* p = query.data() + patternOrigin(L, i, r.stride).queryOffset;
             patterns.emplace_back(std::vector<float>(p, p + e), 1, "pattern " + std::to_string(i));
         }
-        for (std::size_t c0 = 0; c0 < nE; c0 += eb) {
+        for (const EpochBlock& block : blocks) {
             checkCancel(options);
             auto tBlock = std::chrono::steady_clock::now();
-            const std::size_t c1 = std::min(nE, c0 + eb);
-            // One block of epochs: samples [c0*s, (c1-1)*s + e). With the channel in memory
-            // each epoch is copied straight from the caller's view; through a reader the
-            // block's samples are read once and the epochs cut from them.
-            const long long first = (long long)(c0 * s);
-            const long long count = (long long)((c1 - 1 - c0) * s + e);
-            const float* base = nullptr;
-            if (r.samples.empty()) {
-                chunk.resize(std::size_t(count));
-                readChannel(r, first, count, chunk.data());
-                base = chunk.data();
-            } else {
-                base = r.samples.data() + first;
-                checkFinite(r, first, count, base);
-            }
+            const std::size_t c0 = block.c0, c1 = block.c1;
+            // One block of epochs: one stretch of samples per segment it touches (for one
+            // recording, samples [c0*s, (c1-1)*s + e)). In memory and in one piece, each epoch
+            // is copied straight from the caller's view; else the stretches are read once into
+            // `chunk` and the epochs cut from them (study_layout.h).
+            const float* base = epochBlockSamples(r, L, block, chunk);
             // The engine takes owning Series: each epoch is copied once, in parallel.
             epochs.resize(c1 - c0);
             tbb::parallel_for(std::size_t(0), c1 - c0, [&](std::size_t j) {
-                const float* p = base + j * s;
+                const float* p = base + block.epochOffset[j];
                 epochs[j].values.assign(p, p + e);
                 epochs[j].length = e;
                 epochs[j].dims = 1;

@@ -29,9 +29,26 @@ namespace warplab::compute {
 // Called from one thread at a time; may throw (an IoError of a lazy recording, say).
 using SampleReader = std::function<void(long long start, long long count, float* out)>;
 
+// One recording of a study (issue 10): its samples of the channel, its seizures, and what
+// results call it. Patterns are cut from this recording's own seizures (their concatenation,
+// windows never crossing into another recording) and epochs from this recording only, so
+// nothing ever spans a file boundary or a gap between recordings.
+struct PatternSegment {
+    std::span<const float> samples;    // a view, or
+    SampleReader reader;               // a lazy reader with
+    long long sampleCount = 0;         // its sample count
+    std::vector<SecondsSpan> seizures; // seconds from this recording's start (may be empty:
+                                       // then the recording gives epochs but no pattern)
+    std::string recording;             // name for results ("chb01_03.edf")
+    int recordingIndex = -1;           // the caller's index (io::Study recording), passed through
+    double clockStartS = 0;            // the study clock at this recording's first sample, seconds
+};
+
 struct PatternRequest {
     // The channel: either `samples` (a view; the caller keeps it alive for the call) or
     // `reader` with `sampleCount` (a lazy recording, a generated benchmark channel).
+    // A study instead fills `segments` (one per recording) and leaves these four empty; the
+    // single-recording form is the one-segment case of the same computation.
     std::span<const float> samples;
     SampleReader reader;
     long long sampleCount = 0;
@@ -39,6 +56,8 @@ struct PatternRequest {
     std::string channel;               // name for results and exports
 
     std::vector<SecondsSpan> seizures; // marked seizures of this channel, seconds
+    std::vector<PatternSegment> segments; // a study: non-empty replaces samples/reader/
+                                          // sampleCount/seizures (all must then be empty)
     int epoch = 1024;                  // e: epoch and pattern length, samples
     int stride = 256;                  // s: stride of epochs and of patterns, samples
     int band = 16;                     // w: Sakoe-Chiba half-width of cdtw
@@ -70,30 +89,48 @@ struct DistanceHistogram {
 };
 
 struct NearEpoch {
-    std::size_t epoch = 0;   // epoch index j
-    double startS = 0;       // j * s / rate
+    std::size_t epoch = 0;   // epoch index j (global: over all segments, in segment order)
+    std::size_t segment = 0; // the segment (recording) it lies in; 0 for one recording
+    double startS = 0;       // seconds from that segment's start: (j - epochBegin) * s / rate
+    double clockS = 0;       // segment clockStartS + startS
     double distance = 0;
     bool ictal = false;
 };
 
 struct PatternScore {
-    std::size_t index = 0;        // pattern index i (query offset i * s)
+    std::size_t index = 0;        // pattern index i (global: over all segments, in order)
+    std::size_t segment = 0;      // the segment (recording) it was cut from; 0 for one recording
     double quality = 0;
-    long long querySample = 0;    // i * s
-    long long recordingSample = 0;// where the pattern starts in the channel
+    long long querySample = 0;    // offset in that segment's query: (i - patternBegin) * s
+    long long recordingSample = 0;// where the pattern starts in that segment's channel
     double startS = 0;            // recordingSample / rate
+    double clockS = 0;            // segment clockStartS + startS
     double meanIctal = 0, meanInterictal = 0;
     DistanceHistogram histogram;
     std::vector<NearEpoch> nearest;  // ascending distance
 };
 
+// Where each segment's patterns and epochs lie in the global (row, column) numbering.
+struct SegmentSummary {
+    std::string recording;
+    int recordingIndex = -1;
+    double clockStartS = 0;
+    long long sampleCount = 0;
+    std::size_t patternBegin = 0, patternCount = 0;  // rows [patternBegin, +patternCount)
+    std::size_t epochBegin = 0, epochCount = 0;      // columns [epochBegin, +epochCount)
+    std::size_t ictalCount = 0;
+    std::vector<SampleSpan> seizures;                // merged sample spans of this segment
+};
+
 struct PatternRanking {
     std::string channel;
+    std::vector<SegmentSummary> segments;  // one per segment (one for a single recording)
     double rateHz = 0;
-    long long sampleCount = 0;
+    long long sampleCount = 0;             // summed over segments
     int epoch = 0, stride = 0, band = 0;
     Quality quality = Quality::Auc;
-    std::vector<SampleSpan> seizures;      // merged, sorted sample spans of the query
+    std::vector<SampleSpan> seizures;      // merged, sorted sample spans of the query (one
+                                           // recording; a study: see segments[k].seizures)
     std::vector<unsigned char> epochIctal; // label per epoch
     std::size_t epochCount = 0, ictalCount = 0, patternCount = 0;
     std::vector<PatternScore> ranked;      // best first (ties: lower pattern index first)

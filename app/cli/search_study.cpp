@@ -1,0 +1,72 @@
+#include "app/cli/search_study.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/common_options.h"
+#include "app/cli/csv_output.h"
+#include "app/cli/study_cli.h"
+#include "compute/core/error.h"
+#include "io/study.h"
+
+namespace warplab::cli {
+
+using compute::EngineError;
+
+bool isMultiSearch(const MultiSearchFlags& f) {
+    return !f.referenceStudy.empty() || f.references.size() > 1 || f.referenceChannel == "all";
+}
+
+void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, const compute::Params& params,
+                    const compute::RunOptions& options, const compute::SeriesSearch& perSeries) {
+    if (!f.referenceStudy.empty() && !f.references.empty())
+        throw EngineError(EngineError::Kind::BadParameter, "reference", "give --reference files or --reference-study, not both");
+    if (!f.referenceWindow.empty())
+        throw EngineError(EngineError::Kind::BadParameter, "reference-window",
+                          "--reference-window applies to one reference; a study or several references are searched whole");
+    const StudyFlags sf{f.skipMissing, {}, {}};
+    auto study = f.referenceStudy.empty() ? openListForCli(f.references, sf, "reference")
+                                          : openStudyForCli(f.referenceStudy, sf, "reference-study");
+    std::vector<int> channels;
+    const std::string name = f.referenceChannel.empty() ? f.fallbackChannel : f.referenceChannel;
+    if (name == "all") {
+        for (std::size_t c = 0; c < study->channels().size(); ++c) channels.push_back(int(c));
+    } else if (!name.empty()) {
+        const int c = study->findChannel(name);
+        if (c < 0)
+            throw EngineError(EngineError::Kind::BadInput, "reference-channel",
+                              "no reference recording has a channel \"" + name + "\"");
+        channels.push_back(c);
+    } else if (study->channels().size() == 1) {
+        channels.push_back(0);
+    } else {
+        throw EngineError(EngineError::Kind::BadParameter, "reference-channel",
+                          "the references have " + std::to_string(study->channels().size()) +
+                              " channels: choose one with --reference-channel NAME (or --channel), or all");
+    }
+    std::vector<std::string> skipped;
+    const auto sources = io::studySearchSources(*study, channels, &skipped);
+    // A recording without the chosen channel is skipped by name; with "all" that is expected.
+    if (name != "all")
+        for (const auto& s : skipped) std::fprintf(stderr, "warning: skipping %s\n", s.c_str());
+    if (sources.empty())
+        throw EngineError(EngineError::Kind::BadInput, "reference", "no readable recording has the chosen channel");
+    std::vector<std::size_t> tooShort;
+    const auto matches = compute::searchSources(query, sources, params, options, perSeries, &tooShort);
+    for (std::size_t i : tooShort)
+        std::fprintf(stderr, "warning: skipping %s %s: shorter than the query (%zu samples)\n", sources[i].recording.c_str(),
+                     sources[i].channel.c_str(), query.length);
+    finishProgress();
+    std::cout << "rank,cost,start,end,recording,channel,start_seconds,end_seconds,start_clock,end_clock\n";
+    for (std::size_t k = 0; k < matches.size(); ++k) {
+        const auto& m = matches[k];
+        const auto& s = sources[m.source];
+        std::cout << k + 1 << ',' << formatDouble(m.match.cost) << ',' << m.match.start << ',' << m.match.end << ','
+                  << csvText(s.recording) << ',' << csvText(s.channel) << ',' << formatDouble(m.startS) << ','
+                  << formatDouble(m.endS) << ',' << study->clockText(s.clockStartS + m.startS) << ','
+                  << study->clockText(s.clockStartS + m.endS) << '\n';
+    }
+    flushStdout();
+}
+
+}  // namespace warplab::cli
