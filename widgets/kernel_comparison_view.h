@@ -42,6 +42,7 @@ Q_SIGNALS:
 private:
     void fillKernels();
     void drawCharts();
+    void fitLegend();
 
     compute::BenchTable table_;
     double ceiling_ = 0;
