@@ -51,6 +51,7 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     scale_ = new QCPColorScale(plot_);
     plot_->plotLayout()->addElement(0, 1, scale_);
     map_->setColorScale(scale_);
+    map_->setInterpolate(false);  // one distance per cell: crisp cells show the block structure
     QCPColorGradient gradient(QCPColorGradient::gpHot);
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
     map_->setGradient(gradient.inverted());
@@ -149,7 +150,7 @@ QPoint DistanceMatrixView::cellPoint(int row, int col) const {
 }
 
 bool DistanceMatrixView::cellAt(const QPoint& pos, int& row, int& col) const {
-    if (!matrix_ || !plot_->axisRect()->rect().contains(pos)) return false;
+    if (!matrix_ || !plot_->xAxis->axisRect()->rect().contains(pos)) return false;  // the heatmap's, not the dendrogram's
     col = int(std::lround(plot_->xAxis->pixelToCoord(pos.x())));
     row = int(std::lround(plot_->yAxis->pixelToCoord(pos.y())));
     return row >= 0 && col >= 0 && std::size_t(row) < matrix_->rows && std::size_t(col) < matrix_->cols;

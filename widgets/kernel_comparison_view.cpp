@@ -182,6 +182,12 @@ QStringList KernelComparisonView::checkedKernels() const {
     return out;
 }
 
+QStringList KernelComparisonView::tableHeaders() const {
+    QStringList out;
+    for (int c = 0; c < rows_->columnCount(); ++c) out << rows_->horizontalHeaderItem(c)->text();
+    return out;
+}
+
 void KernelComparisonView::setLengths(const QString& lengths) { lengths_->setText(lengths); }
 void KernelComparisonView::setPairs(int pairs) { pairs_->setValue(pairs); }
 
@@ -291,7 +297,7 @@ void KernelComparisonView::drawCharts() {
         text->setText(tr("chip ceiling: %1, %2 DP cells / s").arg(ceilingLabel_).arg(ceiling_, 0, 'g', 3));
         text->setColor(Qt::darkRed);
         auto* entry = lines_->addGraph();
-        entry->setName(tr("chip ceiling (%1)").arg(ceilingLabel_));
+        entry->setName(tr("chip ceiling"));  // short: the label on the line names the chip
         entry->setPen(pen);
         hi = std::max(hi, ceiling_);
     }

@@ -138,7 +138,7 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
     fetch_ = std::move(fetch);
     unit_ = unit;
     const auto& r = *ranking_;
-    summary_->setText(tr("%1: %2 patterns × %3 epochs (%4 ictal), e = %5, s = %6, w = %7, quality %8, kernel %9, %10 s")
+    summary_->setText(tr("%1: %2 patterns × %3 epochs (%4 ictal), epoch e = %5 samples, stride s = %6 samples, band w = %7 samples, quality %8, kernel %9, %10 s")
                           .arg(QString::fromStdString(r.channel))
                           .arg(r.patternCount)
                           .arg(r.epochCount)

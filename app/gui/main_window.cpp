@@ -28,6 +28,7 @@
 #include "app/gui/region_exchange.h"
 #include "app/gui/session_bridge.h"
 #include "app/gui/shortcut_help_dialog.h"
+#include "app/gui/view_units.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -131,6 +132,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(distances_, &widgets::DistanceMatrixView::cellActivated, analysis_, &AnalysisController::openMatrixCell);
     // Jobs -> progress strip and error dialogs.
     connect(runner_, &JobRunner::jobStarted, progress_, [this](quint64 id, const QString&, const QString& title) { progress_->start(id, title); });
+    connect(runner_, &JobRunner::jobStarted, this, [this](quint64, const QString& slot, const QString&) {
+        applyJobUnits(slot, metric_->params(), doc_->recording() ? commonSignalUnit(*doc_->recording()) : QString(), cost_, alignment_,
+                      distances_, search_);
+    });
     connect(runner_, &JobRunner::jobProgress, progress_, &widgets::JobProgressWidget::setProgress);
     connect(runner_, &JobRunner::jobFinished, this, [this](quint64 id, const QString&, qint64 ms) {
         progress_->finish(id);
