@@ -76,6 +76,8 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange& r) { dendroRect_->axis(QCPAxis::atLeft)->setRange(r); });
     setValueUnit({});
+    // Column names only where they do not overlap; else the rows' names carry them.
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] { fitColumnLabels(); });
 
     orderBox_ = new QComboBox;
     orderBox_->setObjectName("matrixOrder");
@@ -136,7 +138,10 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
 void DistanceMatrixView::setValueUnit(const QString& unit) {
     valueUnit_ = unit;
     scale_->axis()->setLabel(unit.isEmpty() ? tr("distance (unit of the metric)") : tr("distance, %1").arg(unit));
-    dendroRect_->axis(QCPAxis::atBottom)->setLabel(unit.isEmpty() ? tr("merge height") : tr("merge height (%1)").arg(unit));
+    // The strip is narrow: the unit's symbol only (the colour scale spells it out).
+    QString symbol = unit.section(", ", -1);
+    if (symbol.startsWith(tr("unitless"))) symbol = tr("unitless");
+    dendroRect_->axis(QCPAxis::atBottom)->setLabel(unit.isEmpty() ? tr("merge height") : tr("merge height, %1").arg(symbol));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -154,6 +159,17 @@ bool DistanceMatrixView::cellAt(const QPoint& pos, int& row, int& col) const {
     col = int(std::lround(plot_->xAxis->pixelToCoord(pos.x())));
     row = int(std::lround(plot_->yAxis->pixelToCoord(pos.y())));
     return row >= 0 && col >= 0 && std::size_t(row) < matrix_->rows && std::size_t(col) < matrix_->cols;
+}
+
+void DistanceMatrixView::fitColumnLabels() {
+    if (!matrix_) return;
+    const int pitch = matrix_->cols ? plot_->xAxis->axisRect()->width() / int(matrix_->cols) : 0;
+    const bool fit = pitch >= QFontMetrics(plot_->xAxis->tickLabelFont()).height() * 6 / 5;  // rotated 60 degrees
+    if (fit == plot_->xAxis->tickLabels()) return;
+    plot_->xAxis->setTickLabels(fit);
+    const QString base = order_ != Order::File ? tr("column (target), in the order chosen") : tr("column (target)");
+    plot_->xAxis->setLabel(fit || matrix_->rows != matrix_->cols ? base : base + tr(": as the rows"));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void DistanceMatrixView::updateOrderItems() {
@@ -268,6 +284,7 @@ void DistanceMatrixView::redraw() {
     labelAxis(plot_->yAxis, shown.rowNames, shown.rows);
     const bool reordered = order_ != Order::File;
     plot_->xAxis->setLabel(reordered ? tr("column (target), in the order chosen") : tr("column (target)"));
+    plot_->xAxis->setTickLabels(true);  // fitColumnLabels() decides after the next layout
     plot_->yAxis->setLabel(reordered ? tr("row (query), in the order chosen") : tr("row (query)"));
     plot_->xAxis->setTickLabelRotation(shown.cols <= std::size_t(kMaxLabels) ? 60 : 0);
     plot_->xAxis->setRange(-0.5, shown.cols - 0.5);

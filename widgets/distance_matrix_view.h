@@ -63,6 +63,7 @@ private:
     void redraw();
     void showDendrogram(bool show);
     void updateOrderItems();
+    void fitColumnLabels();
 
     std::shared_ptr<const compute::DistanceMatrix> matrix_;
     std::vector<std::size_t> rowOrder_, colOrder_;
