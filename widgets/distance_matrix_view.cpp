@@ -73,6 +73,7 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     dendroRect_->setMaximumSize(220, QWIDGETSIZE_MAX);
     dendroCurve_ = new QCPCurve(dendroRect_->axis(QCPAxis::atBottom), dendroRect_->axis(QCPAxis::atLeft));
     dendroCurve_->setPen(QPen(QColor(40, 40, 40), 1));
+    dendroRect_->setVisible(false);  // outside the layout it would still paint its axes at (0, 0)
     connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange& r) { dendroRect_->axis(QCPAxis::atLeft)->setRange(r); });
     setValueUnit({});
@@ -234,6 +235,7 @@ QString DistanceMatrixView::setOrder(Order order) {
 void DistanceMatrixView::showDendrogram(bool show) {
     if (show == dendrogramShown_) return;
     dendrogramShown_ = show;
+    dendroRect_->setVisible(show);
     if (show) {
         plot_->plotLayout()->insertColumn(0);
         plot_->plotLayout()->addElement(0, 0, dendroRect_);
@@ -281,7 +283,13 @@ void DistanceMatrixView::redraw() {
         }
     };
     labelAxis(plot_->xAxis, shown.colNames, shown.cols);
-    labelAxis(plot_->yAxis, shown.rowNames, shown.rows);
+    std::vector<std::string> rowNames = shown.rowNames;
+    if (order_ == Order::Label && rowNames.size() == rowOrder_.size())  // say where each group starts and ends
+        for (std::size_t k = 0; k < rowNames.size(); ++k) {
+            const std::string& l = labels_[rowOrder_[k]];
+            rowNames[k] += " [" + (l.empty() ? std::string("none") : l) + "]";
+        }
+    labelAxis(plot_->yAxis, rowNames, shown.rows);
     const bool reordered = order_ != Order::File;
     plot_->xAxis->setLabel(reordered ? tr("column (target), in the order chosen") : tr("column (target)"));
     plot_->xAxis->setTickLabels(true);  // fitColumnLabels() decides after the next layout

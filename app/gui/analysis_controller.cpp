@@ -185,6 +185,7 @@ quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, doub
     }
     const compute::Params p = params();
     const QString title = tr("epochs of %1 (%2 s, stride %3 s)").arg(doc_->channelName(channel)).arg(epochS).arg(strideS);
+    Q_EMIT viewRequested(v_.distances);  // the result docks are collapsed until asked for
     return submitAllPairsMatrix(set, segments, p, title);
 }
 

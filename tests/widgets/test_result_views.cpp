@@ -74,6 +74,10 @@ private slots:
         QCOMPARE(view.order(), Order::File);
         QVERIFY(!view.dendrogramShown());
         QCOMPARE(view.plot()->plotLayout()->columnCount(), 2);  // heatmap, colour scale
+        QCPAxisRect* dendro = nullptr;
+        for (auto* r : view.plot()->findChildren<QCPAxisRect*>())
+            if (r != view.plot()->xAxis->axisRect()) dendro = r;
+        QVERIFY(dendro && !dendro->realVisibility());  // nothing of it painted
         for (Order o : {Order::Average, Order::Complete, Order::Single}) {
             QCOMPARE(view.setOrder(o), QString());
             const auto linkage = o == Order::Average ? compute::Linkage::Average
@@ -83,6 +87,7 @@ private slots:
             QCOMPARE(view.colOrder(), tree.order);
             QVERIFY(view.dendrogramShown());
             QCOMPARE(view.plot()->plotLayout()->columnCount(), 3);  // dendrogram, heatmap, scale
+            QVERIFY(dendro->realVisibility());
             // The three groups come out contiguous: i % 3 changes exactly twice along the order.
             int changes = 0;
             for (std::size_t k = 1; k < tree.order.size(); ++k) changes += tree.order[k] % 3 != tree.order[k - 1] % 3;
@@ -101,6 +106,7 @@ private slots:
         QCOMPARE(view.setOrder(Order::File), QString());
         QVERIFY(!view.dendrogramShown());
         QCOMPARE(view.plot()->plotLayout()->columnCount(), 2);
+        QVERIFY(!dendro->realVisibility());
         // A new matrix keeps the user's clustered order.
         view.setOrder(Order::Complete);
         view.setMatrix(groupedMatrix(9), "again");

@@ -126,6 +126,28 @@ private slots:
         QVERIFY(w.findChild<QDockWidget*>("costDock")->toggleViewAction()->isChecked());
         QSettings().remove(app::DockLayout::settingsKey());
     }
+    void epochMatrixOpensItsDockAndGroupsByRegionKind() {
+        QSettings().remove(app::DockLayout::settingsKey());
+        app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(kSample));
+        w.document()->addRegion({io::RegionKind::Seizure, -1, 42.0, 82.0, ""});
+        w.document()->addRegion({io::RegionKind::Reference, 0, 0.0, 10.0, ""});
+        QSignalSpy finished(w.jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w.analysis()->epochDistanceMatrix(0, 8, 8) != 0);  // 10 epochs of 8 s
+        QVERIFY(finished.wait(120000));
+        QTest::qWait(100);
+        QVERIFY(w.findChild<QDockWidget*>("distanceDock")->isVisible());
+        auto* dv = w.distanceView();
+        QCOMPARE(dv->matrix()->rows, std::size_t(10));
+        QCOMPARE(dv->setOrder(widgets::DistanceMatrixView::Order::Label), QString());
+        // Epochs at 0 and 8 s lie in the reference (0-10 s), 40 s straddles 42 s by 6 s,
+        // 48..72 s in the seizure; the rest in none, last.
+        QCOMPARE(dv->rowOrder(), (std::vector<std::size_t>{0, 1, 5, 6, 7, 8, 9, 2, 3, 4}));
+        snap(&w, "epochs_by_region_kind");
+    }
     void resultsNameTheirUnits() {
         QSettings().remove(app::DockLayout::settingsKey());
         app::MainWindow w;
