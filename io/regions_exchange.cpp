@@ -259,7 +259,19 @@ ImportedRegions readRegionsEdf(const std::string& path, const std::vector<std::s
     {
         std::lock_guard lock(edflibMutex());
         edf_hdr_struct hdr{};
-        if (edfopen_file_readonly(path.c_str(), &hdr, EDFLIB_READ_ALL_ANNOTATIONS) != 0)
+        if (edfopen_file_readonly(path.c_str(), &hdr, EDFLIB_READ_ALL_ANNOTATIONS) != 0 &&
+            hdr.filetype == EDFLIB_FILE_CONTAINS_FORMAT_ERRORS) {
+            // Files EDFlib refuses for small header violations (eegmmidb's, for one) open with
+            // WarpLab's lenient reader, which decodes their annotations too.
+            std::unique_ptr<Recording> rec;
+            try {
+                rec = Recording::open(path);
+            } catch (const std::exception&) {
+                throw IoError(path, "", "EDFlib finds format errors and the lenient reader cannot open it either");
+            }
+            return regionsFromAnnotations(rec->annotations(), channels, path);
+        }
+        if (hdr.handle < 0 || hdr.filetype < 0)
             throw IoError(path, "", hdr.filetype == EDFLIB_FILE_ALREADY_OPENED
                                         ? "already open as the recording: use its annotations (regionsFromAnnotations)"
                                         : "EDFlib cannot read it as EDF+/BDF+ (error " + std::to_string(hdr.filetype) + ")");

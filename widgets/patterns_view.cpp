@@ -150,6 +150,8 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                           .arg(QString::fromStdString(r.kernel))
                           .arg(r.seconds, 0, 'f', 2));
     signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
+    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("quality (AUC, unitless)")
+                                                                                     : tr("quality (information gain, bits)"));
     // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
     histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ +
                                     QString::fromUtf8("\u00b2, squared cost)"));

@@ -190,6 +190,45 @@ private slots:
         });
         QVERIFY2(e.find("export as CSV instead") != std::string::npos, e.c_str());
     }
+    void otherFilesOfSharedData() {
+        // eegmmidb (EDF+, 64 channels with task markers T0/T1/T2) and a BDF+ of BioSemi: the
+        // round trip through both forms, and foreign annotations left out, not turned into regions.
+        const std::string mmi = std::string(WARPLAB_TEST_DATA) + "/eegmmidb/S001R03.edf";
+        const std::string bdf = std::string(WARPLAB_TEST_DATA) + "/bdf/Newtest17-256.bdf";
+        for (const std::string& file : {mmi, bdf}) {
+            std::vector<std::string> names;
+            std::size_t annotations = 0;
+            {
+                auto rec = Recording::open(file);
+                names = channelNames(*rec);
+                annotations = rec->annotations().size();
+                const std::vector<Region> regions = {{RegionKind::Query, int(names.size()) - 1, 0.5, 1.5, "q"},
+                                                     {RegionKind::Seizure, -1, 2.0, 3.0, ""}};
+                QTemporaryDir dir;
+                const std::string csv = dir.filePath("r.csv").toStdString(), edf = dir.filePath("r.edf").toStdString();
+                writeRegionsCsv(csv, regions, names);
+                writeRegionsEdf(edf, regions, names, annotationStartFromIso(rec->startIso()));
+                const auto a = readRegionsCsv(csv, names);
+                const auto b = readRegionsEdf(edf, names).regions;
+                QCOMPARE(a.size(), regions.size());
+                QCOMPARE(b.size(), regions.size());
+                for (std::size_t i = 0; i < regions.size(); ++i) {
+                    QCOMPARE(a[i].channel, regions[i].channel);
+                    QCOMPARE(b[i].channel, regions[i].channel);
+                    QCOMPARE(a[i].startS, regions[i].startS);
+                    QVERIFY(std::fabs(b[i].endS - regions[i].endS) <= 1e-4);
+                }
+                checkRegions(*rec, a);
+            }
+            if (file == mmi) {
+                QVERIFY(annotations > 0);
+                const ImportedRegions own = readRegionsEdf(file, names);
+                QCOMPARE(own.regions.size(), std::size_t(0));
+                QCOMPARE(own.skipped.size(), annotations);
+                QVERIFY2(own.skipped[0].find("T0") != std::string::npos, own.skipped[0].c_str());
+            }
+        }
+    }
     void defaultNamesBesideTheRecording() {
         QCOMPARE(regionsCsvPathFor("/data/chb01_03.edf"), std::string("/data/chb01_03_regions.csv"));
         QCOMPARE(regionsEdfPathFor("/data/chb01_03.edf"), std::string("/data/chb01_03_regions.edf"));
