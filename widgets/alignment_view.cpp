@@ -31,8 +31,8 @@ Span spanOf(const std::vector<float>& v) {
 
 AlignmentView::AlignmentView(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot;
-    plot_->xAxis->setLabel(tr("sample index"));
-    plot_->yAxis->setLabel(tr("normalised amplitude (x above, y below)"));
+    plot_->xAxis->setLabel(tr("sample index (samples)"));
+    plot_->yAxis->setLabel(tr("normalised amplitude, unitless (x above, y below)"));
     plot_->yAxis->setTickLabels(false);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
@@ -87,9 +87,13 @@ void AlignmentView::setAlignment(std::shared_ptr<const compute::Alignment> a, st
     }
     plot_->xAxis->setRange(0, double(std::max(x.size(), y.size())));
     plot_->yAxis->setRange(-0.1, 2.3);
-    info_->setText(tr("<b>distance %1</b> · path of %2 steps (%3 joining lines shown)")
-                       .arg(a->distance, 0, 'g', 8).arg(path.size()).arg(lines_));
+    info_->setText(tr("<b>distance %1 %4</b> · path of %2 steps (%3 joining lines shown)")
+                       .arg(a->distance, 0, 'g', 8).arg(path.size()).arg(lines_)
+                       .arg(valueUnit_.isEmpty() ? QString() : "(" + valueUnit_.toHtmlEscaped() + ")"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void AlignmentView::setValueUnit(const QString& unit) { valueUnit_ = unit; }
+QString AlignmentView::infoText() const { return info_->text(); }
 
 }  // namespace warplab::widgets

@@ -22,11 +22,14 @@ public:
     void clear();
     int joiningLineCount() const { return lines_; }
     QCustomPlot* plot() const { return plot_; }
+    void setValueUnit(const QString& unit);  // of the distance in the info line
+    QString infoText() const;
 
 private:
     QCustomPlot* plot_;
     QLabel* info_;
     int lines_ = 0;
+    QString valueUnit_;
 };
 
 }  // namespace warplab::widgets

@@ -68,7 +68,7 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
     map_->setGradient(gradient);
     map_->setInterpolate(false);
-    scale_->axis()->setLabel(tr("accumulated cost"));
+    scale_->axis()->setLabel(tr("accumulated cost (unit of the metric)"));
 
     path_ = new QCPCurve(main_->axis(QCPAxis::atBottom), main_->axis(QCPAxis::atLeft));
     path_->setPen(QPen(QColor(0, 230, 255), 2));
@@ -151,10 +151,11 @@ void CostMatrixView::setAlignment(std::shared_ptr<const compute::Alignment> a, s
     setSeries(plot_->graph(0), x);
     setSeries(plot_->graph(1), y);
     plot_->setVisible(true);
-    info_->setText(tr("<b>distance %1</b> · x (rows): %2, %3 samples · y (columns): %4, %5 samples%6%7")
+    info_->setText(tr("<b>distance %1 %8</b> · x (rows): %2, %3 samples · y (columns): %4, %5 samples%6%7")
                        .arg(alignment_->distance, 0, 'g', 8).arg(xName.toHtmlEscaped()).arg(n)
                        .arg(yName.toHtmlEscaped()).arg(m).arg(shown)
-                       .arg(note.isEmpty() ? QString() : " · " + note.toHtmlEscaped()));
+                       .arg(note.isEmpty() ? QString() : " · " + note.toHtmlEscaped())
+                       .arg(valueUnit_.isEmpty() ? QString() : "(" + valueUnit_.toHtmlEscaped() + ")"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -165,7 +166,7 @@ void CostMatrixView::onHover(QMouseEvent* e) {
     if (i < 0 || j < 0 || std::size_t(i) >= alignment_->n || std::size_t(j) >= alignment_->m) return;
     QString cost = tr("not kept");
     if (hasMatrix()) cost = QString::number(alignment_->matrix[std::size_t(i) * alignment_->m + std::size_t(j)], 'g', 8);
-    hover_->setText(tr("i = %1, j = %2, cost = %3").arg(i).arg(j).arg(cost));
+    hover_->setText(tr("i = %1, j = %2 (samples), cost = %3 %4").arg(i).arg(j).arg(cost).arg(valueUnit_));
 }
 
 QString CostMatrixView::hoverText() const { return hover_->text(); }
@@ -175,5 +176,16 @@ QPoint CostMatrixView::cellPoint(std::size_t i, std::size_t j) const {
     return QPoint(int(std::lround(main_->axis(QCPAxis::atBottom)->coordToPixel(double(j)))),
                   int(std::lround(main_->axis(QCPAxis::atLeft)->coordToPixel(double(i)))));
 }
+
+void CostMatrixView::setUnits(const QString& valueUnit, const QString& signalUnit) {
+    valueUnit_ = valueUnit;
+    scale_->axis()->setLabel(tr("accumulated cost, %1").arg(valueUnit));
+    left_->axis(QCPAxis::atBottom)->setLabel(tr("x (%1)").arg(signalUnit));
+    bottom_->axis(QCPAxis::atLeft)->setLabel(tr("y (%1)").arg(signalUnit));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString CostMatrixView::colorScaleLabel() const { return scale_->axis()->label(); }
+QString CostMatrixView::infoText() const { return info_->text(); }
 
 }  // namespace warplab::widgets

@@ -40,6 +40,10 @@ public:
     QString hoverText() const;
     QPoint cellPoint(std::size_t i, std::size_t j) const;  // plot-widget pixel of cell (i, j), for tests
     QCustomPlot* plot() const { return plot_; }
+    // Units of the values (widgets/value_units.h) and of the two series' samples ("µV").
+    void setUnits(const QString& valueUnit, const QString& signalUnit);
+    QString colorScaleLabel() const;
+    QString infoText() const;
 
 private:
     void onHover(QMouseEvent* e);
@@ -55,6 +59,7 @@ private:
     QCPCurve* path_;
     QLabel* info_;
     QLabel* hover_;
+    QString valueUnit_;
 };
 
 }  // namespace warplab::widgets

@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextStream>
 #include <QVBoxLayout>
@@ -81,9 +82,21 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     lines_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());  // ticks at the lengths run
     lines_->yAxis->setScaleType(QCPAxis::stLogarithmic);
     lines_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    // The legend in its own row under the axis rect, wrapped into columns: inside the axis
+    // rect it covered the lines and was cut off at the default window size.
     lines_->legend->setVisible(true);
-    lines_->legend->setFont(QFont(font().family(), 8));
-    lines_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    lines_->legend->setFont(QFont(font().family(), 9));
+    lines_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    lines_->legend->setWrap(3);
+    lines_->legend->setRowSpacing(0);
+    lines_->legend->setBorderPen(Qt::NoPen);
+    auto* legendRow = new QCPLayoutGrid;
+    lines_->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, lines_->legend);
+    lines_->plotLayout()->setRowStretchFactor(1, 0.001);
+    // As many legend columns as the chart's width holds, so that no name is cut.
+    connect(lines_, &QCustomPlot::afterLayout, this, [this] { fitLegend(); });
     installPlotExportMenu(lines_, "kernel_throughput");
     bars_ = new QCustomPlot;
     bars_->yAxis->setLabel(tr("DP cells / s"));
@@ -100,22 +113,30 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     barLayout->addWidget(bars_, 1);
 
     rows_ = new QTableWidget(0, 8);
-    rows_->setHorizontalHeaderLabels({tr("kernel"), tr("length"), tr("pairs"), tr("median (s)"), tr("cells/s"),
-                                      tr("distances/s"), tr("max rel. error vs reference"), tr("note")});
+    rows_->setHorizontalHeaderLabels({tr("kernel"), tr("length (samples)"), tr("pairs"), tr("median (s)"),
+                                      tr("DP cells / s"), tr("distances / s"), tr("max rel. error vs reference (unitless)"),
+                                      tr("note")});
     rows_->verticalHeader()->setVisible(false);
     rows_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     rows_->horizontalHeader()->setStretchLastSection(true);
 
+    // The line chart gets the width of the dock (beside the narrow kernel list); the table
+    // and the bar chart share the lower part as tabs. Side by side, three columns left the
+    // line chart too narrow for its axis and legend in a dock at 1400 x 900.
+    kernels_->setMaximumWidth(170);
+    lines_->setMinimumWidth(280);
     auto* split = new QSplitter(Qt::Vertical);
     auto* charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(kernels_);
     charts->addWidget(lines_);
-    charts->addWidget(barBox);
     charts->setStretchFactor(0, 0);
-    charts->setStretchFactor(1, 3);
-    charts->setStretchFactor(2, 2);
+    charts->setStretchFactor(1, 1);
+    charts->setSizes({150, 1000});  // else the list's unused share shows as a gap
+    auto* lower = new QTabWidget;
+    lower->addTab(rows_, tr("Table"));
+    lower->addTab(barBox, tr("Bars at one length"));
     split->addWidget(charts);
-    split->addWidget(rows_);
+    split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -158,6 +179,12 @@ QStringList KernelComparisonView::checkedKernels() const {
     QStringList out;
     for (int i = 0; i < kernels_->count(); ++i)
         if (kernels_->item(i)->checkState() == Qt::Checked) out << kernels_->item(i)->text().section(' ', 0, 0);
+    return out;
+}
+
+QStringList KernelComparisonView::tableHeaders() const {
+    QStringList out;
+    for (int c = 0; c < rows_->columnCount(); ++c) out << rows_->horizontalHeaderItem(c)->text();
     return out;
 }
 
@@ -212,6 +239,22 @@ void KernelComparisonView::setCeiling(double cellsPerSecond, const QString& labe
     drawCharts();
 }
 
+void KernelComparisonView::fitLegend() {
+    const QFontMetrics fm(lines_->legend->font());
+    int widest = 0;
+    for (int i = 0; i < lines_->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(lines_->legend->item(i)))
+            widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()));
+    if (widest == 0) return;
+    const int entry = widest + lines_->legend->iconSize().width() + lines_->legend->iconTextPadding() + 16;
+    const int columns = std::max(1, (lines_->width() - 20) / entry);
+    if (columns != lines_->legend->wrap()) {
+        lines_->legend->setWrap(columns);
+        lines_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flow the entries
+        lines_->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 void KernelComparisonView::drawCharts() {
     lines_->clearGraphs();
     lines_->clearItems();
@@ -238,16 +281,24 @@ void KernelComparisonView::drawCharts() {
         }
     }
     if (ceiling_ > 0) {
+        const QPen pen(Qt::darkRed, 1.5, Qt::DashLine);
         auto* line = new QCPItemStraightLine(lines_);
         line->point1->setCoords(1, ceiling_);
         line->point2->setCoords(2, ceiling_);
-        line->setPen(QPen(Qt::darkRed, 1.5, Qt::DashLine));
+        line->setPen(pen);
+        // The line's label sits on the line itself (right end, just above), and the legend
+        // lists it too through an empty graph with the same pen.
         auto* text = new QCPItemText(lines_);
-        text->position->setType(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(0.02, 0.02);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        text->setText(tr("ceiling: %1 (%2 cells/s)").arg(ceilingLabel_).arg(ceiling_, 0, 'g', 3));
+        text->setObjectName("ceilingLabel");
+        text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        text->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        text->position->setCoords(0.99, ceiling_);
+        text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        text->setText(tr("chip ceiling: %1, %2 DP cells / s").arg(ceilingLabel_).arg(ceiling_, 0, 'g', 3));
         text->setColor(Qt::darkRed);
+        auto* entry = lines_->addGraph();
+        entry->setName(tr("chip ceiling"));  // short: the label on the line names the chip
+        entry->setPen(pen);
         hi = std::max(hi, ceiling_);
     }
     if (hi > 0) {

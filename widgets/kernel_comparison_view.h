@@ -35,6 +35,8 @@ public:
     QStringList checkedKernels() const;
     void setLengths(const QString& lengths);
     void setPairs(int pairs);
+    QCustomPlot* linePlot() const { return lines_; }  // for tests
+    QStringList tableHeaders() const;
 
 Q_SIGNALS:
     void runRequested();
@@ -42,6 +44,7 @@ Q_SIGNALS:
 private:
     void fillKernels();
     void drawCharts();
+    void fitLegend();
 
     compute::BenchTable table_;
     double ceiling_ = 0;

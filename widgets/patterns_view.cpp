@@ -138,7 +138,7 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
     fetch_ = std::move(fetch);
     unit_ = unit;
     const auto& r = *ranking_;
-    summary_->setText(tr("%1: %2 patterns × %3 epochs (%4 ictal), e = %5, s = %6, w = %7, quality %8, kernel %9, %10 s")
+    summary_->setText(tr("%1: %2 patterns × %3 epochs (%4 ictal), epoch e = %5 samples, stride s = %6 samples, band w = %7 samples, quality %8, kernel %9, %10 s")
                           .arg(QString::fromStdString(r.channel))
                           .arg(r.patternCount)
                           .arg(r.epochCount)
@@ -150,6 +150,8 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                           .arg(QString::fromStdString(r.kernel))
                           .arg(r.seconds, 0, 'f', 2));
     signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
+    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("quality (AUC, unitless)")
+                                                                                     : tr("quality (information gain, bits)"));
     // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
     histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ +
                                     QString::fromUtf8("\u00b2, squared cost)"));

@@ -11,7 +11,7 @@ SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
     info_ = new QLabel(tr("No search yet: mark a query region, then run Search."));
     info_->setWordWrap(true);
     table_ = new QTableWidget(0, 5);
-    table_->setHorizontalHeaderLabels({tr("rank"), tr("cost"), tr("start (s)"), tr("end (s)"), tr("samples")});
+    setValueUnit({});
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -50,5 +50,16 @@ void SearchResultsView::setMatches(const std::vector<compute::Match>& matches, i
 }
 
 int SearchResultsView::matchCount() const { return table_->rowCount(); }
+
+void SearchResultsView::setValueUnit(const QString& unit) {
+    table_->setHorizontalHeaderLabels({tr("rank"), unit.isEmpty() ? tr("cost (unit of the metric)") : tr("cost (%1)").arg(unit),
+                                       tr("start (s)"), tr("end (s)"), tr("samples (first–last index)")});
+}
+
+QStringList SearchResultsView::headers() const {
+    QStringList out;
+    for (int c = 0; c < table_->columnCount(); ++c) out << table_->horizontalHeaderItem(c)->text();
+    return out;
+}
 
 }  // namespace warplab::widgets

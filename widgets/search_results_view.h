@@ -3,6 +3,7 @@
 #pragma once
 #include <vector>
 
+#include <QStringList>
 #include <QWidget>
 
 #include "compute/core/results.h"
@@ -20,6 +21,8 @@ public:
     void setMatches(const std::vector<compute::Match>& matches, int channel, double rateHz, double offsetS,
                     const QString& description);
     int matchCount() const;
+    void setValueUnit(const QString& unit);  // of the cost column
+    QStringList headers() const;
     const std::vector<compute::Match>& matches() const { return matches_; }
 
 signals:

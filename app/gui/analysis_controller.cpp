@@ -8,6 +8,7 @@
 #include "compute/bench/chip_ceiling.h"
 #include "compute/engine.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "io/region_labels.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -145,8 +146,16 @@ quint64 AnalysisController::submitAllPairsMatrix(const compute::SeriesSet& set, 
         return [=, this] {  // runs on the GUI thread, where the controller lives
             matrixRows_ = segments;
             view->setMatrix(m, title);
+            view->setRowLabels(regionLabels(segments), tr("region kind"));
         };
     });
+}
+
+// Each row's region kind ("seizure", ...), so that the matrix view can group the rows.
+std::vector<std::string> AnalysisController::regionLabels(const std::vector<Segment>& segments) const {
+    std::vector<std::string> out;
+    for (const Segment& s : segments) out.push_back(io::regionKindLabel(doc_->regions(), s.channel, s.start, s.end));
+    return out;
 }
 
 quint64 AnalysisController::openMatrixCell(int row, int col) {
@@ -176,6 +185,7 @@ quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, doub
     }
     const compute::Params p = params();
     const QString title = tr("epochs of %1 (%2 s, stride %3 s)").arg(doc_->channelName(channel)).arg(epochS).arg(strideS);
+    Q_EMIT viewRequested(v_.distances);  // the result docks are collapsed until asked for
     return submitAllPairsMatrix(set, segments, p, title);
 }
 

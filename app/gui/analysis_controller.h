@@ -83,6 +83,7 @@ private:
     struct Segment { int channel; double start, end; };
     // Runs all pairs of `set` (rows named by the series) into the distance-matrix view; a click
     // on a cell then opens the pair of `segments` it came from.
+    std::vector<std::string> regionLabels(const std::vector<Segment>& segments) const;
     quint64 submitAllPairsMatrix(const compute::SeriesSet& set, const std::vector<Segment>& segments,
                                  const compute::Params& p, const QString& title);
     std::vector<Segment> matrixRows_;

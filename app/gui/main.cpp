@@ -1,6 +1,9 @@
 // warplab: the desktop application. Opens the file given on the command line, else the
 // bundled sample recording. `--screenshot OUT.png [--show-cost-matrix]` grabs the main window
 // once loaded (and once the example alignment finished) and exits: the Xvfb check uses it.
+// `--run ACTION_ID` (repeatable, ids of the action table such as analysis.matrix) triggers
+// actions first and grabs once their jobs are done; `--matrix-order average` orders the
+// distance matrix (file, average, complete, single, label) before the grab.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -9,6 +12,9 @@
 #include "app/gui/analysis_controller.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
+#include "widgets/distance_matrix_view.h"
+#include <QAction>
+#include <QComboBox>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -25,7 +31,9 @@ int main(int argc, char** argv) {
     QCommandLineOption shot("screenshot", "Save a screenshot of the main window to <png> and exit.", "png");
     QCommandLineOption showCost("show-cost-matrix", "Before the screenshot, align an example pair and show its cost matrix.");
     QCommandLineOption size("size", "Window size WIDTHxHEIGHT.", "size", "1400x880");
-    parser.addOptions({shot, showCost, size});
+    QCommandLineOption run("run", "Trigger the action ACTION_ID (repeatable) before the screenshot.", "id");
+    QCommandLineOption order("matrix-order", "Distance matrix order before the screenshot: file, average, complete, single, label.", "order");
+    parser.addOptions({shot, showCost, size, run, order});
     parser.process(app);
 
     warplab::app::MainWindow window;
@@ -44,7 +52,28 @@ int main(int argc, char** argv) {
                 app.exit(saved && opened ? 0 : 1);
             });
         };
-        if (opened && parser.isSet(showCost)) {
+        const QStringList ids = parser.values(run);
+        if (opened && !ids.isEmpty()) {
+            auto* jobs = window.jobs();
+            const QString wanted = parser.value(order);
+            auto whenIdle = [&window, jobs, grab, wanted] {
+                if (jobs->activeCount() > 0) return;
+                auto* box = window.distanceView()->orderBox();
+                for (int i = 0; i < box->count(); ++i)
+                    if (!wanted.isEmpty() && box->itemText(i).contains(wanted)) {
+                        box->setCurrentIndex(i);
+                        Q_EMIT box->activated(i);
+                    }
+                grab();
+            };
+            QObject::connect(jobs, &warplab::app::JobRunner::jobFinished, &window, [whenIdle] { QTimer::singleShot(0, whenIdle); });
+            QObject::connect(jobs, &warplab::app::JobRunner::jobFailed, &window, [&app] { app.exit(1); });
+            for (const QString& id : ids) {
+                QAction* a = window.actions().action(id);
+                if (!a) return 2;
+                a->trigger();
+            }
+        } else if (opened && parser.isSet(showCost)) {
             auto* jobs = window.jobs();
             QObject::connect(jobs, &warplab::app::JobRunner::jobFinished, &window, grab);
             QObject::connect(jobs, &warplab::app::JobRunner::jobFailed, &window, [&app] { app.exit(1); });

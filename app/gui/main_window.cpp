@@ -19,13 +19,16 @@
 #include <QUndoStack>
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/channel_dialog.h"
 #include "app/gui/filter_dialog.h"
 #include "app/gui/region_edit_dialog.h"
+#include "app/gui/region_exchange.h"
 #include "app/gui/session_bridge.h"
 #include "app/gui/shortcut_help_dialog.h"
+#include "app/gui/view_units.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -86,8 +89,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         resultDocks_ << d;
     }
     costDock->raise();
-    // Dock sizes only take once the window is laid out: the traces get the room.
-    QTimer::singleShot(0, this, [this, metricDock, costDock] { resizeDocks({metricDock, costDock}, {280, 600}, Qt::Horizontal); });
 
     analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_, patterns_, kernels_}, this);
 
@@ -131,6 +132,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(distances_, &widgets::DistanceMatrixView::cellActivated, analysis_, &AnalysisController::openMatrixCell);
     // Jobs -> progress strip and error dialogs.
     connect(runner_, &JobRunner::jobStarted, progress_, [this](quint64 id, const QString&, const QString& title) { progress_->start(id, title); });
+    connect(runner_, &JobRunner::jobStarted, this, [this](quint64, const QString& slot, const QString&) {
+        applyJobUnits(slot, metric_->params(), doc_->recording() ? commonSignalUnit(*doc_->recording()) : QString(), cost_, alignment_,
+                      distances_, search_);
+    });
     connect(runner_, &JobRunner::jobProgress, progress_, &widgets::JobProgressWidget::setProgress);
     connect(runner_, &JobRunner::jobFinished, this, [this](quint64 id, const QString&, qint64 ms) {
         progress_->finish(id);
@@ -147,6 +152,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
 
     buildActions();
+    // After the toolbar exists, so that its place is restored too; the traces get the room.
+    layout_ = new DockLayout(this, resultDocks_, metricDock);
     updateTitle();
     resize(1400, 880);
 }
@@ -162,6 +169,16 @@ void MainWindow::buildActions() {
     add("file.sample", file, tr("Open the &sample recording"), {}, [this] { openSample(); });
     add("file.importAnnotations", file, tr("Import seizures from &annotations…"), {}, [this] { importAnnotations(); });
     add("file.importSummary", file, tr("Import seizures from a CHB-MIT &summary…"), {}, [this] { importSummary(); });
+    const auto exchanged = [this](const QString& title) {
+        return [this, title](const RegionExchangeResult& r) {
+            if (r.ok) statusBar()->showMessage(r.message, 8000);
+            else showError(title, r.message);
+        };
+    };
+    add("file.exportRegions", file, tr("E&xport regions (CSV or EDF+)…"), {},
+        [this, exchanged] { exportRegionsDialog(this, *doc_, exchanged(tr("Cannot export the regions"))); });
+    add("file.importRegions", file, tr("Import re&gions (CSV or EDF+)…"), {},
+        [this, exchanged] { importRegionsDialog(this, *doc_, exchanged(tr("Cannot import the regions"))); });
     add("file.saveSession", file, tr("Save &session…"), {QKeySequence::Save}, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), "session.warplab.json", tr("WarpLab sessions (*.json)"));
         if (!path.isEmpty()) saveSession(path);
@@ -361,10 +378,7 @@ void MainWindow::showShortcuts() {
 
 void MainWindow::showView(QWidget* view) {
     for (QDockWidget* d : resultDocks_)
-        if (d->widget() == view) {
-            d->show();
-            d->raise();
-        }
+        if (d->widget() == view) layout_->reveal(d);
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -416,6 +430,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     runner_->cancelAll();
+    layout_->save();
     QMainWindow::closeEvent(event);
 }
 

@@ -27,6 +27,7 @@ namespace warplab::app {
 class Document;
 class JobRunner;
 class AnalysisController;
+class DockLayout;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -96,6 +97,7 @@ private:
     widgets::JobProgressWidget* progress_;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;
+    DockLayout* layout_ = nullptr;  // result docks collapsed until a result; saved layout
     ActionTable actions_;
 };
 

@@ -1,0 +1,271 @@
+// The distance-matrix view's orders (clustered with a dendrogram, by label), its export in
+// the order shown with the permutation beside it, and the Kernels chart's legend and ceiling
+// label at the size the dock has in a 1400 x 900 window. Offscreen; with
+// WARPLAB_TEST_SCREENSHOTS=DIR the views are saved there to be looked at.
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "compute/cluster/hierarchical_clustering.h"
+#include "io/matrix_io.h"
+#include "io/matrix_order_io.h"
+#include "widgets/distance_matrix_view.h"
+#include "widgets/kernel_comparison_view.h"
+#include "widgets/search_results_view.h"
+#include "widgets/value_units.h"
+
+using namespace warplab;
+using Order = widgets::DistanceMatrixView::Order;
+
+namespace {
+
+void snap(QWidget* w, const QString& name) {
+    const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QTest::qWait(100);
+    w->grab().save(dir + "/" + name + ".png");
+}
+
+// Three groups of points on a line, interleaved in file order: |a - b| as the distance.
+std::shared_ptr<compute::DistanceMatrix> groupedMatrix(std::size_t n) {
+    std::mt19937 rng(5);
+    std::normal_distribution<double> noise(0, 0.3);
+    std::vector<double> x(n);
+    auto m = std::make_shared<compute::DistanceMatrix>();
+    m->rows = m->cols = n;
+    m->symmetric = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = 10.0 * double(i % 3) + noise(rng);
+        m->rowNames.push_back("s" + std::to_string(i));
+    }
+    m->colNames = m->rowNames;
+    m->values.resize(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) m->values[i * n + j] = std::fabs(x[i] - x[j]);
+    return m;
+}
+
+std::vector<std::string> lines(const QString& path) {
+    std::ifstream in(path.toStdString());
+    std::vector<std::string> out;
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
+
+}  // namespace
+
+class TestResultViews : public QObject {
+    Q_OBJECT
+private slots:
+    void clusteredOrderWithDendrogram() {
+        widgets::DistanceMatrixView view;
+        view.resize(620, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto m = groupedMatrix(24);
+        view.setMatrix(m, "grouped");
+        QCOMPARE(view.order(), Order::File);
+        QVERIFY(!view.dendrogramShown());
+        QCOMPARE(view.plot()->plotLayout()->columnCount(), 2);  // heatmap, colour scale
+        QCPAxisRect* dendro = nullptr;
+        for (auto* r : view.plot()->findChildren<QCPAxisRect*>())
+            if (r != view.plot()->xAxis->axisRect()) dendro = r;
+        QVERIFY(dendro && !dendro->realVisibility());  // nothing of it painted
+        for (Order o : {Order::Average, Order::Complete, Order::Single}) {
+            QCOMPARE(view.setOrder(o), QString());
+            const auto linkage = o == Order::Average ? compute::Linkage::Average
+                                 : o == Order::Complete ? compute::Linkage::Complete : compute::Linkage::Single;
+            const auto tree = compute::clusterHierarchical(m->values.data(), m->rows, linkage);
+            QCOMPARE(view.rowOrder(), tree.order);
+            QCOMPARE(view.colOrder(), tree.order);
+            QVERIFY(view.dendrogramShown());
+            QCOMPARE(view.plot()->plotLayout()->columnCount(), 3);  // dendrogram, heatmap, scale
+            QVERIFY(dendro->realVisibility());
+            // The three groups come out contiguous: i % 3 changes exactly twice along the order.
+            int changes = 0;
+            for (std::size_t k = 1; k < tree.order.size(); ++k) changes += tree.order[k] % 3 != tree.order[k - 1] % 3;
+            QCOMPARE(changes, 2);
+        }
+        QCOMPARE(view.orderBox()->currentData().toInt(), int(Order::Single));
+        view.setOrder(Order::Average);
+        snap(&view, "distance_matrix_average");
+        // A click on display cell (0, 1) opens the pair of the matrix as computed.
+        QSignalSpy spy(&view, &widgets::DistanceMatrixView::cellActivated);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, view.cellPoint(0, 1));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), int(view.rowOrder()[0]));
+        QCOMPARE(spy.at(0).at(1).toInt(), int(view.colOrder()[1]));
+        // Back to file order: no dendrogram.
+        QCOMPARE(view.setOrder(Order::File), QString());
+        QVERIFY(!view.dendrogramShown());
+        QCOMPARE(view.plot()->plotLayout()->columnCount(), 2);
+        QVERIFY(!dendro->realVisibility());
+        // A new matrix keeps the user's clustered order.
+        view.setOrder(Order::Complete);
+        view.setMatrix(groupedMatrix(9), "again");
+        QCOMPARE(view.order(), Order::Complete);
+        QVERIFY(view.dendrogramShown());
+    }
+    void exportKeepsTheOrderShown() {
+        widgets::DistanceMatrixView view;
+        const auto m = groupedMatrix(12);
+        view.setMatrix(m, "grouped");
+        view.setOrder(Order::Average);
+        QTemporaryDir dir;
+        for (const char* ext : {"csv", "npy", "h5"}) {
+            const QString path = dir.filePath(QString("d.%1").arg(ext));
+            QCOMPARE(view.exportMatrix(path), QString());
+            const compute::DistanceMatrix back = io::readMatrix(path.toStdString());
+            QCOMPARE(back.rows, m->rows);
+            for (std::size_t i = 0; i < m->rows; ++i)
+                for (std::size_t j = 0; j < m->cols; ++j)
+                    QCOMPARE(back.at(i, j), m->at(view.rowOrder()[i], view.colOrder()[j]));
+            const auto order = lines(QString::fromStdString(io::matrixOrderPath(path.toStdString())));
+            QCOMPARE(order.size(), m->rows + 1);
+            QCOMPARE(order[0], std::string("position,row,name"));
+            for (std::size_t k = 0; k < m->rows; ++k) {
+                const std::size_t r = view.rowOrder()[k];
+                QCOMPARE(order[k + 1], std::to_string(k) + "," + std::to_string(r) + ",s" + std::to_string(r));
+            }
+        }
+    }
+    void labelOrderAndRefusals() {
+        widgets::DistanceMatrixView view;
+        const auto m = groupedMatrix(7);
+        view.setMatrix(m, "grouped");
+        auto* model = qobject_cast<QStandardItemModel*>(view.orderBox()->model());
+        const int labelItem = view.orderBox()->findData(int(Order::Label));
+        QVERIFY(!model->item(labelItem)->isEnabled());  // no labels yet
+        QVERIFY(!view.setOrder(Order::Label).isEmpty());
+        view.setRowLabels({"seizure", "", "query", "seizure", "", "query", "seizure"}, "region kind");
+        QVERIFY(model->item(labelItem)->isEnabled());
+        QCOMPARE(view.orderBox()->itemText(labelItem), QString("by region kind"));
+        QCOMPARE(view.setOrder(Order::Label), QString());
+        QCOMPARE(view.rowOrder(), (std::vector<std::size_t>{2, 5, 0, 3, 6, 1, 4}));  // query, seizure, none
+        QVERIFY(!view.dendrogramShown());
+        QTemporaryDir dir;
+        QCOMPARE(view.exportMatrix(dir.filePath("l.csv")), QString());
+        const auto order = lines(dir.filePath("l.csv.order.csv"));
+        QCOMPARE(order[0], std::string("position,row,name,label"));
+        QCOMPARE(order[1], std::string("0,2,s2,query"));
+        QCOMPARE(order[7], std::string("6,4,s4,"));
+        // Not square: clustering is offered greyed and refused with the reason.
+        auto rect = std::make_shared<compute::DistanceMatrix>();
+        rect->rows = 2;
+        rect->cols = 3;
+        rect->values = {1, 2, 3, 4, 5, 6};
+        view.setMatrix(rect, "queries × targets");
+        QVERIFY(!model->item(view.orderBox()->findData(int(Order::Average)))->isEnabled());
+        QVERIFY(view.setOrder(Order::Average).contains("square"));
+        // A cell outside the band (+inf) cannot be clustered: named.
+        auto inf = groupedMatrix(4);
+        inf->values[1] = inf->values[4] = INFINITY;
+        view.setMatrix(inf, "band");
+        const QString why = view.setOrder(Order::Single);
+        QVERIFY2(why.contains("(0, 1)") && why.contains("finite"), qPrintable(why));
+        QCOMPARE(view.order(), Order::File);
+    }
+    void kernelLegendAndCeilingReadable() {
+        // The Kernels dock in a 1400 x 900 window is about 620 px wide (screenshot).
+        widgets::KernelComparisonView view;
+        view.resize(620, 790);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        compute::BenchTable t;
+        for (const char* k : {"cpu.reference", "cpu.simd", "cuda.wavefront", "cuda.tiled", "hip.wavefront"})
+            for (std::size_t len : {128u, 256u, 512u, 1024u}) {
+                compute::BenchRow r;
+                r.kernel = k;
+                r.metric = "dtw";
+                r.length = len;
+                r.pairs = 256;
+                r.cells_per_s = 1e8 * double(len) * (1 + std::string(k).size() % 5);
+                t.push_back(r);
+            }
+        view.setResults(t);
+        view.setCeiling(8.4e12, "NVIDIA H100 DTW");
+        QTest::qWait(200);
+        QCustomPlot* plot = view.linePlot();
+        plot->replot();
+        QTest::qWait(50);
+        plot->replot();
+        QCPLegend* legend = plot->legend;
+        const QRect axis = plot->axisRect()->rect();
+        QVERIFY2(!legend->outerRect().intersects(axis), "the legend must not cover the plot");
+        QVERIFY(plot->rect().contains(legend->outerRect()));
+        QCOMPARE(legend->itemCount(), 6);  // five kernels and the ceiling
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+            QVERIFY(item);
+            const QRect r = item->outerRect();
+            QVERIFY2(plot->rect().contains(r), qPrintable(item->plottable()->name()));
+            const int text = QFontMetrics(legend->font()).horizontalAdvance(item->plottable()->name());
+            QVERIFY2(r.width() >= text + legend->iconSize().width(), qPrintable(item->plottable()->name()));
+        }
+        QVERIFY(legend->wrap() >= 2);  // 620 px holds more than one column
+        QCPItemText* label = nullptr;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(plot->item(i))) label = t;
+        QVERIFY(label);
+        QVERIFY(label->text().contains("chip ceiling: NVIDIA H100 DTW, 8.4e+12 DP cells / s"));
+        const QPointF at = label->position->pixelPosition();
+        QVERIFY(axis.contains(at.toPoint()));
+        QVERIFY(std::fabs(at.y() - plot->yAxis->coordToPixel(8.4e12)) < 1.0);  // on the line
+        snap(&view, "kernels_legend");
+        // A narrow chart wraps the legend into one column instead of cutting names.
+        view.resize(420, 790);
+        QTest::qWait(100);
+        plot->replot();
+        QVERIFY(legend->wrap() < 3);
+        for (int i = 0; i < legend->itemCount(); ++i) QVERIFY(plot->rect().contains(legend->item(i)->outerRect()));
+    }
+    void everyHeaderNamesItsUnit() {
+        // Columns holding numbers name a unit in parentheses or say unitless; the others hold
+        // names or counts.
+        const QStringList plain = {"kernel", "pairs", "note", "rank"};
+        auto check = [&](const QStringList& headers) {
+            for (const QString& h : headers)
+                QVERIFY2(plain.contains(h) || h.contains('(') || h.contains("/ s"), qPrintable(h));
+        };
+        widgets::KernelComparisonView kernels;
+        check(kernels.tableHeaders());
+        QVERIFY(kernels.tableHeaders().contains("max rel. error vs reference (unitless)"));
+        widgets::SearchResultsView search;
+        check(search.headers());
+        compute::Params p;
+        search.setValueUnit(widgets::distanceUnit(p, "uV"));
+        QCOMPARE(search.headers().at(1), QString::fromUtf8("cost (accumulated squared cost, \u00b5V\u00b2)"));
+        widgets::DistanceMatrixView dm;
+        dm.setValueUnit(widgets::distanceUnit(p, "uV"));
+        QCOMPARE(dm.colorScaleLabel(), QString::fromUtf8("distance, accumulated squared cost, \u00b5V\u00b2"));
+    }
+    void unitsOfEachMetricSetting() {
+        compute::Params p;
+        QCOMPARE(widgets::distanceUnit(p, "uV"), QString::fromUtf8("accumulated squared cost, \u00b5V\u00b2"));
+        p.sqrt = true;
+        QCOMPARE(widgets::distanceUnit(p, "uV"), QString::fromUtf8("square root of the accumulated squared cost, \u00b5V"));
+        p.cost = compute::Cost::Absolute;
+        QCOMPARE(widgets::distanceUnit(p, "mV"), QString::fromUtf8("square root of the accumulated |a\u2212b| cost, mV^\u00bd"));
+        p.sqrt = false;
+        QCOMPARE(widgets::distanceUnit(p, "mV"), QString::fromUtf8("accumulated |a\u2212b| cost, mV"));
+        p.znorm = true;
+        QVERIFY(widgets::distanceUnit(p, "mV").endsWith("unitless (z-normalised series)"));
+        p = {};
+        p.metric = compute::Metric::Euclidean;
+        QCOMPARE(widgets::distanceUnit(p, ""), QString::fromUtf8("sum of squared differences, signal units\u00b2"));
+        p.metric = compute::Metric::SoftDtw;
+        QVERIFY(widgets::distanceUnit(p, "uV").contains("may be negative"));
+        p.metric = compute::Metric::Twed;
+        QVERIFY(widgets::distanceUnit(p, "uV").contains("no single unit"));
+    }
+};
+
+QTEST_MAIN(TestResultViews)
+#include "test_result_views.moc"
