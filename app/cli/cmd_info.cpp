@@ -33,7 +33,10 @@ nlohmann::ordered_json toJson(const io::Recording& rec, const std::string& file)
     for (const auto& s : rec.signals()) {
         nlohmann::ordered_json sj;
         sj["index"] = s.index;
-        sj["label"] = s.label;
+        sj["label"] = s.label;  // the raw header label, as the file has it
+        // The name every other part of WarpLab uses (text output, --channel, the GUI): unique
+        // per recording, e.g. "T8-P8 (2)" for CHB-MIT's second T8-P8.
+        sj["name"] = s.displayName;
         sj["unit"] = s.unit;
         sj["rate_hz"] = s.rateHz;
         sj["samples"] = s.samples;
@@ -89,7 +92,7 @@ void addInfoCommand(CLI::App& app) {
     auto o = std::make_shared<InfoOptions>();
     auto* cmd = app.add_subcommand("info", "header facts of a recording (EDF, EDF+, BDF) or series file");
     cmd->add_option("FILE", o->file, "recording or series file")->required()->check(CLI::ExistingFile);
-    cmd->add_flag("--json", o->json, "print JSON (file, format, start, duration_s, signals, annotations)");
+    cmd->add_flag("--json", o->json, "print JSON (file, format, start, duration_s, signals with label and name, annotations)");
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runInfo(*o); });
 }

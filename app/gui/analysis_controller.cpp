@@ -99,7 +99,8 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
             a->n = x.length;
             a->m = y.length;
         } else {
-            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true));
+            // The job's token and progress: cancelling the alignment stops its worker.
+            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true, o));
         }
         if (o.progress) o.progress(1.0);
         return [=] {
