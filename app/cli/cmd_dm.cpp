@@ -12,10 +12,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
-#include "app/cli/csv_row_stream.h"
 #include "compute/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
+#include "app/cli/csv_row_stream.h"  // dm to stdout (kept apart from the includes above)
 
 namespace warplab::cli {
 

@@ -92,7 +92,7 @@ void addInfoCommand(CLI::App& app) {
     auto o = std::make_shared<InfoOptions>();
     auto* cmd = app.add_subcommand("info", "header facts of a recording (EDF, EDF+, BDF) or series file");
     cmd->add_option("FILE", o->file, "recording or series file")->required()->check(CLI::ExistingFile);
-    cmd->add_flag("--json", o->json, "print JSON (file, format, start, duration_s, signals with label and name, annotations)");
+    cmd->add_flag("--json", o->json, "print JSON (file, format, start, duration_s, signals, annotations)");
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runInfo(*o); });
 }
