@@ -5,6 +5,7 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine_prepare.h"
+#include "compute/engine_row_watch.h"
 #include "compute/kernels/registry.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/gpu_device.h"
@@ -83,7 +84,8 @@ Kernel& Engine::resolveKernel(Metric metric, const RunOptions& options) {
                       "backend", "no available " + backendName(options.backend) + " kernel computes " + metricStr);
 }
 
-Alignment Engine::align(const Series& x, const Series& y, const Params& params, bool withMatrix) {
+Alignment Engine::align(const Series& x, const Series& y, const Params& params, bool withMatrix,
+                        const RunOptions& options) {
     validate(params);
     Series xs, ys;
     const Series& xp = detail::prepareOne(x, "x", params, xs);
@@ -96,8 +98,10 @@ Alignment Engine::align(const Series& x, const Series& y, const Params& params, 
         throw EngineError(K::BadInput, "y",
                           "an alignment of " + std::to_string(xp.length) + " x " + std::to_string(yp.length) +
                               " samples needs more than 2^28 matrix cells (2 GiB); use shorter windows");
-    Alignment a = reference::align(xp, yp, params, withMatrix);
+    if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled by the user");
+    Alignment a = reference::align(xp, yp, params, withMatrix, detail::rowWatch(options));
     a.distance = detail::finish(a.distance, params);
+    if (options.progress) options.progress(1.0);
     return a;
 }
 

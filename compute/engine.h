@@ -32,8 +32,12 @@ public:
                                        const TileSink& sink);
 
     // One pair by the scalar reference, with the warping path and, when asked, the full
-    // accumulated-cost matrix (dtw, cdtw, softdtw, twed, euclidean).
-    static Alignment align(const Series& x, const Series& y, const Params& params, bool withMatrix);
+    // accumulated-cost matrix (dtw, cdtw, softdtw, twed, euclidean). Like every job it checks
+    // options.cancel (after every matrix row: EngineError Cancelled) and reports
+    // options.progress (rows done, at most every 40 ms, and 1 at the end); backend, kernel and
+    // threads are not consulted (the path is the reference's, on the calling thread).
+    static Alignment align(const Series& x, const Series& y, const Params& params, bool withMatrix,
+                           const RunOptions& options = {});
 
     // Top-k subsequence matches of `query` in `reference` (METRICS.md sdtw, params.topk).
     static std::vector<Match> search(const Series& query, const Series& reference,

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "compute/core/results.h"
+#include "io/temporary_files.h"
 
 namespace warplab::io {
 
@@ -15,7 +16,6 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path);
 
 // "out.h5" -> ".h5" lower-cased.
 std::string lowerExtension(const std::string& path);
-// A temporary name next to `path` (same directory, so rename() is atomic).
-std::string temporaryPathFor(const std::string& path);
+// temporaryPathFor (a temporary name next to `path`) lives in io/temporary_files.h.
 
 }  // namespace warplab::io

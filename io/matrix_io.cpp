@@ -20,11 +20,6 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
-std::string temporaryPathFor(const std::string& path) {
-    static std::atomic<unsigned> counter{0};
-    return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-}
-
 void writeMatrix(const std::string& path, const compute::DistanceMatrix& m) {
     if (m.values.size() != m.rows * m.cols)
         throw IoError(path, "matrix", std::to_string(m.values.size()) + " values for " + std::to_string(m.rows) +

@@ -40,7 +40,10 @@ void runAlign(const AlignOptions& o) {
     compute::Series y = readOneSeries(o.b, o.series, "B_FILE");
     const bool withMatrix = !o.matrixOut.empty();
     compute::Alignment al;
-    namingFiles({{"x", o.a}, {"y", o.b}}, [&] { al = compute::Engine::align(x, y, params, withMatrix); });
+    // Ctrl-C and --progress as for every other command (the engine checks after each row).
+    const compute::RunOptions run = toRunOptions(o.run, "align");
+    namingFiles({{"x", o.a}, {"y", o.b}}, [&] { al = compute::Engine::align(x, y, params, withMatrix, run); });
+    finishProgress();
     if (!o.pathOut.empty()) writePathCsv(o.pathOut, al);
     if (withMatrix) {
         compute::DistanceMatrix m;

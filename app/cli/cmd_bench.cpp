@@ -1,8 +1,9 @@
 // `warplab-cli bench`: times the registered kernels on random series of the given lengths and
-// checks each against the scalar reference on the same inputs (compute/bench/bench.h, the
-// engine path, transfers included). Where a GPU is present, its kernels are also timed on the
-// device alone (compute/gpu/gpu_bench.h: inputs resident, device events), which is the figure
-// comparable with published kernels. Prints one table on stdout; --json writes the same rows.
+// checks each against the scalar reference on the same inputs (the engine path, transfers
+// included). Where a GPU is present, its kernels are also timed on the device alone (inputs
+// resident, device events), which is the figure comparable with published kernels. All of it
+// comes from compute::runBenchmark (compute/bench/bench.h), as the GUI's kernel view gets it.
+// Prints one table on stdout; --json writes the same rows.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -15,10 +16,6 @@
 #include "app/cli/common_options.h"
 #include "compute/bench/bench.h"
 #include "compute/core/error.h"
-#if WARPLAB_HAVE_GPU
-#include "compute/gpu/gpu_bench.h"
-#include "compute/gpu/gpu_device.h"
-#endif
 
 namespace warplab::cli {
 
@@ -52,35 +49,19 @@ void runBenchCommand(const BenchOptions& o) {
     std::stringstream ks(o.kernels);
     for (std::string k; std::getline(ks, k, ',');)
         if (!k.empty()) cfg.kernels.push_back(k);
-    std::string device = "no GPU backend built";
-    compute::BenchTable table;
-    if (cfg.params.metric == compute::Metric::Sdtw) {
-#if WARPLAB_HAVE_GPU
-        device = compute::gpu::available() ? compute::gpu::deviceName() : compute::gpu::unavailableReason();
-        for (std::size_t len : o.lengths)
-            table.push_back(compute::gpu::runSdtwBench(o.queries, int(len), o.referenceLength, o.top, o.repeats,
-                                                       cfg.params.znorm, cfg.seed));
-#else
-        throw compute::EngineError(compute::EngineError::Kind::BadParameter, "metric",
-                                   "the sdtw benchmark needs the GPU backend; this build has none");
-#endif
-    } else {
-        if (o.engineTiming) table = compute::runBench(cfg);
-#if WARPLAB_HAVE_GPU
-        device = compute::gpu::available() ? compute::gpu::deviceName() : compute::gpu::unavailableReason();
-        if (o.deviceTiming && compute::gpu::available()) {
-            compute::BenchTable dev = compute::gpu::runDeviceBench(cfg);
-            table.insert(table.end(), dev.begin(), dev.end());
-        }
-#endif
-    }
-    std::cout << "device: " << device << "\n";
-    printBenchTable(std::cout, table);
+    cfg.engineTiming = o.engineTiming;
+    cfg.deviceTiming = o.deviceTiming;
+    cfg.searchQueries = o.queries;
+    cfg.referenceLength = o.referenceLength;
+    cfg.topk = o.top;
+    const compute::BenchReport report = compute::runBenchmark(cfg);
+    std::cout << "device: " << report.device << "\n";
+    printBenchTable(std::cout, report.rows);
     if (!o.json.empty()) {
         std::ofstream out(o.json);
         if (!out)
             throw compute::EngineError(compute::EngineError::Kind::BadInput, "json", "cannot write " + o.json);
-        out << benchJson(table, device).dump(2) << "\n";
+        out << benchJson(report.rows, report.device).dump(2) << "\n";
     }
     std::cout.flush();
 }

@@ -1,5 +1,5 @@
 // `warplab-cli dm`: the distance matrix of queries x targets, or all pairs of the queries.
-// Without --out the matrix goes to stdout as CSV; with --out it is written by extension
+// Without --out the matrix streams to stdout as CSV rows; with --out it is written by extension
 // (.csv, .npy, .h5). A matrix too large for memory streams tile by tile to .npy/.h5.
 #include <algorithm>
 #include <cctype>
@@ -17,6 +17,7 @@
 #include "compute/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
+#include "app/cli/csv_row_stream.h"  // dm to stdout (kept apart from the includes above)
 
 namespace warplab::cli {
 
@@ -88,17 +89,18 @@ void runDm(const DmOptions& o) {
         return;
     }
 
+    if (o.out.empty()) {  // CSV rows on stdout as they are computed (csv_row_stream.h)
+        namingFiles(inputs, [&] { streamMatrixCsv(std::cout, q, targets, params, run, o.maxMemoryGiB * double(1ull << 30)); });
+        finishProgress();
+        flushStdout();
+        return;
+    }
     compute::DistanceMatrix m;
     namingFiles(inputs, [&] { m = compute::Engine::distanceMatrix(q, targets, params, run); });
     finishProgress();
     if (m.rowNames.empty()) m.rowNames = namesOf(q);
     if (m.colNames.empty()) m.colNames = namesOf(targets ? t : q);
-    if (o.out.empty()) {
-        writeMatrixCsv(std::cout, m);
-        flushStdout();
-    } else {
-        io::writeMatrix(o.out, m);
-    }
+    io::writeMatrix(o.out, m);
 }
 
 }  // namespace

@@ -35,7 +35,10 @@ nlohmann::ordered_json toJson(const io::Recording& rec, const std::string& file)
     for (const auto& s : rec.signals()) {
         nlohmann::ordered_json sj;
         sj["index"] = s.index;
-        sj["label"] = s.label;
+        sj["label"] = s.label;  // the raw header label, as the file has it
+        // The name every other part of WarpLab uses (text output, --channel, the GUI): unique
+        // per recording, e.g. "T8-P8 (2)" for CHB-MIT's second T8-P8.
+        sj["name"] = s.displayName;
         sj["unit"] = s.unit;
         sj["rate_hz"] = s.rateHz;
         sj["samples"] = s.samples;

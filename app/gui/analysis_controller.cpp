@@ -5,7 +5,7 @@
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
-#include "compute/bench/chip_ceiling.h"
+#include "compute/bench/bench.h"
 #include "compute/engine.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/region_labels.h"
@@ -100,7 +100,8 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
             a->n = x.length;
             a->m = y.length;
         } else {
-            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true));
+            // The job's token and progress: cancelling the alignment stops its worker.
+            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true, o));
         }
         if (o.progress) o.progress(1.0);
         return [=] {
@@ -283,11 +284,11 @@ quint64 AnalysisController::runKernelComparison() {
                            {}, [=](const compute::RunOptions& o) mutable -> JobRunner::Apply {
         config.progress = o.progress;
         config.cancel = o.cancel;
-        const compute::BenchTable table = compute::runBench(config);
-        const auto ceiling = compute::gpuCeiling(config.params.metric);
+        // The same one way in as `warplab-cli bench`: engine rows, and a GPU's device-only rows.
+        const compute::BenchReport report = compute::runBenchmark(config);
         return [=] {
-            view->setResults(table);
-            if (ceiling) view->setCeiling(ceiling->cellsPerSecond, QString::fromStdString(ceiling->label));
+            view->setResults(report.rows);
+            if (report.ceiling) view->setCeiling(report.ceiling->cellsPerSecond, QString::fromStdString(report.ceiling->label));
             else view->setCeiling(0, {});
         };
     });

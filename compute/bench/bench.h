@@ -1,12 +1,17 @@
 // The kernel benchmark behind `warplab-cli bench` and the GUI's kernel-comparison view: random
 // inputs from a fixed seed, each kernel run several times through the engine, the median
 // time, throughput, and the largest relative error against cpu.reference on the same inputs.
+// runBenchmark is the one way in for entry points: it adds the GPU rows (kernels timed on the
+// device alone, the subsequence search) and names the device, so that no entry point reaches
+// into compute/gpu/.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "compute/bench/chip_ceiling.h"
 #include "compute/core/job.h"
 #include "compute/core/params.h"
 
@@ -28,6 +33,13 @@ struct BenchConfig {
     std::size_t maxReferencePairs = 256;
     ProgressFn progress;                     // fraction of the whole benchmark
     const CancelToken* cancel = nullptr;
+    // runBenchmark only:
+    bool engineTiming = true;                // the engine-path rows (runBench; transfers included)
+    bool deviceTiming = true;                // GPU kernels also timed on the device alone ("<name>@device")
+    // sdtw: `searchQueries` random queries of each length in a reference of `referenceLength`, top `topk`.
+    int searchQueries = 512;
+    int referenceLength = 100000;
+    int topk = 5;
 };
 
 struct BenchRow {
@@ -49,5 +61,19 @@ using BenchTable = std::vector<BenchRow>;
 // whose note says why, not an exception. Throws EngineError(BadParameter) for a bad config
 // and EngineError(Cancelled) when `cancel` fires.
 BenchTable runBench(const BenchConfig& config);
+
+struct BenchReport {
+    std::string device;                  // the GPU's name, or why there is none ("no GPU backend built", ...)
+    BenchTable rows;
+    std::optional<ChipCeiling> ceiling;  // of that GPU for the metric, where known
+};
+
+// Everything `warplab-cli bench` and the kernel-comparison view show. For every metric but
+// sdtw: runBench's rows (with config.engineTiming) and, where a GPU is present, its kernels
+// timed on the device alone with inputs resident (with config.deviceTiming; rows named
+// "<kernel>@device", the figure comparable with published kernels). For sdtw: the GPU
+// subsequence search per length (EngineError BadParameter "metric" in a build without a GPU
+// backend). Progress and cancel as runBench.
+BenchReport runBenchmark(const BenchConfig& config);
 
 }  // namespace warplab::compute

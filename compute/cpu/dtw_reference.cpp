@@ -42,7 +42,7 @@ double dtw(const Series& x, const Series& y, bool absCost, long band) {
     return prev[std::size_t(m - 1)];
 }
 
-std::vector<double> dtwMatrix(const Series& x, const Series& y, bool absCost, long band) {
+std::vector<double> dtwMatrix(const Series& x, const Series& y, bool absCost, long band, const RowHook& onRow) {
     const long n = long(x.length), m = long(y.length);
     const int d = int(x.dims);
     std::vector<double> D(std::size_t(n * m), kInf);
@@ -54,6 +54,7 @@ std::vector<double> dtwMatrix(const Series& x, const Series& y, bool absCost, lo
             D[std::size_t(i * m + j)] =
                 (i == 0 && j == 0) ? c : cell::dtwStep(c, at(i - 1, j), at(i, j - 1), at(i - 1, j - 1));
         }
+        if (onRow) onRow(std::size_t(i + 1), std::size_t(n));
     }
     return D;
 }

@@ -7,6 +7,7 @@
 // only fixes the squared case). TWED uses the p-norm over the channels (Params::degree).
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,11 @@ namespace warplab::compute::reference {
 
 using Path = std::vector<std::pair<std::size_t, std::size_t>>;
 
+// Called after each finished row of a full-matrix recurrence with (rows done, rows in all), so
+// that a long alignment reports progress and can stop: it may throw (EngineError Cancelled),
+// which abandons the matrix. Empty: nothing is called.
+using RowHook = std::function<void(std::size_t done, std::size_t rows)>;
+
 // sum_i c(x_i, y_i); lengths must be equal (checked by the caller).
 double euclidean(const Series& x, const Series& y, bool absCost);
 
@@ -25,7 +31,8 @@ double euclidean(const Series& x, const Series& y, bool absCost);
 // in two rows of memory.
 double dtw(const Series& x, const Series& y, bool absCost, long band);
 // The full accumulated-cost matrix, n x m row-major, +inf outside the band.
-std::vector<double> dtwMatrix(const Series& x, const Series& y, bool absCost, long band);
+std::vector<double> dtwMatrix(const Series& x, const Series& y, bool absCost, long band,
+                              const RowHook& onRow = {});
 
 // Backtracking of METRICS.md from (n-1, m-1) to (0, 0) on an accumulated matrix: diagonal
 // first, then (i-1, j), then (i, j-1) on ties. Returned in order from (0, 0).
@@ -38,13 +45,14 @@ std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int 
 // Best match cost only.
 double sdtw(const Series& x, const Series& y, bool absCost);
 // Full matrix D (n x m) and the path of the best match (from its start in row 0 to its end).
-std::vector<double> sdtwMatrix(const Series& x, const Series& y, bool absCost);
+std::vector<double> sdtwMatrix(const Series& x, const Series& y, bool absCost, const RowHook& onRow = {});
 Path sdtwBacktrack(const std::vector<double>& acc, std::size_t n, std::size_t m, std::size_t end);
 
 // Soft-DTW value R(n-1, m-1) in two rows.
 double softDtw(const Series& x, const Series& y, bool absCost, double gamma);
 // The full R matrix, n x m.
-std::vector<double> softDtwMatrix(const Series& x, const Series& y, bool absCost, double gamma);
+std::vector<double> softDtwMatrix(const Series& x, const Series& y, bool absCost, double gamma,
+                                  const RowHook& onRow = {});
 // Gradient of softDtw with respect to x (n * dims values, sample-major), by Cuturi & Blondel's
 // backward recursion for the expected alignment E and the chain rule through c(x_i, y_j).
 std::vector<double> softDtwGradient(const Series& x, const Series& y, bool absCost, double gamma);
@@ -53,7 +61,7 @@ std::vector<double> softDtwGradient(const Series& x, const Series& y, bool absCo
 double twed(const Series& x, const Series& y, double nu, double lambda, double degree, double rate);
 // DP over the real cells: element (i, j) is METRICS.md's DP(i+1, j+1), n x m.
 std::vector<double> twedMatrix(const Series& x, const Series& y, double nu, double lambda,
-                               double degree, double rate);
+                               double degree, double rate, const RowHook& onRow = {});
 // The edit path through twedMatrix's DP, from (0,0) to (n-1,m-1): a match moves diagonally,
 // a deletion in x down, in y right (ties: match, delete in x, delete in y).
 Path twedBacktrack(const Series& x, const Series& y, const std::vector<double>& acc, double nu,
@@ -63,6 +71,8 @@ Path twedBacktrack(const Series& x, const Series& y, const std::vector<double>& 
 double rawDistance(const Series& x, const Series& y, const Params& p);
 
 // One pair with its warping path and, when asked, the accumulated matrix (raw, no --sqrt).
-Alignment align(const Series& x, const Series& y, const Params& p, bool withMatrix);
+// `onRow` sees every row of the accumulated matrix (euclidean: every sample).
+Alignment align(const Series& x, const Series& y, const Params& p, bool withMatrix,
+                const RowHook& onRow = {});
 
 }  // namespace warplab::compute::reference

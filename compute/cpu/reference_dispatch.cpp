@@ -25,7 +25,7 @@ double rawDistance(const Series& x, const Series& y, const Params& p) {
     throw EngineError(EngineError::Kind::Internal, "metric", "unknown metric");
 }
 
-Alignment align(const Series& x, const Series& y, const Params& p, bool withMatrix) {
+Alignment align(const Series& x, const Series& y, const Params& p, bool withMatrix, const RowHook& onRow) {
     const bool absCost = p.cost == Cost::Absolute;
     const std::size_t n = x.length, m = y.length;
     Alignment a;
@@ -36,6 +36,7 @@ Alignment align(const Series& x, const Series& y, const Params& p, bool withMatr
         case Metric::Euclidean: {
             a.distance = euclidean(x, y, absCost);
             for (std::size_t i = 0; i < n; ++i) a.path.emplace_back(i, i);
+            if (onRow) onRow(n, n);  // linear work: one report (and cancel check) at the end
             if (withMatrix) {
                 // Running sum along the diagonal; off-diagonal cells are not part of the metric.
                 acc.assign(n * m, std::numeric_limits<double>::infinity());
@@ -49,12 +50,12 @@ Alignment align(const Series& x, const Series& y, const Params& p, bool withMatr
         }
         case Metric::Dtw:
         case Metric::Cdtw:
-            acc = dtwMatrix(x, y, absCost, bandOf(p));
+            acc = dtwMatrix(x, y, absCost, bandOf(p), onRow);
             a.distance = acc[n * m - 1];
             a.path = backtrack(acc, n, m);
             break;
         case Metric::Sdtw: {
-            acc = sdtwMatrix(x, y, absCost);
+            acc = sdtwMatrix(x, y, absCost, onRow);
             std::size_t end = 0;
             for (std::size_t j = 1; j < m; ++j)
                 if (acc[(n - 1) * m + j] < acc[(n - 1) * m + end]) end = j;
@@ -63,12 +64,12 @@ Alignment align(const Series& x, const Series& y, const Params& p, bool withMatr
             break;
         }
         case Metric::SoftDtw:
-            acc = softDtwMatrix(x, y, absCost, p.gamma);
+            acc = softDtwMatrix(x, y, absCost, p.gamma, onRow);
             a.distance = acc[n * m - 1];
             a.path = backtrack(acc, n, m);  // the hard path through the soft matrix
             break;
         case Metric::Twed:
-            acc = twedMatrix(x, y, p.nu, p.lambda, p.degree, p.rate);
+            acc = twedMatrix(x, y, p.nu, p.lambda, p.degree, p.rate, onRow);
             a.distance = acc[n * m - 1];
             a.path = twedBacktrack(x, y, acc, p.nu, p.lambda, p.degree, p.rate);
             break;

@@ -65,17 +65,19 @@ double sdtw(const Series& x, const Series& y, bool absCost) {
     return sdtwTopK(x, y, absCost, 1).front().cost;
 }
 
-std::vector<double> sdtwMatrix(const Series& x, const Series& y, bool absCost) {
+std::vector<double> sdtwMatrix(const Series& x, const Series& y, bool absCost, const RowHook& onRow) {
     const std::size_t n = x.length, m = y.length;
     const int d = int(x.dims);
     std::vector<double> D(n * m);
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j < m; ++j) {
             const double c = cell::localCostN<double>(x.sample(i), y.sample(j), d, absCost);
             if (i == 0) D[j] = c;
             else if (j == 0) D[i * m] = c + D[(i - 1) * m];
             else D[i * m + j] = cell::dtwStep(c, D[(i - 1) * m + j], D[i * m + j - 1], D[(i - 1) * m + j - 1]);
         }
+        if (onRow) onRow(i + 1, n);
+    }
     return D;
 }
 

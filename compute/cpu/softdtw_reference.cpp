@@ -15,19 +15,21 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // R padded by one row and column on each side, (n+2) x (m+2), 1-based cells as in the
 // reference code mblondel/soft-dtw: R(0,0) = 0, the rest of the top row and left column +inf.
 std::vector<double> paddedR(const Series& x, const Series& y, bool absCost, double gamma,
-                            std::vector<double>* costs) {
+                            std::vector<double>* costs, const RowHook& onRow = {}) {
     const std::size_t n = x.length, m = y.length, w = m + 2;
     const int d = int(x.dims);
     std::vector<double> R((n + 2) * w, kInf);
     if (costs) costs->assign((n + 2) * w, 0.0);
     R[0] = 0;
-    for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t i = 1; i <= n; ++i) {
         for (std::size_t j = 1; j <= m; ++j) {
             const double c = cell::localCostN<double>(x.sample(i - 1), y.sample(j - 1), d, absCost);
             if (costs) (*costs)[i * w + j] = c;
             R[i * w + j] = cell::softDtwStep(c, R[(i - 1) * w + j], R[i * w + j - 1],
                                              R[(i - 1) * w + j - 1], gamma);
         }
+        if (onRow) onRow(i, n);
+    }
     return R;
 }
 }  // namespace
@@ -49,9 +51,10 @@ double softDtw(const Series& x, const Series& y, bool absCost, double gamma) {
     return prev[m];
 }
 
-std::vector<double> softDtwMatrix(const Series& x, const Series& y, bool absCost, double gamma) {
+std::vector<double> softDtwMatrix(const Series& x, const Series& y, bool absCost, double gamma,
+                                  const RowHook& onRow) {
     const std::size_t n = x.length, m = y.length, w = m + 2;
-    std::vector<double> R = paddedR(x, y, absCost, gamma, nullptr);
+    std::vector<double> R = paddedR(x, y, absCost, gamma, nullptr, onRow);
     std::vector<double> out(n * m);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < m; ++j) out[i * m + j] = R[(i + 1) * w + j + 1];

@@ -62,11 +62,12 @@ double twed(const Series& x, const Series& y, double nu, double lambda, double d
 }
 
 std::vector<double> twedMatrix(const Series& x, const Series& y, double nu, double lambda,
-                               double degree, double rate) {
+                               double degree, double rate, const RowHook& onRow) {
     const std::size_t m = y.length;
     std::vector<double> out(x.length * m);
     run(x, y, nu, lambda, degree, rate, [&](std::size_t i, const std::vector<double>& r) {
         for (std::size_t j = 0; j < m; ++j) out[i * m + j] = r[j + 1];
+        if (onRow) onRow(i + 1, x.length);
     });
     return out;
 }

@@ -1,5 +1,6 @@
 // Bad input: every case exits with code 2, prints a message naming the problem on stderr and
 // nothing on stdout (DESIGN.md "Bad input"). Failures that are not the user's exit with 1.
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -34,6 +35,17 @@ private slots:
         QVERIFY(cli_test::writeText(path("truncated.edf"), edf.read(6144 + 23 * 256 * 2 * 3 + 100)));
         // A file that claims to be an EDF but whose header is garbage.
         QVERIFY(cli_test::writeText(path("garbage.edf"), QByteArray(400, 'x')));
+        // docs/ERRORS.md's classes: a header cut short, an empty file with a recording's name,
+        // random bytes and a cut header as .npy, a folder where a file belongs.
+        QVERIFY(edf.seek(0));
+        QVERIFY(cli_test::writeText(path("short_header.edf"), edf.read(300)));
+        QVERIFY(cli_test::writeText(path("zero.edf"), ""));
+        QByteArray noise;
+        quint32 x = 12345;
+        for (int i = 0; i < 2000; ++i) noise += char((x = x * 1664525u + 1013904223u) >> 24);
+        QVERIFY(cli_test::writeText(path("random.npy"), noise));
+        QVERIFY(cli_test::writeText(path("cut.npy"), QByteArray("\x93NUMPY\x01\x00\x76\x00{", 11)));
+        QVERIFY(QDir(dir_.path()).mkpath("folder"));
     }
 
     void badInput_data() {
@@ -115,6 +127,38 @@ private slots:
             << QStringList{"search", "--query", good_, "--reference", good_} << QStringList{"good.txt"};
         QTest::newRow("twed rate 0") << QStringList{"dm", "--metric", "twed", "--rate", "0", "--queries", good_}
                                      << QStringList{"rate"};
+        // docs/ERRORS.md rows not covered above.
+        QTest::newRow("header cut short info") << QStringList{"info", path("short_header.edf")}
+                                               << QStringList{"short_header.edf", "header"};
+        QTest::newRow("header cut short dm") << QStringList{"dm", "--metric", "dtw", "--queries", path("short_header.edf"),
+                                                            "--channel", "FP1-F7"}
+                                             << QStringList{"short_header.edf", "header"};
+        QTest::newRow("empty EDF") << QStringList{"info", path("zero.edf")} << QStringList{"zero.edf", "version"};
+        QTest::newRow("random bytes as npy") << QStringList{"dm", "--metric", "dtw", "--queries", path("random.npy")}
+                                             << QStringList{"random.npy", "magic"};
+        QTest::newRow("random bytes as npy info") << QStringList{"info", path("random.npy")} << QStringList{"random.npy"};
+        QTest::newRow("npy header cut short") << QStringList{"dm", "--metric", "dtw", "--queries", path("cut.npy")}
+                                              << QStringList{"cut.npy", "header"};
+        QTest::newRow("directory as queries") << QStringList{"dm", "--metric", "dtw", "--queries", path("folder")}
+                                              << QStringList{"--queries", "directory"};
+        QTest::newRow("directory as align file") << QStringList{"align", "--metric", "dtw", path("folder"), good_}
+                                                 << QStringList{"folder", "directory"};
+        QTest::newRow("directory as reference") << QStringList{"search", "--query", good_, "--reference", path("folder")}
+                                                << QStringList{"--reference", "directory"};
+        QTest::newRow("band -1") << QStringList{"dm", "--metric", "cdtw", "--band=-1", "--queries", good_}
+                                 << QStringList{"band", "-1"};
+        QTest::newRow("gamma 0 align") << QStringList{"align", "--metric", "softdtw", "--gamma", "0", good_, good_}
+                                       << QStringList{"gamma"};
+        QTest::newRow("window past the end align")
+            << QStringList{"align", "--metric", "dtw", chb, chb, "--channel", "FP1-F7", "--window", "0:100"}
+            << QStringList{"chb01_03_Seizure.edf", "window", "past the end"};
+        QTest::newRow("unknown channel patterns")
+            << QStringList{"patterns", "--recording", chb, "--channel", "NOPE-X1", "--seizures", "10-20"}
+            << QStringList{"chb01_03_Seizure.edf", "channel", "NOPE-X1"};
+        QTest::newRow("seizure outside the recording")
+            << QStringList{"patterns", "--recording", chb, "--channel", "FP1-F7", "--seizures", "50-60"}
+            << QStringList{"chb01_03_Seizure.edf", "50-60", "end"};
+        QTest::newRow("bench length 0") << QStringList{"bench", "--lengths", "0"} << QStringList{"lengths"};
     }
     void badInput() {
         QFETCH(QStringList, args);

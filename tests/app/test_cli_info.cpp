@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 #include "cli_process.h"
@@ -39,9 +40,10 @@ private slots:
         const QJsonArray sig = j["signals"].toArray();
         QCOMPARE(sig.size(), 23);
         const QJsonObject s0 = sig[0].toObject();
-        QCOMPARE(s0.keys().size(), 7);
+        QCOMPARE(s0.keys().size(), 8);
         QCOMPARE(s0["index"].toInt(), 0);
         QCOMPARE(s0["label"].toString(), QString("FP1-F7"));
+        QCOMPARE(s0["name"].toString(), QString("FP1-F7"));
         QCOMPARE(s0["unit"].toString(), QString("uV"));
         QCOMPARE(s0["rate_hz"].toDouble(), 256.0);
         QCOMPARE(s0["samples"].toInteger(), qint64(41 * 256));
@@ -51,6 +53,12 @@ private slots:
         QCOMPARE(sig[14].toObject()["label"].toString(), QString("T8-P8"));
         QCOMPARE(sig[22].toObject()["label"].toString(), QString("T8-P8"));
         QCOMPARE(sig[22].toObject()["index"].toInt(), 22);
+        // "name" is what the text output, --channel and the GUI call them: unique per recording.
+        QCOMPARE(sig[14].toObject()["name"].toString(), QString("T8-P8"));
+        QCOMPARE(sig[22].toObject()["name"].toString(), QString("T8-P8 (2)"));
+        QSet<QString> names;
+        for (const auto& s : sig) names.insert(s.toObject()["name"].toString());
+        QCOMPARE(names.size(), sig.size());
         QVERIFY(j["annotations"].toArray().isEmpty());  // plain EDF, no annotations
     }
 
@@ -111,6 +119,17 @@ private slots:
         QVERIFY(r.out.contains("format\tEDF\n"));
         QVERIFY(r.out.contains("signals\t23\n"));
         QVERIFY(r.out.contains("\nduration_s\t41\n"));
+        QVERIFY(r.out.contains("\n22\tT8-P8 (2)\t"));
+    }
+
+    // The JSON name is what --channel takes: the second T8-P8 reads as a series by that name.
+    void jsonNameIsTheChannelName() {
+        const QString f = cli_test::dataPath("chbmit/chb01_03_Seizure.edf");
+        const QString name = infoJson(f)["signals"].toArray()[22].toObject()["name"].toString();
+        QCOMPARE(name, QString("T8-P8 (2)"));
+        auto r = runCli({"align", "--metric", "cdtw", "--band", "4", f, f, "--channel", name, "--window", "0:0.5"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.startsWith("distance "));
     }
 };
 

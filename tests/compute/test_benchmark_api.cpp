@@ -1,0 +1,112 @@
+// runBenchmark (compute/bench/bench.h): the one way in to the benchmarks for the CLI and the
+// GUI (issue 14). Its engine rows are runBench's; the device is named; sdtw needs a GPU
+// backend; cancel and progress behave as for every job; and no entry point (app/, widgets/)
+// includes compute/gpu/ any more.
+#include <QDirIterator>
+#include <QFile>
+#include <QtTest/QtTest>
+
+#include "compute/bench/bench.h"
+#include "compute/core/error.h"
+
+using namespace warplab::compute;
+
+namespace {
+BenchConfig small() {
+    BenchConfig cfg;
+    cfg.kernels = {"cpu.reference", "cpu.simd"};
+    cfg.params.metric = Metric::Dtw;
+    cfg.lengths = {24, 40};
+    cfg.series = 10;
+    cfg.repeats = 1;
+    return cfg;
+}
+}  // namespace
+
+class TestBenchmarkApi : public QObject {
+    Q_OBJECT
+private slots:
+    void engineRowsAndDevice() {
+        BenchConfig cfg = small();
+        double last = 0;
+        cfg.progress = [&](double f) {
+            QVERIFY(f >= last - 1e-12);
+            last = f;
+        };
+        const BenchReport report = runBenchmark(cfg);
+        QCOMPARE(last, 1.0);
+        const BenchTable engine = runBench(small());
+        std::size_t engineRows = 0;
+        for (const BenchRow& r : report.rows) {
+            if (r.kernel.find("@device") != std::string::npos) continue;  // a GPU's own rows
+            QVERIFY(engineRows < engine.size());
+            QCOMPARE(r.kernel, engine[engineRows].kernel);
+            QCOMPARE(r.length, engine[engineRows].length);
+            QCOMPARE(r.pairs, engine[engineRows].pairs);
+            QVERIFY(r.median_s > 0);
+            QVERIFY(r.max_rel_error < 1e-4);
+            ++engineRows;
+        }
+        QCOMPARE(engineRows, engine.size());
+        QVERIFY(!report.device.empty());
+#if !WARPLAB_HAVE_GPU
+        QCOMPARE(QString::fromStdString(report.device), QString("no GPU backend built"));
+        QCOMPARE(report.rows.size(), engine.size());
+        QVERIFY(!report.ceiling);
+#endif
+        // Without engine timing only device rows can come (none without a GPU).
+        cfg.engineTiming = false;
+        for (const BenchRow& r : runBenchmark(cfg).rows) QVERIFY(r.kernel.find("@device") != std::string::npos);
+    }
+
+    void sdtwNeedsTheGpuBackend() {
+        BenchConfig cfg = small();
+        cfg.params.metric = Metric::Sdtw;
+        cfg.searchQueries = 4;
+        cfg.referenceLength = 2000;
+#if WARPLAB_HAVE_GPU
+        const BenchReport report = runBenchmark(cfg);
+        QCOMPARE(report.rows.size(), cfg.lengths.size());
+#else
+        try {
+            runBenchmark(cfg);
+            QFAIL("no error");
+        } catch (const EngineError& e) {
+            QCOMPARE(int(e.kind()), int(EngineError::Kind::BadParameter));
+            QCOMPARE(QString::fromStdString(e.field()), QString("metric"));
+        }
+#endif
+    }
+
+    void cancelled() {
+        BenchConfig cfg = small();
+        CancelToken token;
+        token.cancel();
+        cfg.cancel = &token;
+        try {
+            runBenchmark(cfg);
+            QFAIL("no error");
+        } catch (const EngineError& e) {
+            QCOMPARE(int(e.kind()), int(EngineError::Kind::Cancelled));
+        }
+    }
+
+    // The rule of issue 14, checked on the sources: only compute/ (and the GPU test programs in
+    // tests/gpu) include compute/gpu/ headers.
+    void noEntryPointIncludesTheGpuRoom() {
+        QStringList offenders;
+        for (const char* room : {"app", "widgets"}) {
+            QDirIterator it(QStringLiteral(WARPLAB_SOURCE_DIR "/") + room, {"*.cpp", "*.h"}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                QFile f(it.next());
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                if (f.readAll().contains("#include \"compute/gpu/")) offenders << f.fileName();
+            }
+        }
+        QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(", ")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBenchmarkApi)
+#include "test_benchmark_api.moc"
