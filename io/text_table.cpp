@@ -19,8 +19,9 @@ std::string_view trimView(std::string_view s) {
     return s.substr(b, e - b);
 }
 
-std::vector<std::string_view> splitFields(std::string_view line) {
-    std::vector<std::string_view> out;
+// Fills `out` (cleared first; reused across lines so that a long file allocates once).
+void splitFields(std::string_view line, std::vector<std::string_view>& out) {
+    out.clear();
     if (line.find(',') != std::string_view::npos || line.find(';') != std::string_view::npos) {
         const char sep = line.find(',') != std::string_view::npos ? ',' : ';';
         std::size_t pos = 0;
@@ -32,7 +33,7 @@ std::vector<std::string_view> splitFields(std::string_view line) {
         }
         // A trailing separator ("1,2,3,") ends the line without starting a field.
         if (out.size() > 1 && out.back().empty()) out.pop_back();
-        return out;
+        return;
     }
     std::size_t pos = 0;
     while (pos < line.size()) {
@@ -42,7 +43,6 @@ std::vector<std::string_view> splitFields(std::string_view line) {
         if (e > pos) out.push_back(line.substr(pos, e - pos));
         pos = e;
     }
-    return out;
 }
 
 // Parses a number (from_chars refuses a leading '+'); NaN and infinities parse and are
@@ -66,6 +66,7 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
     TextTable t;
     std::size_t lineNo = 0, pos = 0;
     std::size_t blankLine = 0;  // a blank line seen after data: an error if more data follows
+    std::vector<std::string_view> fields;
     if (content.size() >= 3 && content.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // UTF-8 BOM
     while (pos < content.size()) {
         std::size_t nl = content.find('\n', pos);
@@ -78,10 +79,11 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
             continue;
         }
         if (trimmed[0] == '#') continue;  // comment line
-        const std::string where = "line " + std::to_string(lineNo);
+        // Built only for a message: a million-line file must not build a million strings.
+        const auto where = [&] { return "line " + std::to_string(lineNo); };
         if (blankLine)
             throw IoError(file, "line " + std::to_string(blankLine), "empty line between data lines");
-        auto fields = splitFields(trimmed);
+        splitFields(trimmed, fields);
         std::vector<double> row;
         row.reserve(fields.size());
         bool numeric = true;
@@ -103,7 +105,7 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
             for (std::size_t i = 0; i < fields.size(); ++i) {
                 double v = 0;
                 if (!parseField(fields[i], v))
-                    throw IoError(file, where + ", field " + std::to_string(i + 1),
+                    throw IoError(file, where() + ", field " + std::to_string(i + 1),
                                   fields[i].empty() ? "empty field" : "not a number: \"" + std::string(fields[i].substr(0, 40)) + "\"");
             }
         }
@@ -113,7 +115,7 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
         row.resize(keep);
         for (std::size_t i = 0; i < row.size(); ++i)
             if (!std::isfinite(row[i]))
-                throw IoError(file, where + ", field " + std::to_string(i + 1),
+                throw IoError(file, where() + ", field " + std::to_string(i + 1),
                               std::isnan(row[i]) ? "NaN value" : "infinite value");
         t.rows.push_back(std::move(row));
         t.lineNumbers.push_back(lineNo);
@@ -125,9 +127,21 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
 TextTable readTextTable(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path, "", "cannot open for reading");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parseTextTable(path, ss.str());
+    // One read into a string of the file's size (a stringstream would copy it twice).
+    std::string content;
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+        content.resize(std::size_t(size));
+        in.read(content.data(), size);
+        content.resize(std::size_t(in.gcount()));
+    } else {
+        std::ostringstream ss;  // not seekable (a pipe): read what comes
+        ss << in.rdbuf();
+        content = ss.str();
+    }
+    return parseTextTable(path, content);
 }
 
 }  // namespace warplab::io
