@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/search_modes.h"
 #include "compute/engine.h"
 
 namespace warplab::cli {
@@ -21,6 +22,7 @@ struct SearchOptions {
     std::string query, reference;
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
+    SearchModeFlags modes;  // --mode, --band, --band-fraction, --include-self, --stats, --precision
 };
 
 void runSearch(const SearchOptions& o) {
@@ -28,6 +30,7 @@ void runSearch(const SearchOptions& o) {
     params.metric = compute::Metric::Sdtw;
     params.topk = o.top;
     compute::validate(params);
+    const bool window = o.modes.mode == "window";
     compute::Series query = readOneSeries(o.query, o.series, "query");
     // --window cuts the query out of a recording; the reference is searched whole unless
     // --reference-window says otherwise.
@@ -35,10 +38,25 @@ void runSearch(const SearchOptions& o) {
     refFlags.window = o.referenceWindow;
     if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
     compute::Series reference = readOneSeries(o.reference, refFlags, "reference");
-    std::vector<compute::Match> matches;
+    // A query cut from the searched channel would find itself: its own place is excluded
+    // unless --include-self (search_modes.h says exactly which matches).
+    compute::SearchScope scope;
+    std::string note;
+    if (!o.modes.includeSelf) {
+        const std::string refChannel = o.referenceChannel.empty() ? o.series.channel : o.referenceChannel;
+        if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.reference, refChannel,
+                                             o.referenceWindow)) {
+            scope.excluded = selfExclusion(*span, query.length, window);
+            note = selfExclusionNote(*span, scope.excluded, window);
+        }
+    }
+    OneSearch found;
     namingFiles({{"query", o.query}, {"reference", o.reference}},
-                [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
+                [&] { found = searchOne(query, reference, params, toRunOptions(o.run, "search"), o.modes, scope); });
     finishProgress();
+    const std::vector<compute::Match>& matches = found.matches;
+    std::cerr << note;
+    if (o.modes.stats && window) std::cerr << statsNote(found.stats);
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)
         std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','
@@ -62,6 +80,7 @@ void addSearchCommand(CLI::App& app) {
         ->option_text("START:LEN");
     cmd->add_option("--top", o->top, "number of matches (non-overlapping by METRICS.md)")->capture_default_str();
     addCostOptions(*cmd, o->metric);
+    addSearchModeOptions(*cmd, o->modes);
     addSeriesOptions(*cmd, o->series);
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runSearch(*o); });
