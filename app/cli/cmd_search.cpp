@@ -56,7 +56,7 @@ void runSearch(const SearchOptions& o) {
     finishProgress();
     const std::vector<compute::Match>& matches = found.matches;
     std::cerr << note;
-    if (o.modes.stats && window) std::cerr << statsNote(found.stats);
+    if (o.modes.stats && window) std::cerr << statsNote(found.stats, found.seconds);
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)
         std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','

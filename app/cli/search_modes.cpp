@@ -2,6 +2,7 @@
 #include "app/cli/search_modes.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -82,12 +83,15 @@ std::vector<std::pair<std::size_t, std::size_t>> selfExclusion(const SelfSpan& s
 OneSearch searchOne(const compute::Series& query, const compute::Series& reference, compute::Params params,
                     const compute::RunOptions& run, const SearchModeFlags& o, const compute::SearchScope& scope) {
     OneSearch out;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto took = [&] { out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     if (o.mode == "window") {
         if (o.precision != "fp32")
             throw compute::EngineError(K::BadParameter, "precision", "half2 applies to --mode subsequence only");
         params.metric = compute::Metric::Cdtw;
         params.band = windowBand(o, query.length);
         out.matches = compute::Engine::windowSearch(query, reference, params, run, scope, &out.stats);
+        took();
         return out;
     }
     if (o.band || o.bandFraction)
@@ -97,6 +101,7 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
     compute::SearchScope sc = scope;
     sc.precision = o.precision == "half2" ? compute::SearchPrecision::Half2 : compute::SearchPrecision::Fp32;
     out.matches = compute::Engine::search(query, reference, params, run, sc);
+    took();
     return out;
 }
 
@@ -109,7 +114,7 @@ std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<
     return s.str();
 }
 
-std::string statsNote(const compute::WindowSearchStats& st) {
+std::string statsNote(const compute::WindowSearchStats& st, double seconds) {
     std::ostringstream s;
     const double n = st.windows ? double(st.windows) : 1.0;
     auto pct = [&](std::uint64_t v) {
@@ -123,7 +128,8 @@ std::string statsNote(const compute::WindowSearchStats& st) {
       << st.prunedKeoghQuery << " (" << pct(st.prunedKeoghQuery) << " %), LB_Keogh window envelope "
       << st.prunedKeoghWindow << " (" << pct(st.prunedKeoghWindow) << " %)\n"
       << "# DTW abandoned early " << st.abandonedDtw << " (" << pct(st.abandonedDtw) << " %), DTW completed "
-      << st.fullDtw << " (" << pct(st.fullDtw) << " %)\n";
+      << st.fullDtw << " (" << pct(st.fullDtw) << " %)\n"
+      << "# search " << seconds << " s (files not counted)\n";
     return s.str();
 }
 

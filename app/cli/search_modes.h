@@ -49,6 +49,7 @@ std::vector<std::pair<std::size_t, std::size_t>> selfExclusion(const SelfSpan& s
 struct OneSearch {
     std::vector<compute::Match> matches;
     compute::WindowSearchStats stats;  // window mode only
+    double seconds = 0;                // the engine call alone (no file reading)
 };
 // Searches one query in one series in the chosen mode: THE per-series entry point (a study or
 // all-channel search calls it once per (recording, channel), then merges the ranked lists).
@@ -59,6 +60,6 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
 // The `#` lines printed on stderr before the CSV (self-exclusion, stats).
 std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<std::size_t, std::size_t>>& excluded,
                               bool window);
-std::string statsNote(const compute::WindowSearchStats& s);
+std::string statsNote(const compute::WindowSearchStats& s, double seconds);
 
 }  // namespace warplab::cli
