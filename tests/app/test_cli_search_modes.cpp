@@ -68,9 +68,9 @@ private slots:
                     "--mode", "window", "--include-self"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(parseCsv(r.out), (std::vector<std::vector<double>>{{1, 0, 2560, 2815}}));
-        // Reference window 5..60 s: the query sits at 2560 - 1280 = 1280 there.
+        // Reference window 5..35 s: the query sits at 2560 - 1280 = 1280 there.
         r = runCli({"search", "--query", edf_, "--reference", edf_, "--channel", "FP1-F7", "--window", "10:1",
-                    "--reference-window", "5:55", "--mode", "window"});
+                    "--reference-window", "5:30", "--mode", "window"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.err.contains("samples 1280..1535") && r.err.contains("start in 1152..1408"), r.err.constData());
     }
