@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -63,24 +62,25 @@ double dtwRows(const double* a, const double* b, std::size_t m, long w, const do
 }
 
 // Sliding min and max of x[t-w .. t+w] clipped to [0, len), Lemire's streaming algorithm
-// (monotone deques of indices), O(len) whatever w.
-void envelope(const double* x, std::size_t len, long w, double* upper, double* lower) {
-    std::deque<long> du, dl;
+// (monotone queues of indices, here in two caller-provided arrays of len entries), O(len)
+// whatever w.
+void envelope(const double* x, std::size_t len, long w, double* upper, double* lower, long* qu, long* ql) {
     const long n = long(len);
-    long next = 0;  // next index to push
+    long uh = 0, ut = 0, lh = 0, lt = 0;  // queue heads and tails
+    long next = 0;
     for (long t = 0; t < n; ++t) {
         const long hiIdx = std::min(n - 1, t + w);
         for (; next <= hiIdx; ++next) {
-            while (!du.empty() && x[du.back()] <= x[next]) du.pop_back();
-            du.push_back(next);
-            while (!dl.empty() && x[dl.back()] >= x[next]) dl.pop_back();
-            dl.push_back(next);
+            while (ut > uh && x[qu[ut - 1]] <= x[next]) --ut;
+            qu[ut++] = next;
+            while (lt > lh && x[ql[lt - 1]] >= x[next]) --lt;
+            ql[lt++] = next;
         }
         const long loIdx = t - w;
-        while (du.front() < loIdx) du.pop_front();
-        while (dl.front() < loIdx) dl.pop_front();
-        upper[t] = x[du.front()];
-        lower[t] = x[dl.front()];
+        while (qu[uh] < loIdx) ++uh;
+        while (ql[lh] < loIdx) ++lh;
+        upper[t] = x[qu[uh]];
+        lower[t] = x[ql[lh]];
     }
 }
 
@@ -102,7 +102,8 @@ constexpr std::size_t kRestart = 1024;     // restart of the running sums agains
 constexpr double kIllConditioned = 1e4;    // mean square about the anchor / variance above this: exact stats
 
 struct ThreadState {
-    std::vector<double> z, cbA, cbB, cbTail, rowA, rowB;
+    std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
+    std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
     std::priority_queue<double> heap[2];
     double best = kInf;  // k == 1: the best cost seen
@@ -191,17 +192,14 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
     // Query envelope (for LB_Keogh of the query envelope against the window) and the order of
     // query positions by |z| descending: the largest terms first make the bounds abandon early.
     std::vector<double> qU(m), qL(m);
-    envelope(q, m, w, qU.data(), qL.data());
+    {
+        std::vector<long> a(m), b(m);
+        envelope(q, m, w, qU.data(), qL.data(), a.data(), b.data());
+    }
     std::vector<std::size_t> order(m);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return std::fabs(q[a]) > std::fabs(q[b]); });
-    // Raw reference envelope over the samples the stretch reads; clipped at the stretch ends
-    // rather than at each window's ends, which only widens it (still a valid bound).
-    const std::size_t rLen = end - 1 + m - begin;
-    std::vector<double> rU(rLen), rL(rLen);
-    envelope(y + begin, rLen, w, rU.data(), rL.data());
-
     const std::size_t W = 2 * (m / 2) + 1;  // slot width: windows two slots apart are > 2*floor(m/2) apart
     const std::size_t slot0 = begin / W, slot1 = (end - 1) / W + 1;
     std::atomic<double> global{kInf};
@@ -213,6 +211,10 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
         t.cbTail.resize(m + 1);
         t.rowA.resize(m);
         t.rowB.resize(m);
+        t.wU.resize(m);
+        t.wL.resize(m);
+        t.qa.resize(m);
+        t.qb.resize(m);
         return t;
     });
 
@@ -270,7 +272,9 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
                     znormWindow(x, m, z);
                     zReady = true;
                 }
-                auto zAt = [&](std::size_t i) { return exact ? z[i] : (x[i] - mean) / sd; };
+                // Bounds only: a multiplication by 1/sd instead of the division (the slack covers it).
+                const double inv = exact ? 0.0 : 1.0 / sd;
+                auto zAt = [&](std::size_t i) { return exact ? z[i] : (x[i] - mean) * inv; };
 
                 // LB_Kim: the first and the last cells lie on every path.
                 {
@@ -298,26 +302,15 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
                 }
                 if (pruned) { ++st.prunedKeoghQuery; continue; }
                 // LB_Keogh, window envelope against the query: row i's cells all cost at least
-                // the distance of q_i to the window's envelope at i.
-                double exMean = mean, exSd = sd;
-                if (exact) {
-                    // Recompute the exact statistics to normalise the raw envelope the same way.
-                    double sum = 0;
-                    for (std::size_t i = 0; i < m; ++i) sum += x[i];
-                    exMean = sum / double(m);
-                    double ss = 0;
-                    for (std::size_t i = 0; i < m; ++i) ss += (x[i] - exMean) * (x[i] - exMean);
-                    exSd = std::sqrt(ss / double(m));
-                }
-                const bool constantWindow = exact && exSd <= 1e-12 * std::max(1.0, std::fabs(exMean));
+                // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
+                // to the window). Few windows get here, so the window's exact z (which the DTW
+                // needs anyway) and its envelope are computed now: no rounding slack involved.
+                if (!zReady) { znormWindow(x, m, z); zReady = true; }
+                envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
                 double lbB = 0;
                 for (std::size_t idx = 0; idx < m; ++idx) {
                     const std::size_t i = order[idx];
-                    double u = 0, l = 0;
-                    if (!constantWindow) {
-                        u = (rU[s - begin + i] - exMean) / exSd;
-                        l = (rL[s - begin + i] - exMean) / exSd;
-                    }
+                    const double u = t.wU[i], l = t.wL[i];
                     double d = 0;
                     if (q[i] > u) d = q[i] - u;
                     else if (q[i] < l) d = l - q[i];
