@@ -8,6 +8,9 @@
 #include "compute/core/results.h"
 
 class QTableWidget;
+namespace warplab::widgets {
+class SearchOptionsBar;
+}
 class QLabel;
 
 namespace warplab::widgets {
@@ -21,6 +24,8 @@ public:
                     const QString& description);
     int matchCount() const;
     const std::vector<compute::Match>& matches() const { return matches_; }
+    // The search options above the results (mode, band, include-self, precision).
+    SearchOptionsBar* options() const { return options_; }
 
 signals:
     void matchActivated(int channel, double startS, double endS);
@@ -28,6 +33,7 @@ signals:
 private:
     QTableWidget* table_;
     QLabel* info_;
+    SearchOptionsBar* options_;
     int channel_ = -1;
     std::vector<compute::Match> matches_;
 };
