@@ -63,7 +63,7 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
 #if WARPLAB_HAVE_GPU
     if (namesGpu(options) && options.kernel != "cpu.reference") {
         if (!gpu::available()) throw EngineError(K::Device, "backend", "no available GPU on this machine");
-        matches = gpu::windowSearch(qz.data(), reference, wp, stats);
+        matches = gpu::windowSearch(qz.data(), m, reference, wp, stats);
         done = true;
     }
 #endif
