@@ -11,6 +11,7 @@
 #include "compute/core/results.h"
 #include "compute/core/series.h"
 #include "compute/core/tile.h"
+#include "compute/cpu/window_search.h"
 #include "compute/kernels/kernel.h"
 
 namespace warplab::compute {
@@ -42,6 +43,26 @@ public:
     // Top-k subsequence matches of `query` in `reference` (METRICS.md sdtw, params.topk).
     static std::vector<Match> search(const Series& query, const Series& reference,
                                      const Params& params, const RunOptions& options);
+
+    // Top-k z-normalised window matches of `query` in `reference` (docs/SEARCH.md, the UCR
+    // Suite's problem): params.band (Sakoe-Chiba w), params.topk, params.sqrt; params.cost
+    // must be sq (the lower bounds are stated for it); params.znorm and params.metric are not
+    // consulted (both series are z-normalised per window by definition). Univariate only.
+    // options.kernel "cpu.reference" = brute force; otherwise the pruned CPU path on all cores
+    // (or options.threads), or the GPU kernel "cuda.window" under backend cuda / kernel
+    // cuda.window when built with a GPU. scope: the stretch [begin, end) of starts searched,
+    // in global indices, and starts never reported (self-exclusion). stats (may be null):
+    // windows removed per pruning stage.
+    static std::vector<Match> windowSearch(const Series& query, const Series& reference,
+                                           const Params& params, const RunOptions& options,
+                                           const SearchScope& scope = {}, WindowSearchStats* stats = nullptr);
+
+    // Subsequence search with a scope: scope.excludedEnds are end columns never reported
+    // (self-exclusion: they are masked before the top-k selection, so the rest is exactly
+    // the METRICS.md greedy on the remaining ends), scope.precision picks the GPU's half2
+    // path (ends chosen on a half-precision row, each reported match rescored in fp32).
+    static std::vector<Match> search(const Series& query, const Series& reference, const Params& params,
+                                     const RunOptions& options, const SearchScope& scope);
 
     // One distance by the scalar reference (after znorm and sqrt as asked).
     static double distance(const Series& x, const Series& y, const Params& params);

@@ -5,7 +5,19 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "compute/kernels/registry.h"
+#include "widgets/search_options_bar.h"
+
 namespace warplab::widgets {
+
+namespace {
+// A usable GPU kernel is registered and available: then half2 can run.
+bool gpuSearchAvailable() {
+    for (compute::Kernel* k : compute::KernelRegistry::instance().all())
+        if (k->backend() != compute::Backend::Cpu && k->unavailableReason().empty()) return true;
+    return false;
+}
+}  // namespace
 
 SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
     info_ = new QLabel(tr("No search yet: mark a query region, then run Search."));
@@ -18,6 +30,8 @@ SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    options_ = new SearchOptionsBar(gpuSearchAvailable());
+    layout->addWidget(options_);
     layout->addWidget(info_);
     layout->addWidget(table_, 1);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {

@@ -9,6 +9,9 @@
 #include "compute/core/results.h"
 
 class QTableWidget;
+namespace warplab::widgets {
+class SearchOptionsBar;
+}
 class QLabel;
 
 namespace warplab::widgets {
@@ -24,6 +27,8 @@ public:
     void setValueUnit(const QString& unit);  // of the cost column
     QStringList headers() const;
     const std::vector<compute::Match>& matches() const { return matches_; }
+    // The search options above the results (mode, band, include-self, precision).
+    SearchOptionsBar* options() const { return options_; }
 
 signals:
     void matchActivated(int channel, double startS, double endS);
@@ -31,6 +36,7 @@ signals:
 private:
     QTableWidget* table_;
     QLabel* info_;
+    SearchOptionsBar* options_;
     int channel_ = -1;
     std::vector<compute::Match> matches_;
 };

@@ -1,5 +1,6 @@
 // `warplab-cli search`: the top-k subsequence-DTW matches of a query inside a long reference.
 // Prints CSV `rank,cost,start,end` (start and end are reference sample indices, end inclusive).
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -10,6 +11,7 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_search.h"
 #include "app/cli/mpi_session.h"
+#include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
 #include "compute/engine.h"
 
@@ -27,6 +29,7 @@ struct SearchOptions {
     bool skipMissing = false;
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
+    SearchModeFlags modes;  // --mode, --band, --band-fraction, --include-self, --stats, --precision
 };
 
 void runSearch(const SearchOptions& o) {
@@ -34,6 +37,7 @@ void runSearch(const SearchOptions& o) {
     params.metric = compute::Metric::Sdtw;
     params.topk = o.top;
     compute::validate(params);
+    const bool window = o.modes.mode == "window";
     compute::Series query = readOneSeries(o.query, o.series, "query");
     const MultiSearchFlags multi{o.reference, o.referenceStudy, o.referenceChannel, o.series.channel, o.referenceWindow,
                                  o.skipMissing};
@@ -43,8 +47,21 @@ void runSearch(const SearchOptions& o) {
                                           "several references or a study are not split over mpirun ranks yet; run "
                                           "with one process (it uses every core or GPU of the host)"))
                                     : nullptr);
-    if (isMultiSearch(multi))
-        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"));
+    if (isMultiSearch(multi)) {
+        // Each (recording, channel) by the chosen mode; the query's own place is excluded in the
+        // recording it was cut from (same file name, same channel) unless --include-self.
+        const compute::SeriesSearch perSeries = [&](const compute::Series& q, const compute::Series& ref,
+                                                    const compute::SearchSource& src, const compute::Params& p,
+                                                    const compute::RunOptions& ro) {
+            compute::SearchScope sc;
+            if (!o.modes.includeSelf &&
+                std::filesystem::path(o.query).filename().string() == src.recording)
+                if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, ""))
+                    sc.excluded = selfExclusion(*span, q.length, window);
+            return searchOne(q, ref, p, ro, o.modes, sc).matches;
+        };
+        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries);
+    }
     if (o.reference.empty())
         throw compute::EngineError(compute::EngineError::Kind::BadParameter, "reference",
                                    "give --reference FILE (one or more) or --reference-study FOLDER|SUMMARY");
@@ -54,20 +71,25 @@ void runSearch(const SearchOptions& o) {
     refFlags.window = o.referenceWindow;
     if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
     compute::Series reference = readOneSeries(o.reference.front(), refFlags, "reference");
-    std::vector<compute::Match> matches;
-    auto work = [&] {
-        namingFiles({{"query", o.query}, {"reference", o.reference.front()}},
-                    [&] { matches = compute::Engine::search(query, reference, params, toRunOptions(o.run, "search")); });
-    };
-    if (mpi::active()) {
-        // Under mpirun: a stretch of the reference per rank, on the CPU (mpi_search.h).
-        namingFiles({{"query", o.query}, {"reference", o.reference.front()}},
-                    [&] { matches = searchMpi(query, reference, params); });
-        if (mpi::rank() != 0) return;
-    } else {
-        work();
+    // A query cut from the searched channel would find itself: its own place is excluded
+    // unless --include-self (search_modes.h says exactly which matches).
+    compute::SearchScope scope;
+    std::string note;
+    if (!o.modes.includeSelf) {
+        const std::string refChannel = o.referenceChannel.empty() ? o.series.channel : o.referenceChannel;
+        if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.reference.front(), refChannel,
+                                             o.referenceWindow)) {
+            scope.excluded = selfExclusion(*span, query.length, window);
+            note = selfExclusionNote(*span, scope.excluded, window);
+        }
     }
+    OneSearch found;
+    namingFiles({{"query", o.query}, {"reference", o.reference}},
+                [&] { found = searchOne(query, reference, params, toRunOptions(o.run, "search"), o.modes, scope); });
     finishProgress();
+    const std::vector<compute::Match>& matches = found.matches;
+    std::cerr << note;
+    if (o.modes.stats && window) std::cerr << statsNote(found.stats, found.seconds);
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)
         std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','
@@ -98,6 +120,7 @@ void addSearchCommand(CLI::App& app) {
         ->option_text("START:LEN");
     cmd->add_option("--top", o->top, "number of matches (non-overlapping by METRICS.md)")->capture_default_str();
     addCostOptions(*cmd, o->metric);
+    addSearchModeOptions(*cmd, o->modes);
     addSeriesOptions(*cmd, o->series);
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runSearch(*o); });

@@ -1,5 +1,10 @@
 #include "app/gui/analysis_controller.h"
 
+#include <cmath>
+
+#include "widgets/search_options_bar.h"
+#include "widgets/search_results_view.h"
+
 #include <algorithm>
 #include <unistd.h>
 
@@ -212,11 +217,33 @@ quint64 AnalysisController::searchQuery(int topK) {
     const double rate = doc_->channelRate(channel);
     auto* view = v_.search;
     auto* signal = v_.signal;
-    const QString desc = tr("Top %1 matches of the query %2–%3 s in %4 (subsequence DTW)")
-                             .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel));
+    // Issue 11: the options above the results; the query always comes from the searched
+    // channel here, so its own place is excluded unless "include the query itself" is ticked.
+    const widgets::SearchChoice choice = view->options()->choice();
+    compute::SearchScope scope;
+    const std::size_t m = query.length, h = m / 2;
+    // The same first sample as Document::segment (floor).
+    const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(q->startS * rate)));
+    const std::size_t self = choice.window ? first : first + m - 1;
+    if (!choice.includeSelf) scope.excluded = {{self >= h ? self - h : 0, self + h}};
+    if (choice.half2 && !choice.window) scope.precision = compute::SearchPrecision::Half2;
+    const int band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
+    if (choice.window) {
+        p.metric = compute::Metric::Cdtw;
+        p.band = band;
+        p.cost = compute::Cost::Squared;
+    }
+    const QString how = choice.window ? tr("z-normalised window search, band %1").arg(band)
+                                      : (choice.half2 ? tr("subsequence DTW, half2") : tr("subsequence DTW"));
+    const QString desc = tr("Top %1 matches of the query %2–%3 s in %4 (%5%6)")
+                             .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel))
+                             .arg(how)
+                             .arg(choice.includeSelf ? QString() : tr("; its own place excluded"));
     Q_EMIT viewRequested(view);
+    const bool window = choice.window;
     return runner_->submit("search", desc, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
-        auto matches = compute::Engine::search(query, reference, p, o);
+        auto matches = window ? compute::Engine::windowSearch(query, reference, p, o, scope)
+                              : compute::Engine::search(query, reference, p, o, scope);
         return [=] {
             view->setMatches(matches, channel, rate, 0.0, desc);
             if (!matches.empty())

@@ -42,6 +42,10 @@ Path backtrack(const std::vector<double>& acc, std::size_t n, std::size_t m);
 // exclusion zones use up the reference), each with cost D(n-1, end) and the start column
 // found by backtracking (propagated forwards with the same tie order, so memory is linear).
 std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k);
+// The same with end columns never reported: each inclusive [first, last] of `excludedEnds` is
+// masked before the greedy selection (self-exclusion of a query cut from the reference).
+std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k,
+                            const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds);
 // Best match cost only.
 double sdtw(const Series& x, const Series& y, bool absCost);
 // Full matrix D (n x m) and the path of the best match (from its start in row 0 to its end).

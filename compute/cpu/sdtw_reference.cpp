@@ -44,10 +44,17 @@ void lastRow(const Series& x, const Series& y, bool absCost, std::vector<double>
 }  // namespace
 
 std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k) {
+    return sdtwTopK(x, y, absCost, k, {});
+}
+
+std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k,
+                            const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds) {
     std::vector<double> cost;
     std::vector<std::size_t> start;
     lastRow(x, y, absCost, cost, start);
     const std::size_t m = y.length, half = x.length / 2;
+    for (const auto& r : excludedEnds)
+        for (std::size_t j = r.first; j <= r.second && j < m; ++j) cost[j] = kInf;
     std::vector<Match> out;
     for (int r = 0; r < k; ++r) {
         std::size_t best = m;

@@ -162,9 +162,11 @@ private slots:
     }
 
     // --window cuts the query from a CHB-MIT channel; the reference is the whole channel.
+    // --include-self keeps the query's own place (excluded by default: test_cli_search_modes).
     void searchEdfWindow() {
         const QString edf = cli_test::dataPath("chbmit/chb01_03_Seizure.edf");
-        auto r = runCli({"search", "--query", edf, "--reference", edf, "--channel", "FP1-F7", "--window", "10:1"});
+        auto r = runCli({"search", "--query", edf, "--reference", edf, "--channel", "FP1-F7", "--window", "10:1",
+                         "--include-self"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // 10 s at 256 Hz: samples 2560 .. 2815.
         QCOMPARE(parseCsv(r.out), (std::vector<std::vector<double>>{{1, 0, 2560, 2815}}));

@@ -25,6 +25,9 @@
 #include "widgets/patterns_view.h"
 #include "widgets/plot_export.h"
 #include "widgets/region_list.h"
+#include <QLabel>
+
+#include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 
@@ -368,17 +371,56 @@ void TestMainWindow::searchFindsQueryItself() {
     auto* doc = w_->document();
     doc->addRegion({io::RegionKind::Query, 4, 10.0, 11.0, ""});  // 256 samples of FP1-F3 from sample 2560
     QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+    // "include the query itself" ticked: the query finds itself (issue 11 keeps this opt-in).
+    auto* opts = w_->searchView()->options();
+    widgets::SearchChoice c = opts->choice();
+    c.includeSelf = true;
+    opts->setChoice(c);
     QVERIFY(w_->analysis()->searchQuery(3) != 0);
     QVERIFY(finished.wait(120000));
     QCOMPARE(w_->searchView()->matchCount(), 3);
-    snap(w_, "search");
     // The best match of a query in its own channel is itself: cost 0 at samples 2560..2815.
-    const auto& best = w_->searchView()->matches().front();
+    const auto best = w_->searchView()->matches().front();
     QCOMPARE(best.start, std::size_t(2560));
     QCOMPARE(best.end, std::size_t(2815));
     QVERIFY(best.cost <= 1e-6);
     auto* sv = w_->signalView();  // and the signal view shows it
     QVERIFY(sv->windowStart() <= 10.0 && sv->windowStart() + sv->windowLength() >= 11.0);
+
+    // By default its own place is excluded (ends 2815 +- 128), and the title says so.
+    auto titled = [&](const QString& text) {
+        for (auto* l : w_->searchView()->findChildren<QLabel*>())
+            if (l->text().contains(text)) return true;
+        return false;
+    };
+    c.includeSelf = false;
+    opts->setChoice(c);
+    QVERIFY(w_->analysis()->searchQuery(3) != 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(w_->searchView()->matchCount(), 3);
+    for (const auto& m : w_->searchView()->matches()) QVERIFY(m.end < 2815 - 128 || m.end > 2815 + 128);
+    QVERIFY(titled("its own place excluded"));
+
+    // Window mode (z-normalised, band 5 %): starts 2560 +- 128 excluded; with the query itself
+    // included it is found at 2560 with cost 0.
+    c.window = true;
+    opts->setChoice(c);
+    QVERIFY(w_->analysis()->searchQuery(5) != 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(w_->searchView()->matchCount(), 5);
+    for (const auto& m : w_->searchView()->matches()) {
+        QVERIFY(m.start < 2560 - 128 || m.start > 2560 + 128);
+        QCOMPARE(m.end, m.start + 255);
+    }
+    QVERIFY(titled("z-normalised window search, band 12"));
+    snap(w_, "search");
+    c.includeSelf = true;
+    opts->setChoice(c);
+    QVERIFY(w_->analysis()->searchQuery(1) != 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(w_->searchView()->matches().front().start, std::size_t(2560));
+    QCOMPARE(w_->searchView()->matches().front().cost, 0.0);
+    opts->setChoice(widgets::SearchChoice{});
 }
 
 void TestMainWindow::corruptFileShowsErrorDialog() {

@@ -1,0 +1,381 @@
+// Window search on the CPU: brute force and the pruned UCR-Suite cascade (window_search.h
+// states the definition and why the pruned result is exact).
+#include "compute/cpu/window_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "compute/core/error.h"
+#include "compute/core/job.h"
+
+namespace warplab::compute {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The one DTW cell order both paths share. With cbTail (size m+1, cbTail[m] = 0: a lower bound
+// of what rows i+1.. must still add), the computation stops as soon as the smallest value of
+// row i plus cbTail[i+1] exceeds `limit` and returns +inf; otherwise the cells are the same
+// operations as without it, so the result is bit-identical to the full computation.
+// rows/cols: caller's buffers of m doubles.
+template <bool Abandon>
+double dtwRows(const double* a, const double* b, std::size_t m, long w, const double* cbTail, double limit,
+               double* prev, double* cur) {
+    const long n = long(m);
+    if (w > n) w = n;
+    std::fill(prev, prev + m, kInf);
+    std::fill(cur, cur + m, kInf);
+    for (long i = 0; i < n; ++i) {
+        const long lo = std::max(0L, i - w), hi = std::min(n - 1, i + w);
+        if (lo > 0) cur[lo - 1] = kInf;
+        double rowMin = kInf;
+        const double ai = a[i];
+        for (long j = lo; j <= hi; ++j) {
+            const double d = ai - b[j];
+            const double c = d * d;
+            double v;
+            if (i == 0 && j == 0) {
+                v = c;
+            } else {
+                const double left = j > 0 ? cur[j - 1] : kInf;
+                const double diag = j > 0 ? prev[j - 1] : kInf;
+                v = c + std::min(std::min(prev[j], left), diag);
+            }
+            cur[j] = v;
+            if constexpr (Abandon) rowMin = std::min(rowMin, v);
+        }
+        if constexpr (Abandon) {
+            if (rowMin + cbTail[i + 1] > limit) return kInf;
+        }
+        std::swap(prev, cur);
+    }
+    return prev[m - 1];
+}
+
+// Sliding min and max of x[t-w .. t+w] clipped to [0, len), Lemire's streaming algorithm
+// (monotone queues of indices, here in two caller-provided arrays of len entries), O(len)
+// whatever w.
+void envelope(const double* x, std::size_t len, long w, double* upper, double* lower, long* qu, long* ql) {
+    const long n = long(len);
+    long uh = 0, ut = 0, lh = 0, lt = 0;  // queue heads and tails
+    long next = 0;
+    for (long t = 0; t < n; ++t) {
+        const long hiIdx = std::min(n - 1, t + w);
+        for (; next <= hiIdx; ++next) {
+            while (ut > uh && x[qu[ut - 1]] <= x[next]) --ut;
+            qu[ut++] = next;
+            while (lt > lh && x[ql[lt - 1]] >= x[next]) --lt;
+            ql[lt++] = next;
+        }
+        const long loIdx = t - w;
+        while (qu[uh] < loIdx) ++uh;
+        while (ql[lh] < loIdx) ++lh;
+        upper[t] = x[qu[uh]];
+        lower[t] = x[ql[lh]];
+    }
+}
+
+// Atomic min on a double (costs are >= 0, but compare_exchange on the value keeps it general).
+void atomicMin(std::atomic<double>& a, double v) {
+    double old = a.load(std::memory_order_relaxed);
+    while (v < old && !a.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
+    }
+}
+
+// Rounding slack of the bounds. They use z-values from running sums (anchored, restarted every
+// kRestart starts, and replaced by the exact two-pass statistics whenever the sums are
+// ill-conditioned or the window is near-constant), whose relative error stays below ~1e-8; the
+// error of a bound sum_j (e_j)^2 is then below 2e-8 * sqrt(LB * m) <= 1e-8 * (LB + m). 1e-6 *
+// (B + m) leaves a factor of 100 over that and costs almost no pruning.
+double slack(double bound, std::size_t m) { return 1e-6 * (bound + double(m)); }
+
+constexpr std::size_t kRestart = 1024;     // restart of the running sums against drift
+constexpr double kIllConditioned = 1e4;    // mean square about the anchor / variance above this: exact stats
+
+struct ThreadState {
+    std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
+    std::vector<long> qa, qb;
+    // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
+    std::priority_queue<double> heap[2];
+    double best = kInf;  // k == 1: the best cost seen
+    std::vector<WindowCandidate> candidates;
+    WindowSearchStats stats;
+};
+
+bool inExcluded(const std::vector<std::pair<std::size_t, std::size_t>>& ex, std::size_t s) {
+    // ex is sorted by first; few ranges, so a linear scan is fine.
+    for (const auto& r : ex)
+        if (s >= r.first && s <= r.second) return true;
+    return false;
+}
+
+}  // namespace
+
+void znormWindow(const double* x, std::size_t m, double* out) {
+    double sum = 0;
+    for (std::size_t i = 0; i < m; ++i) sum += x[i];
+    const double mean = sum / double(m);
+    double ss = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+        const double e = x[i] - mean;
+        ss += e * e;
+    }
+    const double sd = std::sqrt(ss / double(m));
+    if (sd <= 1e-12 * std::max(1.0, std::fabs(mean))) {
+        std::fill(out, out + m, 0.0);
+        return;
+    }
+    for (std::size_t i = 0; i < m; ++i) out[i] = (x[i] - mean) / sd;
+}
+
+double bandDtwSquared(const double* a, const double* b, std::size_t m, long w) {
+    std::vector<double> r1(m), r2(m);
+    return dtwRows<false>(a, b, m, w, nullptr, kInf, r1.data(), r2.data());
+}
+
+std::vector<Match> selectWindowTopK(std::vector<WindowCandidate> c, std::size_t m, int k) {
+    std::sort(c.begin(), c.end(), [](const WindowCandidate& x, const WindowCandidate& y) {
+        return x.cost < y.cost || (x.cost == y.cost && x.start < y.start);
+    });
+    const std::size_t h = m / 2;
+    std::vector<Match> out;
+    for (const WindowCandidate& w : c) {
+        if (int(out.size()) >= k) break;
+        bool excluded = false;
+        for (const Match& p : out)
+            if ((w.start >= p.start ? w.start - p.start : p.start - w.start) <= h) excluded = true;
+        if (!excluded) out.push_back(Match{w.cost, w.start, w.start + m - 1});
+    }
+    return out;
+}
+
+std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t N, const double* q,
+                                                    std::size_t m, const WindowSearchParams& p,
+                                                    WindowSearchStats* statsOut, const CancelToken* cancel) {
+    using K = EngineError::Kind;
+    if (m == 0) throw EngineError(K::BadInput, "query", "empty query");
+    if (p.topk < 1) throw EngineError(K::BadParameter, "topk", "must be >= 1");
+    if (p.band < 0) throw EngineError(K::BadParameter, "band", "must be >= 0");
+    std::vector<WindowCandidate> result;
+    if (N < m) return result;
+    const std::size_t begin = p.begin, end = std::min(p.end, N - m + 1);
+    if (begin >= end) return result;
+    auto ex = p.excludedStarts;
+    std::sort(ex.begin(), ex.end());
+    const long w = std::min<long>(p.band, long(m));
+    const int k = p.topk;
+
+    if (p.bruteForce) {
+        WindowSearchStats st;
+        std::vector<double> z(m), r1(m), r2(m);
+        for (std::size_t s = begin; s < end; ++s) {
+            if (inExcluded(ex, s)) { ++st.excluded; continue; }
+            if (cancel && (s & 1023) == 0 && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+            ++st.windows;
+            ++st.fullDtw;
+            znormWindow(y + s, m, z.data());
+            result.push_back({dtwRows<false>(q, z.data(), m, w, nullptr, kInf, r1.data(), r2.data()), s});
+        }
+        if (statsOut) *statsOut = st;
+        return result;
+    }
+
+    // Query envelope (for LB_Keogh of the query envelope against the window) and the order of
+    // query positions by |z| descending: the largest terms first make the bounds abandon early.
+    std::vector<double> qU(m), qL(m);
+    {
+        std::vector<long> a(m), b(m);
+        envelope(q, m, w, qU.data(), qL.data(), a.data(), b.data());
+    }
+    std::vector<std::size_t> order(m);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return std::fabs(q[a]) > std::fabs(q[b]); });
+    const std::size_t W = 2 * (m / 2) + 1;  // slot width: windows two slots apart are > 2*floor(m/2) apart
+    const std::size_t slot0 = begin / W, slot1 = (end - 1) / W + 1;
+    std::atomic<double> global{kInf};
+    tbb::enumerable_thread_specific<ThreadState> tls([&] {
+        ThreadState t;
+        t.z.resize(m);
+        t.cbA.resize(m);
+        t.cbB.resize(m);
+        t.cbTail.resize(m + 1);
+        t.rowA.resize(m);
+        t.rowB.resize(m);
+        t.wU.resize(m);
+        t.wL.resize(m);
+        t.qa.resize(m);
+        t.qb.resize(m);
+        return t;
+    });
+
+    auto localBound = [k](const ThreadState& t) {
+        if (k == 1) return t.best;
+        double b = kInf;
+        for (const auto& h : t.heap)
+            if (int(h.size()) >= k) b = std::min(b, h.top());
+        return b;
+    };
+
+    auto body = [&](const tbb::blocked_range<std::size_t>& slots) {
+        if (cancel && cancel->cancelled()) return;
+        ThreadState& t = tls.local();
+        WindowSearchStats& st = t.stats;
+        double* z = t.z.data();
+        for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
+            const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
+            double slotMin = kInf;
+            // Running sums about an anchor, restarted every kRestart starts and at every slot.
+            double anchor = 0, s1sum = 0, s2sum = 0;
+            std::size_t since = kRestart;
+            for (std::size_t s = s0; s < s1; ++s) {
+                if (since >= kRestart) {
+                    anchor = y[s];
+                    s1sum = s2sum = 0;
+                    for (std::size_t i = 0; i < m; ++i) {
+                        const double e = y[s + i] - anchor;
+                        s1sum += e;
+                        s2sum += e * e;
+                    }
+                    since = 0;
+                } else {
+                    const double eo = y[s - 1] - anchor, en = y[s + m - 1] - anchor;
+                    s1sum += en - eo;
+                    s2sum += en * en - eo * eo;
+                }
+                ++since;
+                if (!ex.empty() && inExcluded(ex, s)) { ++st.excluded; continue; }
+                ++st.windows;
+                const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
+                const double limit = B + slack(B, m);
+                const double* x = y + s;
+
+                const double mu1 = s1sum / double(m);
+                const double var = s2sum / double(m) - mu1 * mu1;
+                double mean = anchor + mu1, sd = var > 0 ? std::sqrt(var) : 0.0;
+                // Near-constant or ill-conditioned sums: the exact statistics decide (and a
+                // constant window, whose z are all 0, gets them too).
+                bool exact = !(sd > 1e-6 * std::max(1.0, std::fabs(mean))) ||
+                             s2sum / double(m) > kIllConditioned * var;
+                bool zReady = false;
+                if (exact) {
+                    ++st.exactStats;
+                    znormWindow(x, m, z);
+                    zReady = true;
+                }
+                // Bounds only: a multiplication by 1/sd instead of the division (the slack covers it).
+                const double inv = exact ? 0.0 : 1.0 / sd;
+                auto zAt = [&](std::size_t i) { return exact ? z[i] : (x[i] - mean) * inv; };
+
+                // LB_Kim: the first and the last cells lie on every path.
+                {
+                    const double d0 = q[0] - zAt(0);
+                    double lb = d0 * d0;
+                    if (m > 1) {
+                        const double d1 = q[m - 1] - zAt(m - 1);
+                        lb += d1 * d1;
+                    }
+                    if (lb > limit) { ++st.prunedKim; continue; }
+                }
+                // LB_Keogh, query envelope against the window: column j's cells all cost at
+                // least the distance of z_j to [qL_j, qU_j].
+                double lbA = 0;
+                bool pruned = false;
+                for (std::size_t idx = 0; idx < m; ++idx) {
+                    const std::size_t j = order[idx];
+                    const double v = zAt(j);
+                    double d = 0;
+                    if (v > qU[j]) d = v - qU[j];
+                    else if (v < qL[j]) d = qL[j] - v;
+                    t.cbA[j] = d * d;
+                    lbA += d * d;
+                    if (lbA > limit) { pruned = true; break; }
+                }
+                if (pruned) { ++st.prunedKeoghQuery; continue; }
+                // LB_Keogh, window envelope against the query: row i's cells all cost at least
+                // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
+                // to the window). Few windows get here, so the window's exact z (which the DTW
+                // needs anyway) and its envelope are computed now: no rounding slack involved.
+                if (!zReady) { znormWindow(x, m, z); zReady = true; }
+                envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
+                double lbB = 0;
+                for (std::size_t idx = 0; idx < m; ++idx) {
+                    const std::size_t i = order[idx];
+                    const double u = t.wU[i], l = t.wL[i];
+                    double d = 0;
+                    if (q[i] > u) d = q[i] - u;
+                    else if (q[i] < l) d = l - q[i];
+                    t.cbB[i] = d * d;
+                    lbB += d * d;
+                    if (lbB > limit) { pruned = true; break; }
+                }
+                if (pruned) { ++st.prunedKeoghWindow; continue; }
+                // Cumulative bound of the larger LB feeds the early-abandoning DTW: rows i+1..
+                // of the DTW (query rows for cbB, window rows for cbA) still add at least
+                // cbTail[i+1].
+                const bool useA = lbA > lbB;
+                const double* cb = useA ? t.cbA.data() : t.cbB.data();
+                t.cbTail[m] = 0;
+                for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i];
+                if (!zReady) znormWindow(x, m, z);
+                // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
+                // the window may be the row sequence when its bound is the stronger one.
+                const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
+                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
+                if (cost == kInf) { ++st.abandonedDtw; continue; }
+                ++st.fullDtw;
+                t.candidates.push_back({cost, s});
+                if (k == 1) {
+                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
+                } else {
+                    slotMin = std::min(slotMin, cost);
+                }
+            }
+            if (k > 1 && slotMin < kInf) {
+                auto& h = t.heap[slot & 1];
+                h.push(slotMin);
+                if (int(h.size()) > k) h.pop();
+                atomicMin(global, localBound(t));
+            }
+        }
+    };
+    const std::size_t grain = std::max<std::size_t>(1, 8192 / W);
+    if (p.threads > 0) {
+        tbb::task_arena arena(p.threads);
+        arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(slot0, slot1, grain), body); });
+    } else {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(slot0, slot1, grain), body);
+    }
+    if (cancel && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+
+    // Keep what may still be selected: cost <= the final bound (ties included).
+    double B = global.load();
+    for (const ThreadState& t : tls) B = std::min(B, localBound(t));
+    WindowSearchStats total;
+    for (ThreadState& t : tls) {
+        for (const WindowCandidate& c : t.candidates)
+            if (c.cost <= B) result.push_back(c);
+        const WindowSearchStats& s = t.stats;
+        total.windows += s.windows;
+        total.excluded += s.excluded;
+        total.exactStats += s.exactStats;
+        total.prunedKim += s.prunedKim;
+        total.prunedKeoghQuery += s.prunedKeoghQuery;
+        total.prunedKeoghWindow += s.prunedKeoghWindow;
+        total.abandonedDtw += s.abandonedDtw;
+        total.fullDtw += s.fullDtw;
+    }
+    if (statsOut) *statsOut = total;
+    return result;
+}
+
+}  // namespace warplab::compute

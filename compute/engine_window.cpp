@@ -1,0 +1,149 @@
+// Engine entry points of the search modes added for issue 11: z-normalised window search and
+// subsequence search with a scope (self-exclusion, half2 precision). engine.cpp keeps the
+// original Engine::search.
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "compute/core/preprocess.h"
+#include "compute/cpu/reference.h"
+#include "compute/engine.h"
+#include "compute/engine_prepare.h"
+#if WARPLAB_HAVE_GPU
+#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/sdtw_gpu.h"
+#include "compute/gpu/window_gpu.h"
+#endif
+
+namespace warplab::compute {
+
+using K = EngineError::Kind;
+
+namespace {
+
+bool namesGpu(const RunOptions& o) {
+    return o.backend == Backend::Cuda || o.backend == Backend::Hip || o.kernel.rfind("cuda.", 0) == 0 ||
+           o.kernel.rfind("hip.", 0) == 0;
+}
+
+std::vector<double> toDouble(const Series& s) { return std::vector<double>(s.values.begin(), s.values.end()); }
+
+}  // namespace
+
+std::vector<Match> Engine::windowSearch(const Series& query, const Series& reference, const Params& params,
+                                        const RunOptions& options, const SearchScope& scope,
+                                        WindowSearchStats* stats) {
+    validate(params);
+    if (params.cost != Cost::Squared)
+        throw EngineError(K::BadParameter, "cost", "window search is defined for the squared cost (--cost sq) only");
+    checkSeries(query, "query");
+    checkSeries(reference, "reference");
+    if (query.dims != 1 || reference.dims != 1)
+        throw EngineError(K::BadInput, query.dims != 1 ? "query" : "reference",
+                          "window search takes one channel (got " + std::to_string(std::max(query.dims, reference.dims)) +
+                              ")");
+    if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+    const std::size_t m = query.length;
+    std::vector<double> qd = toDouble(query), qz(m);
+    znormWindow(qd.data(), m, qz.data());
+
+    WindowSearchParams wp;
+    wp.band = params.band;
+    wp.topk = params.topk;
+    wp.begin = scope.begin;
+    wp.end = scope.end;
+    wp.excludedStarts = scope.excluded;
+    wp.threads = options.threads;
+    std::vector<Match> matches;
+    bool done = false;
+    if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window" &&
+        options.kernel != "cuda.window" && options.kernel != "hip.window")
+        throw EngineError(K::BadParameter, "kernel",
+                          options.kernel + " does not do window search (cpu.reference, cpu.window, cuda.window)");
+#if WARPLAB_HAVE_GPU
+    if (namesGpu(options) && options.kernel != "cpu.reference") {
+        if (!gpu::available()) throw EngineError(K::Device, "backend", "no available GPU on this machine");
+        matches = gpu::windowSearch(qz.data(), m, reference, wp, stats);
+        done = true;
+    }
+#endif
+    if (!done && namesGpu(options))
+        throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
+    if (!done) {
+        wp.bruteForce = options.kernel == "cpu.reference";
+        const std::vector<double> yd = toDouble(reference);
+        auto cands = windowSearchCandidates(yd.data(), yd.size(), qz.data(), m, wp, stats, options.cancel);
+        matches = selectWindowTopK(std::move(cands), m, wp.topk);
+    }
+    for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
+    if (options.progress) options.progress(1.0);
+    return matches;
+}
+
+std::vector<Match> Engine::search(const Series& query, const Series& ref, const Params& params,
+                                  const RunOptions& options, const SearchScope& scope) {
+    if (scope.excluded.empty() && scope.precision == SearchPrecision::Fp32 && scope.begin == 0 &&
+        scope.end == SIZE_MAX)
+        return search(query, ref, params, options);
+    if (scope.begin != 0 || scope.end != SIZE_MAX)
+        throw EngineError(K::BadParameter, "scope", "a stretch of the reference applies to window search only");
+    validate(params);
+    Series qs, rs;
+    const Series& qp = detail::prepareOne(query, "query", params, qs);
+    const Series& rp = detail::prepareOne(ref, "reference", params, rs);
+    checkPair(qp, "query", rp, "reference", Metric::Sdtw);
+    if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+    std::vector<Match> matches;
+    bool done = false;
+    const bool half2 = scope.precision == SearchPrecision::Half2;
+#if WARPLAB_HAVE_GPU
+    if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && qp.dims == 1) {
+        const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
+        if (scope.excluded.empty()) {
+            // The engine's own half2 search: ends on the half row, each match rescored in fp32.
+            matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, prec).front();
+        } else {
+            // Ends from the device's last row with the excluded ends masked, chosen by the
+            // METRICS.md greedy on the host; each reported end's cost and start recomputed on the
+            // CPU in double over the sdtwHalf2Span(n) columns ending at it (the same window the
+            // device's half2 rescoring uses).
+            std::vector<float> row = gpu::sdtwLastRows(SeriesSet{query}, ref, params, prec).front();
+            const std::size_t M = row.size(), half = qp.length / 2;
+            std::vector<double> cost(row.begin(), row.end());
+            const double inf = std::numeric_limits<double>::infinity();
+            for (const auto& r : scope.excluded)
+                for (std::size_t j = r.first; j <= r.second && j < M; ++j) cost[j] = inf;
+            const std::size_t span = std::size_t(gpu::sdtwHalf2Span(int(qp.length)));
+            for (int r = 0; r < params.topk; ++r) {
+                std::size_t best = M;
+                for (std::size_t j = 0; j < M; ++j)
+                    if (cost[j] < inf && (best == M || cost[j] < cost[best])) best = j;
+                if (best == M) break;
+                const std::size_t lo = best + 1 >= span ? best + 1 - span : 0;
+                Series win(std::vector<float>(rp.values.begin() + lo, rp.values.begin() + best + 1));
+                const auto acc = reference::sdtwMatrix(qp, win, params.cost == Cost::Absolute);
+                const std::size_t w = win.length;
+                const auto path = reference::sdtwBacktrack(acc, qp.length, w, w - 1);
+                matches.push_back(Match{acc[(qp.length - 1) * w + w - 1], lo + path.front().second, best});
+                const std::size_t a = best >= half ? best - half : 0, b = std::min(M - 1, best + half);
+                for (std::size_t j = a; j <= b; ++j) cost[j] = inf;
+            }
+        }
+        done = true;
+    }
+#endif
+    if (!done && half2)
+        throw EngineError(K::Device, "precision", "half2 needs a CUDA or HIP device (none available here)");
+    if (!done && namesGpu(options))
+        throw EngineError(K::Device, "backend", "no available GPU searches on this machine");
+    if (!done) {
+        if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.simd")
+            throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
+        matches = reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded);
+    }
+    for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
+    if (options.progress) options.progress(1.0);
+    return matches;
+}
+
+}  // namespace warplab::compute
