@@ -26,6 +26,7 @@
 #include "app/gui/region_edit_dialog.h"
 #include "app/gui/session_bridge.h"
 #include "app/gui/shortcut_help_dialog.h"
+#include "app/gui/study_controller.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -145,6 +146,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         showError(tr("%1 failed").arg(title), message);
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
+    buildStudy();
 
     buildActions();
     updateTitle();
@@ -162,6 +164,7 @@ void MainWindow::buildActions() {
     add("file.sample", file, tr("Open the &sample recording"), {}, [this] { openSample(); });
     add("file.importAnnotations", file, tr("Import seizures from &annotations…"), {}, [this] { importAnnotations(); });
     add("file.importSummary", file, tr("Import seizures from a CHB-MIT &summary…"), {}, [this] { importSummary(); });
+    addStudyFileActions(file);
     add("file.saveSession", file, tr("Save &session…"), {QKeySequence::Save}, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), "session.warplab.json", tr("WarpLab sessions (*.json)"));
         if (!path.isEmpty()) saveSession(path);
@@ -211,6 +214,7 @@ void MainWindow::buildActions() {
     add("analysis.search", analysis, tr("&Search the query in its channel"), {QKeySequence(Qt::CTRL | Qt::Key_F)}, [this] { analysis_->searchQuery(); }, true);
     add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
+    addStudyAnalysisActions(analysis);
     add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
     // Short toolbar labels, so that the window fits on small screens.
@@ -331,6 +335,7 @@ bool MainWindow::saveSession(const QString& path) {
     if (!doc_->recording()) return false;
     try {
         session_ = captureSession(*doc_, *metric_, *signal_, session_);
+        study_->capture(session_);
         io::saveSession(path.toStdString(), session_);
     } catch (const std::exception& e) {
         showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
@@ -348,7 +353,9 @@ bool MainWindow::openSession(const QString& path) {
         showError(tr("Cannot open the session"), QString::fromStdString(e.what()));
         return false;
     }
+    if (!study_->restoreStudy(s)) return false;
     if (!restoreSession(s, *doc_, *metric_, *signal_)) return false;
+    study_->restoreRegions(s);
     session_ = s;
     addRecentFile(doc_->path());
     return true;

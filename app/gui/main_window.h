@@ -20,6 +20,8 @@ class JobProgressWidget;
 class PatternsView;
 class KernelComparisonView;
 class RegionList;
+class StudyNavigator;
+class StudyResultsView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -27,6 +29,7 @@ namespace warplab::app {
 class Document;
 class JobRunner;
 class AnalysisController;
+class StudyController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -50,6 +53,11 @@ public:
     widgets::PatternsView* patternsView() const { return patterns_; }
     widgets::KernelComparisonView* kernelView() const { return kernels_; }
     widgets::RegionList* regionList() const { return regionList_; }
+    // Studies (issue 10): File ▸ Open study, the navigator strip, study-wide results.
+    bool openStudy(const QString& path);  // a folder or a CHB-MIT summary; errors in the dialog
+    StudyController* studyController() const { return study_; }
+    widgets::StudyNavigator* studyNavigator() const { return studyNav_; }
+    widgets::StudyResultsView* studyResults() const { return studyResults_; }
 
     // Session files (io/session.h); both show the error dialog on failure.
     bool saveSession(const QString& path);
@@ -80,6 +88,9 @@ private:
     void showShortcuts();
     void editFilters();
     void updateTitle();
+    void buildStudy();  // main_window_study.cpp
+    void addStudyFileActions(const QString& menu);
+    void addStudyAnalysisActions(const QString& menu);
 
     Document* doc_;
     JobRunner* runner_;
@@ -94,6 +105,10 @@ private:
     widgets::KernelComparisonView* kernels_;
     widgets::RegionList* regionList_;
     widgets::JobProgressWidget* progress_;
+    widgets::StudyNavigator* studyNav_ = nullptr;
+    widgets::StudyResultsView* studyResults_ = nullptr;
+    StudyController* study_ = nullptr;
+    QDockWidget* studyDock_ = nullptr;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;
     ActionTable actions_;
