@@ -176,18 +176,32 @@ void StudyNavigator::paintEvent(QPaintEvent*) {
         p.drawRect(QRect(x0, l.top() - 3, x1 - x0, l.height() + 6));
         p.setBrush(Qt::NoBrush);
     }
-    // Clock axis: about one label per 150 px.
+    // Clock axis: time of day (the date once, at the start), as many labels as fit.
     p.setPen(palette().color(QPalette::Text));
-    const int labels = std::max(2, l.width() / 150);
+    auto label = [this](double t, bool withDate) {
+        QString text = QString::fromStdString(study_->clockText(t));
+        if (text.isEmpty()) return duration(t);
+        if (const int dot = text.lastIndexOf('.'); dot > 0) text.truncate(dot);  // no milliseconds
+        if (!withDate) {
+            if (const int tee = text.indexOf('T'); tee >= 0) text = text.mid(tee + 1);
+        } else {
+            text.replace('T', ' ');
+        }
+        return text;
+    };
+    const int step = p.fontMetrics().horizontalAdvance(QStringLiteral("00:00:00")) + 40;
+    const int labels = std::max(1, l.width() / step);
+    int freeFrom = 0;  // labels never overlap: the first (with its date) may push the next ones out
     for (int k = 0; k <= labels; ++k) {
         const double t = spanS() * k / labels;
         const int x = xAt(t);
         p.drawLine(x, l.bottom() + 1, x, l.bottom() + 4);
-        QString text = QString::fromStdString(study_->clockText(t));
-        if (text.isEmpty()) text = duration(t);
+        const QString text = label(t, k == 0);
         const int tw = p.fontMetrics().horizontalAdvance(text);
-        const int left = std::clamp(x - tw / 2, 0, std::max(0, width() - tw));
+        const int left = std::clamp(x - (k == 0 ? 0 : tw / 2), 0, std::max(0, width() - tw));
+        if (left < freeFrom) continue;
         p.drawText(QRect(left, l.bottom() + 4, tw + 2, kAxisRow), Qt::AlignLeft | Qt::AlignTop, text);
+        freeFrom = left + tw + 8;
     }
 }
 
