@@ -1,5 +1,5 @@
 // warplab: the desktop application. Opens the file given on the command line, else the
-// bundled sample recording. `--screenshot OUT.png [--show-cost-matrix]` grabs the main window
+// bundled sample recording (`--study PATH`: a study instead). `--screenshot OUT.png [--show-cost-matrix]` grabs the main window
 // once loaded (and once the example alignment finished) and exits: the Xvfb check uses it.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -9,6 +9,7 @@
 #include "app/gui/analysis_controller.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
+#include "app/gui/study_controller.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -25,7 +26,9 @@ int main(int argc, char** argv) {
     QCommandLineOption shot("screenshot", "Save a screenshot of the main window to <png> and exit.", "png");
     QCommandLineOption showCost("show-cost-matrix", "Before the screenshot, align an example pair and show its cost matrix.");
     QCommandLineOption size("size", "Window size WIDTHxHEIGHT.", "size", "1400x880");
-    parser.addOptions({shot, showCost, size});
+    QCommandLineOption study("study", "Open a study: a folder of recordings or a CHB-MIT summary file.", "path");
+    QCommandLineOption skipMissing("skip-missing", "With --study: go on without the missing or damaged files, without asking.");
+    parser.addOptions({shot, showCost, size, study, skipMissing});
     parser.process(app);
 
     warplab::app::MainWindow window;
@@ -33,7 +36,10 @@ int main(int argc, char** argv) {
     if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
     window.show();
     const QStringList files = parser.positionalArguments();
-    const bool opened = files.isEmpty() ? window.openSample() : window.openFile(files.first());
+    if (parser.isSet(skipMissing)) window.studyController()->setConfirm([](const QString&, const QString&) { return true; });
+    const bool opened = parser.isSet(study) ? window.openStudy(parser.value(study))
+                        : files.isEmpty()   ? window.openSample()
+                                            : window.openFile(files.first());
 
     if (parser.isSet(shot)) {
         const QString out = parser.value(shot);

@@ -29,6 +29,9 @@ const io::Region* lastQuery(const std::vector<io::Region>& regions) {
     return nullptr;
 }
 
+// Lines of the missing-files question before the rest goes under "Show Details".
+constexpr int kMaxDialogLines = 14;
+
 // Rows beyond this are not worth a table line (the ranking export has them all).
 constexpr std::size_t kMaxPatternRows = 200;
 
@@ -38,8 +41,21 @@ StudyController::StudyController(Document* doc, JobRunner* runner, widgets::Sign
                                  widgets::StudyNavigator* navigator, widgets::StudyResultsView* results, QObject* parent)
     : QObject(parent), doc_(doc), runner_(runner), signal_(signal), metric_(metric), navigator_(navigator), results_(results) {
     confirm_ = [this](const QString& title, const QString& text) {
-        return QMessageBox::question(signal_ ? signal_->window() : nullptr, title, text, QMessageBox::Yes | QMessageBox::Cancel,
-                                     QMessageBox::Yes) == QMessageBox::Yes;
+        // A summary may name dozens of absent files: the box shows the first ones and keeps the
+        // whole list under "Show Details", so that its buttons stay on the screen.
+        QStringList lines = text.split('\n');
+        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Yes | QMessageBox::Cancel, signal_ ? signal_->window() : nullptr);
+        box.setObjectName("studyMissingDialog");
+        if (lines.size() > kMaxDialogLines) {
+            const QString question = lines.takeLast();
+            const int more = int(lines.size()) - kMaxDialogLines + 2;
+            lines = lines.mid(0, kMaxDialogLines - 2);
+            lines << tr("… and %1 more (Show Details…)").arg(more) << QString() << question;
+            box.setText(lines.join('\n'));
+            box.setDetailedText(text);
+        }
+        box.setDefaultButton(QMessageBox::Yes);
+        return box.exec() == QMessageBox::Yes;
     };
     connect(doc_, &Document::recordingChanged, this, [this] { syncCurrentFromDocument(); });
     connect(signal_, &widgets::SignalView::windowChanged, this, [this] { updateNavigator(); });
@@ -65,15 +81,18 @@ bool StudyController::open(const QString& path) {
     QStringList bad;
     for (int i : st->missing()) bad << tr("%1: missing (%2)").arg(q(recs[std::size_t(i)].name), q(recs[std::size_t(i)].error));
     for (int i : st->damaged()) bad << tr("%1: damaged (%2)").arg(q(recs[std::size_t(i)].name), q(recs[std::size_t(i)].error));
+    const auto first = std::find_if(recs.begin(), recs.end(), [](const io::StudyRecording& r) { return r.status == io::RecordingStatus::Ok; });
+    if (first == recs.end()) {
+        QStringList shown = bad.mid(0, kMaxDialogLines);
+        if (bad.size() > shown.size()) shown << tr("… and %1 more").arg(bad.size() - shown.size());
+        Q_EMIT errorOccurred(tr("Cannot open the study %1").arg(QFileInfo(path).fileName()),
+                             tr("None of its %1 recordings can be read:\n\n%2").arg(recs.size()).arg(shown.join('\n')));
+        return false;
+    }
     if (!bad.isEmpty() &&
         !confirm_(tr("Open study"), tr("%1 of the %2 recordings of this study cannot be read:\n\n%3\n\nGo on with the other recordings?")
                                         .arg(bad.size()).arg(recs.size()).arg(bad.join('\n'))))
         return false;
-    const auto first = std::find_if(recs.begin(), recs.end(), [](const io::StudyRecording& r) { return r.status == io::RecordingStatus::Ok; });
-    if (first == recs.end()) {
-        Q_EMIT errorOccurred(tr("Cannot open the study %1").arg(QFileInfo(path).fileName()), tr("None of its recordings can be read."));
-        return false;
-    }
     runner_->cancelAll();  // study jobs of the previous study read through it
     study_ = std::shared_ptr<io::Study>(std::move(st));
     current_ = -1;
@@ -109,7 +128,7 @@ std::vector<io::Region> StudyController::regionsOf(int recording) const {
     // Not visited yet: its seizures (summary, annotations, user regions) as seizure regions.
     const auto& rec = study_->recordings()[std::size_t(recording)];
     for (const auto& s : study_->seizures()) {
-        if (s.recording != recording) continue;
+        if (s.recording != recording || s.startS >= rec.durationS) continue;  // a summary about a longer file
         const int channel = s.channel < 0 ? -1 : study_->channels()[std::size_t(s.channel)].signalOf[std::size_t(recording)];
         out.push_back({io::RegionKind::Seizure, channel, s.startS, std::min(s.endS, rec.durationS), s.source});
     }
