@@ -94,7 +94,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
-        runner_->cancelAll();  // results of the previous recording must not land in the views
+        // Results of the previous recording must not land in the views; study-wide jobs
+        // ("study.*" slots) name their recordings and go on.
+        runner_->cancelAllBut(QStringLiteral("study."));
         signal_->setRecording(doc_->recording());
         cost_->clear();
         alignment_->clear();

@@ -274,7 +274,10 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
     auto study = study_;  // the sources read through it: it lives as long as the job
     auto* view = results_;
     Q_EMIT viewRequested(view);
-    return runner_->submit("studySearch", desc, metric_->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
+    // Bound to the study (rows name its recordings): survives opening another recording. The
+    // open recording's channels without a study: "the open one" changes, so it does not.
+    const QString slot = study && current_ >= 0 ? QStringLiteral("study.search") : QStringLiteral("allChannelsSearch");
+    return runner_->submit(slot, desc, metric_->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
         std::vector<std::size_t> tooShort;
         const auto matches = compute::searchSources(query, sources, p, o, {}, &tooShort);
         std::vector<widgets::StudyResultRow> rows;
@@ -330,7 +333,7 @@ quint64 StudyController::findPatterns(int documentChannel, int epoch, int stride
     QString skippedText;
     for (const auto& s : skipped) skippedText += (skippedText.isEmpty() ? "" : ", ") + q(s);
     Q_EMIT viewRequested(view);
-    return runner_->submit("studyPatterns", tr("Seizure patterns of %1 over the study").arg(channelName), metric_->runOptions(),
+    return runner_->submit("study.patterns", tr("Seizure patterns of %1 over the study").arg(channelName), metric_->runOptions(),
                            [=](const compute::RunOptions& o) -> JobRunner::Apply {
         const compute::PatternRanking ranking = compute::findPatterns(req, o);
         std::vector<widgets::StudyResultRow> rows;

@@ -8,6 +8,7 @@
 #include "io/edf_writer.h"
 
 #include <QDockWidget>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -248,6 +249,19 @@ private Q_SLOTS:
                 if (r.recordingName == "s_b.edf") return true;
             return false;
         }(), 120000);
+    }
+
+    // Study-wide jobs name their recordings: opening another recording while one runs (or
+    // before its result is delivered) does not cancel it; a single-recording job is cancelled.
+    void studyJobOutlivesRecordingChange() {
+        QVERIFY(w_->openStudy(dir_.path() + "/study-summary.txt"));
+        QSignalSpy cancelled(w_->jobs(), &app::JobRunner::jobCancelled);
+        const quint64 id = w_->studyController()->findPatterns(0, 64, 32);
+        QVERIFY(id != 0);
+        QVERIFY(w_->studyController()->goTo(1, 5));  // before the event loop can deliver the result
+        QCOMPARE(fileOf(*w_), QString("s_b.edf"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->studyResults()->rows().empty(), 120000);
+        QCOMPARE(cancelled.size(), 0);
     }
 
     void sessionKeepsStudy() {
