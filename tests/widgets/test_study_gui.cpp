@@ -264,6 +264,34 @@ private Q_SLOTS:
         QCOMPARE(cancelled.size(), 0);
     }
 
+    // The two CHB-MIT excerpts of ../shared/data as a two-file study (23 channels, 256 Hz): a
+    // search of every channel of both recordings finds the query itself first (cost 0, at its
+    // place), and a click on another match opens its recording at its time.
+    void realTwoFileStudySearch() {
+        const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
+        if (!QFile::exists(folder + "/chb01_03_Seizure.edf")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY(w_->openStudy(folder));
+        QCOMPARE(w_->studyNavigator()->recordingCount(), 2);
+        QCOMPARE(w_->studyNavigator()->gapCount(), 1);
+        const auto study = w_->studyController()->study();
+        const int open = w_->studyController()->currentRecording();
+        w_->document()->addRegion({io::RegionKind::Query, 0, 2, 3, "q"});
+        QVERIFY(w_->studyController()->searchQuery(app::SearchScope::StudyAllChannels, 5) != 0);
+        auto* view = w_->studyResults();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 120000);
+        QVERIFY(view->description().contains("46 series"));  // 2 recordings x 23 channels
+        const auto first = view->rows()[0];
+        QCOMPARE(first.recording, open);
+        QCOMPARE(first.channel, w_->document()->channelName(0));
+        QVERIFY(first.value < 1e-6 && std::abs(first.startS - 2) < 1e-9);
+        const auto other = view->rows()[1];
+        view->activate(1);
+        QCOMPARE(fileOf(*w_), QString::fromStdString(study->recordings()[std::size_t(other.recording)].name));
+        QVERIFY(shows(*w_->signalView(), other.startS));
+        QCOMPARE(w_->document()->channelName(w_->signalView()->currentChannel()), other.channel);
+        snap(w_, "study-search-chbmit");
+    }
+
     void sessionKeepsStudy() {
         const QString session = dir_.path() + "/s.warplab.json";
         QVERIFY(w_->openStudy(dir_.path() + "/study-summary.txt"));
