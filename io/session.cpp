@@ -84,6 +84,20 @@ json sessionToJson(const Session& s) {
     json out = s.original.is_object() ? s.original : json::object();
     out.merge_patch(known);  // objects merge recursively, so unknown nested keys stay
     out["regions"] = std::move(regions);
+    if (s.studyPath.empty()) {
+        out.erase("study");
+    } else {
+        json byRecording = json::object();
+        for (const auto& [name, list] : s.studyRegions) {
+            json a = json::array();
+            for (const Region& r : list) a.push_back(regionToJson(r));
+            byRecording[name] = std::move(a);
+        }
+        json study = out.contains("study") && out["study"].is_object() ? out["study"] : json::object();
+        study["source"] = s.studyPath;
+        study["regions"] = std::move(byRecording);
+        out["study"] = std::move(study);
+    }
     return out;
 }
 
@@ -114,6 +128,20 @@ Session sessionFromJson(const json& j, const std::string& file) {
         if (!r->is_array()) throw IoError(file, "regions", "expected an array");
         for (std::size_t i = 0; i < r->size(); ++i)
             s.regions.push_back(regionFromJson((*r)[i], file, "regions[" + std::to_string(i) + "]"));
+    }
+    if (auto st = j.find("study"); st != j.end()) {
+        if (!st->is_object()) throw IoError(file, "study", "expected an object");
+        getField(*st, "source", s.studyPath, file, "study.");
+        if (auto r = st->find("regions"); r != st->end()) {
+            if (!r->is_object()) throw IoError(file, "study.regions", "expected an object (recording name -> regions)");
+            for (auto it = r->begin(); it != r->end(); ++it) {
+                const std::string where = "study.regions." + it.key();
+                if (!it->is_array()) throw IoError(file, where, "expected an array");
+                auto& list = s.studyRegions[it.key()];
+                for (std::size_t i = 0; i < it->size(); ++i)
+                    list.push_back(regionFromJson((*it)[i], file, where + "[" + std::to_string(i) + "]"));
+            }
+        }
     }
     return s;
 }

@@ -2,6 +2,7 @@
 // settings, saved atomically (temporary file + rename) and reopened exactly. Fields this
 // version does not know (written by a newer WarpLab or by hand) are kept and written back.
 #pragma once
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ struct Session {
     std::string channel;                   // channel analysed (display name), may be empty
     std::string backend = "auto";          // auto | cpu | cuda | hip
     std::string kernel;                    // registry name, empty = best
+    // A study (issue 10): its folder or summary file ("" when none), and the user's regions of
+    // each of its recordings by file name ("chb01_03.edf"). Written as {"study": {"source",
+    // "regions"}} only when a study is open; older sessions have none and still load.
+    std::string studyPath;
+    std::map<std::string, std::vector<Region>> studyRegions;
     int version = kSessionVersion;         // as read; a newer file keeps its number
     // The document as read, so that unknown fields survive a save (objects merge key by key;
     // unknown fields inside region entries are kept for regions still at the same index).

@@ -113,6 +113,13 @@ void JobRunner::cancelAll() {
     for (quint64 id : ids) cancel(id);
 }
 
+void JobRunner::cancelAllBut(const QString& keepPrefix) {
+    std::vector<quint64> ids;
+    for (const auto& [id, job] : jobs_)
+        if (!job->slot.startsWith(keepPrefix)) ids.push_back(id);
+    for (quint64 id : ids) cancel(id);
+}
+
 bool JobRunner::waitForIdle(int msecs) { return pool_.waitForDone(msecs); }
 
 }  // namespace warplab::app

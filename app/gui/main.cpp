@@ -1,5 +1,5 @@
 // warplab: the desktop application. Opens the file given on the command line, else the
-// bundled sample recording. `--screenshot OUT.png [--show-cost-matrix]` grabs the main window
+// bundled sample recording (`--study PATH`: a study instead). `--screenshot OUT.png [--show-cost-matrix]` grabs the main window
 // once loaded (and once the example alignment finished) and exits: the Xvfb check uses it.
 // `--run ACTION_ID` (repeatable, ids of the action table such as analysis.matrix) triggers
 // actions first and grabs once their jobs are done; `--matrix-order average` orders the
@@ -15,6 +15,7 @@
 #include "widgets/distance_matrix_view.h"
 #include <QAction>
 #include <QComboBox>
+#include "app/gui/study_controller.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -33,7 +34,9 @@ int main(int argc, char** argv) {
     QCommandLineOption size("size", "Window size WIDTHxHEIGHT.", "size", "1400x880");
     QCommandLineOption run("run", "Trigger the action ACTION_ID (repeatable) before the screenshot.", "id");
     QCommandLineOption order("matrix-order", "Distance matrix order before the screenshot: file, average, complete, single, label.", "order");
-    parser.addOptions({shot, showCost, size, run, order});
+    QCommandLineOption study("study", "Open a study: a folder of recordings or a CHB-MIT summary file.", "path");
+    QCommandLineOption skipMissing("skip-missing", "With --study: go on without the missing or damaged files, without asking.");
+    parser.addOptions({shot, showCost, size, run, order, study, skipMissing});
     parser.process(app);
 
     warplab::app::MainWindow window;
@@ -41,7 +44,10 @@ int main(int argc, char** argv) {
     if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
     window.show();
     const QStringList files = parser.positionalArguments();
-    const bool opened = files.isEmpty() ? window.openSample() : window.openFile(files.first());
+    if (parser.isSet(skipMissing)) window.studyController()->setConfirm([](const QString&, const QString&) { return true; });
+    const bool opened = parser.isSet(study) ? window.openStudy(parser.value(study))
+                        : files.isEmpty()   ? window.openSample()
+                                            : window.openFile(files.first());
 
     if (parser.isSet(shot)) {
         const QString out = parser.value(shot);

@@ -29,6 +29,7 @@
 #include "app/gui/session_bridge.h"
 #include "app/gui/shortcut_help_dialog.h"
 #include "app/gui/view_units.h"
+#include "app/gui/study_controller.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -94,7 +95,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
-        runner_->cancelAll();  // results of the previous recording must not land in the views
+        // Results of the previous recording must not land in the views; study-wide jobs
+        // ("study.*" slots) name their recordings and go on.
+        runner_->cancelAllBut(QStringLiteral("study."));
         signal_->setRecording(doc_->recording());
         cost_->clear();
         alignment_->clear();
@@ -150,6 +153,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         showError(tr("%1 failed").arg(title), message);
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
+    buildStudy();
 
     buildActions();
     // After the toolbar exists, so that its place is restored too; the traces get the room.
@@ -179,6 +183,7 @@ void MainWindow::buildActions() {
         [this, exchanged] { exportRegionsDialog(this, *doc_, exchanged(tr("Cannot export the regions"))); });
     add("file.importRegions", file, tr("Import re&gions (CSV or EDF+)…"), {},
         [this, exchanged] { importRegionsDialog(this, *doc_, exchanged(tr("Cannot import the regions"))); });
+    addStudyFileActions(file);
     add("file.saveSession", file, tr("Save &session…"), {QKeySequence::Save}, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), "session.warplab.json", tr("WarpLab sessions (*.json)"));
         if (!path.isEmpty()) saveSession(path);
@@ -228,6 +233,7 @@ void MainWindow::buildActions() {
     add("analysis.search", analysis, tr("&Search the query in its channel"), {QKeySequence(Qt::CTRL | Qt::Key_F)}, [this] { analysis_->searchQuery(); }, true);
     add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
+    addStudyAnalysisActions(analysis);
     add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
     // Short toolbar labels, so that the window fits on small screens.
@@ -348,6 +354,7 @@ bool MainWindow::saveSession(const QString& path) {
     if (!doc_->recording()) return false;
     try {
         session_ = captureSession(*doc_, *metric_, *signal_, session_);
+        study_->capture(session_);
         io::saveSession(path.toStdString(), session_);
     } catch (const std::exception& e) {
         showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
@@ -365,7 +372,9 @@ bool MainWindow::openSession(const QString& path) {
         showError(tr("Cannot open the session"), QString::fromStdString(e.what()));
         return false;
     }
+    if (!study_->restoreStudy(s)) return false;
     if (!restoreSession(s, *doc_, *metric_, *signal_)) return false;
+    study_->restoreRegions(s);
     session_ = s;
     addRecentFile(doc_->path());
     return true;

@@ -20,6 +20,8 @@ class JobProgressWidget;
 class PatternsView;
 class KernelComparisonView;
 class RegionList;
+class StudyNavigator;
+class StudyResultsView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -28,6 +30,7 @@ class Document;
 class JobRunner;
 class AnalysisController;
 class DockLayout;
+class StudyController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -51,6 +54,11 @@ public:
     widgets::PatternsView* patternsView() const { return patterns_; }
     widgets::KernelComparisonView* kernelView() const { return kernels_; }
     widgets::RegionList* regionList() const { return regionList_; }
+    // Studies (issue 10): File ▸ Open study, the navigator strip, study-wide results.
+    bool openStudy(const QString& path);  // a folder or a CHB-MIT summary; errors in the dialog
+    StudyController* studyController() const { return study_; }
+    widgets::StudyNavigator* studyNavigator() const { return studyNav_; }
+    widgets::StudyResultsView* studyResults() const { return studyResults_; }
 
     // Session files (io/session.h); both show the error dialog on failure.
     bool saveSession(const QString& path);
@@ -81,6 +89,9 @@ private:
     void showShortcuts();
     void editFilters();
     void updateTitle();
+    void buildStudy();  // main_window_study.cpp
+    void addStudyFileActions(const QString& menu);
+    void addStudyAnalysisActions(const QString& menu);
 
     Document* doc_;
     JobRunner* runner_;
@@ -95,6 +106,10 @@ private:
     widgets::KernelComparisonView* kernels_;
     widgets::RegionList* regionList_;
     widgets::JobProgressWidget* progress_;
+    widgets::StudyNavigator* studyNav_ = nullptr;
+    widgets::StudyResultsView* studyResults_ = nullptr;
+    StudyController* study_ = nullptr;
+    QDockWidget* studyDock_ = nullptr;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;
     DockLayout* layout_ = nullptr;  // result docks collapsed until a result; saved layout

@@ -109,6 +109,46 @@ private slots:
         QCOMPARE(out["regions"][0]["note"].get<std::string>(), std::string("edited"));
     }
 
+    // A session with a study (issue 10): its source and the regions of each recording come
+    // back exactly; a session without one (every older file) has none and writes no "study".
+    void studyRoundTrip() {
+        const std::string p = path("study.warplab.json");
+        Session s = example();
+        s.studyPath = "/data/chb01/chb01-summary.txt";
+        s.studyRegions["chb01_03.edf"] = {{RegionKind::Seizure, -1, 2996, 3036, "summary"},
+                                          {RegionKind::Query, 4, 10.25, 11.5, "spike"}};
+        s.studyRegions["chb01_04.edf"] = {{RegionKind::Seizure, 2, 1467, 1494.000000000001, "mine"}};
+        saveSession(p, s);
+        const Session back = loadSession(p);
+        compareSessions(s, back);
+        QCOMPARE(back.studyPath, s.studyPath);
+        QCOMPARE(back.studyRegions.size(), std::size_t(2));
+        for (const auto& [name, list] : s.studyRegions) {
+            const auto& got = back.studyRegions.at(name);
+            QCOMPARE(got.size(), list.size());
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                QCOMPARE(got[i].kind, list[i].kind);
+                QCOMPARE(got[i].channel, list[i].channel);
+                QCOMPARE(got[i].startS, list[i].startS);
+                QCOMPARE(got[i].endS, list[i].endS);
+                QCOMPARE(got[i].note, list[i].note);
+            }
+        }
+        // Closing the study: the next save drops it.
+        Session closed = back;
+        closed.studyPath.clear();
+        closed.studyRegions.clear();
+        saveSession(p, closed);
+        QVERIFY(!nlohmann::json::parse(iotest::readFile(p)).contains("study"));
+        QVERIFY(loadSession(p).studyPath.empty());
+        // An old session (no "study") loads with no study; a broken one is named.
+        const std::string old = path("old.json");
+        iotest::writeFile(old, R"({"warplab_session": 1, "recording": "/x.edf"})");
+        QVERIFY(loadSession(old).studyPath.empty());
+        iotest::writeFile(old, R"({"warplab_session": 1, "recording": "/x.edf", "study": {"source": "/d", "regions": {"a.edf": 3}}})");
+        QVERIFY(errorOf([&] { loadSession(old); }).find("study.regions.a.edf") != std::string::npos);
+    }
+
     void atomicSaveLeavesNoTemporary() {
         QTemporaryDir sub;
         const std::string p = sub.filePath("s.json").toStdString();
