@@ -11,6 +11,8 @@
 #include <tbb/parallel_for.h>
 
 #include "compute/core/error.h"
+#include "compute/patterns/epoch_starts.h"
+#include "compute/patterns/pattern_windows.h"
 
 namespace warplab::compute {
 
@@ -38,6 +40,8 @@ struct Layout {
     std::vector<SampleSpan> spans;
     std::vector<unsigned char> ictal;
     std::size_t ictalCount = 0;
+    std::vector<long long> starts;  // epoch starts when stretches are given, else empty (j * s)
+    long long start(std::size_t j, int stride) const { return starts.empty() ? (long long)j * stride : starts[j]; }
 };
 
 Layout layoutOf(const PatternRequest& r) {
@@ -70,9 +74,18 @@ Layout layoutOf(const PatternRequest& r) {
                               secondsText(double(L.query) / r.rateHz) + "), shorter than one epoch (e = " +
                               std::to_string(r.epoch) + " samples, " + secondsText(r.epoch / r.rateHz) +
                               "): mark longer seizures or choose a smaller epoch");
-    L.epochs = epochCount(L.n, r.epoch, r.stride);
     L.patterns = epochCount(L.query, r.epoch, r.stride);
-    L.ictal = ictalEpochs(L.spans, L.epochs, r.epoch, r.stride);
+    if (r.stretches.empty()) {
+        L.epochs = epochCount(L.n, r.epoch, r.stride);
+        L.ictal = ictalEpochs(L.spans, L.epochs, r.epoch, r.stride);
+    } else {
+        L.starts = windowStarts(r.stretches, L.n, r.epoch, r.stride);
+        if (L.starts.empty())
+            throw EngineError(K::BadInput, "stretches", "no stretch of " + ch + " holds one epoch (e = " +
+                                                            std::to_string(r.epoch) + " samples)");
+        L.epochs = (long long)L.starts.size();
+        L.ictal = ictalEpochsAt(L.spans, L.starts, r.epoch);
+    }
     L.ictalCount = std::size_t(std::count(L.ictal.begin(), L.ictal.end(), 1));
     if (L.ictalCount == 0)
         throw EngineError(K::BadInput, "seizures",
@@ -146,7 +159,7 @@ PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, s
     const std::size_t k = std::min(r.nearestCount, sorted.size());
     for (std::size_t q = 0; q < k; ++q) {
         const std::size_t j = sorted[q].epoch;
-        sc.nearest.push_back({j, double(j) * r.stride / r.rateHz, sorted[q].distance, L.ictal[j] != 0});
+        sc.nearest.push_back({j, double(L.start(j, r.stride)) / r.rateHz, sorted[q].distance, L.ictal[j] != 0});
     }
     return sc;
 }
@@ -167,6 +180,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     out.epochCount = std::size_t(L.epochs);
     out.ictalCount = L.ictalCount;
     out.patternCount = std::size_t(L.patterns);
+    out.epochStart = L.starts;
 
     Params params;
     params.metric = Metric::Cdtw;
@@ -202,6 +216,37 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     }
 
     const double total = double(nP) * double(nE);
+    const auto finish = [&] {
+        std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
+            return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
+        });
+        if (keep) {
+            for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
+            for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
+        }
+        out.cells = total * cdtwBandCells(r.epoch, r.band);
+        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (options.progress) options.progress(progressBase + progressScale);
+    };
+    if (r.deviceEpochs && gpuWindowMatrixUnavailable(kernel.name(), params).empty()) {
+        // The channel once to the device, epochs cut there, rows ranked block by block
+        // (pattern_windows.h); the same scoreRow as below, so the same ranking.
+        out.deviceEpochs = true;
+        out.ranked.reserve(nP);
+        WindowRowsInput in{r, query, L.starts.empty() ? nullptr : &L.starts, nE, nP, params,
+                           kernel.name().find("band_dpx") != std::string::npos};
+        in.read = [&](long long start, long long count, float* dst) { readChannel(r, start, count, dst); };
+        in.score = [&](std::size_t i, std::span<const double> row) {
+            if (keep) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
+            return scoreRow(r, L, i, row);
+        };
+        RunOptions o = options;
+        if (options.progress)
+            o.progress = [&](double f) { options.progress(progressBase + progressScale * f); };
+        computeWindowRows(in, o, out);
+        finish();
+        return out;
+    }
     double done = 0;
     // One block of rows, allocated once and not zeroed (every cell is written by a tile
     // before it is read): at the published size that is 1.96 GB of memset saved.
@@ -224,8 +269,8 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
             // One block of epochs: samples [c0*s, (c1-1)*s + e). With the channel in memory
             // each epoch is copied straight from the caller's view; through a reader the
             // block's samples are read once and the epochs cut from them.
-            const long long first = (long long)(c0 * s);
-            const long long count = (long long)((c1 - 1 - c0) * s + e);
+            const long long first = L.start(c0, r.stride);
+            const long long count = L.start(c1 - 1, r.stride) + (long long)e - first;
             const float* base = nullptr;
             if (r.samples.empty()) {
                 chunk.resize(std::size_t(count));
@@ -238,7 +283,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
             // The engine takes owning Series: each epoch is copied once, in parallel.
             epochs.resize(c1 - c0);
             tbb::parallel_for(std::size_t(0), c1 - c0, [&](std::size_t j) {
-                const float* p = base + j * s;
+                const float* p = base + (L.start(c0 + j, r.stride) - first);
                 epochs[j].values.assign(p, p + e);
                 epochs[j].length = e;
                 epochs[j].dims = 1;
@@ -272,16 +317,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
         out.rankSeconds += secondsSince(tRank);
     }
-    std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
-        return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
-    });
-    if (keep) {
-        for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
-        for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
-    }
-    out.cells = total * cdtwBandCells(r.epoch, r.band);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (options.progress) options.progress(progressBase + progressScale);
+    finish();
     return out;
 }
 

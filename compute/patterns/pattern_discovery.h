@@ -22,6 +22,7 @@
 #include "compute/engine.h"
 #include "compute/patterns/epoch_layout.h"
 #include "compute/patterns/quality.h"
+#include "compute/window_matrix.h"
 
 namespace warplab::compute {
 
@@ -39,6 +40,14 @@ struct PatternRequest {
     std::string channel;               // name for results and exports
 
     std::vector<SecondsSpan> seizures; // marked seizures of this channel, seconds
+    // Optional: epochs are cut only inside these spans of the channel (the recordings of a
+    // study laid end to end), never across one's end; empty = the whole channel is one stretch.
+    // Epoch j then starts at the j-th window start of windowStarts(stretches, ...).
+    std::vector<Stretch> stretches;
+    // GPU band kernels: upload the channel once and cut epochs on the device, ranking each
+    // block of rows on the host while the device computes the next (compute/window_matrix.h).
+    // Off: epochs packed per tile through Engine::distanceMatrixStreamed (the older path).
+    bool deviceEpochs = true;
     int epoch = 1024;                  // e: epoch and pattern length, samples
     int stride = 256;                  // s: stride of epochs and of patterns, samples
     int band = 16;                     // w: Sakoe-Chiba half-width of cdtw
@@ -93,6 +102,7 @@ struct PatternRanking {
     std::vector<SampleSpan> seizures;      // merged, sorted sample spans of the query
     std::vector<unsigned char> epochIctal; // label per epoch
     std::size_t epochCount = 0, ictalCount = 0, patternCount = 0;
+    std::vector<long long> epochStart;     // start sample per epoch when stretches were given (else j * stride)
     std::vector<PatternScore> ranked;      // best first (ties: lower pattern index first)
     DistanceMatrix matrix;                 // patterns (index order) x epochs when kept (else 0 x 0)
     std::string kernel;                    // the kernel that computed the matrix
@@ -100,6 +110,9 @@ struct PatternRanking {
     double epochSeconds = 0;               //   reading the channel and cutting epochs
     double engineSeconds = 0;              //   the matrix (Engine::distanceMatrixStreamed)
     double rankSeconds = 0;                //   reducing rows to qualities, histograms, ranking
+                                           //   (device epochs: the host's share not overlapped
+                                           //   by the device; engineSeconds the rest of the call)
+    bool deviceEpochs = false;             // the matrix came from the device-epoch path
     double cells = 0;                      // band cells computed (for throughput figures)
 };
 
