@@ -24,8 +24,7 @@ EdfWriter::EdfWriter(const std::string& path, const EdfWriterHeader& h, const st
         if (s.samplesPerRecord < 1) throw IoError(path, f + "samples per record", "must be >= 1");
     }
     std::lock_guard lock(edflibMutex());
-    handle_ = edfopen_file_writeonly(path.c_str(), h.plain ? (h.bdf ? EDFLIB_FILETYPE_BDF : EDFLIB_FILETYPE_EDF)
-                                                             : (h.bdf ? EDFLIB_FILETYPE_BDFPLUS : EDFLIB_FILETYPE_EDFPLUS),
+    handle_ = edfopen_file_writeonly(path.c_str(), h.bdf ? EDFLIB_FILETYPE_BDFPLUS : EDFLIB_FILETYPE_EDFPLUS,
                                      int(signals.size()));
     if (handle_ < 0) throw IoError(path, "", "EDFlib cannot create the file (error " + std::to_string(handle_) + ")");
     auto check = [&](int rc, const std::string& field) {
@@ -44,7 +43,7 @@ EdfWriter::EdfWriter(const std::string& path, const EdfWriterHeader& h, const st
     if (!h.recordingAdditional.empty())
         check(edf_set_recording_additional(handle_, h.recordingAdditional.c_str()), "recording additional");
     if (!h.equipment.empty()) check(edf_set_equipment(handle_, h.equipment.c_str()), "equipment");
-    if (!h.plain && h.annotationSignals != 1) check(edf_set_number_of_annotation_signals(handle_, h.annotationSignals), "annotation signals");
+    if (h.annotationSignals != 1) check(edf_set_number_of_annotation_signals(handle_, h.annotationSignals), "annotation signals");
     for (std::size_t i = 0; i < signals.size(); ++i) {
         const auto& s = signals[i];
         const int k = int(i);

@@ -20,8 +20,6 @@ struct EdfWriterHeader {
     int year = 2000, month = 1, day = 1, hour = 0, minute = 0, second = 0;  // year 1985..2084
     std::string patientCode, patientName, recordingAdditional, equipment;
     int annotationSignals = 1;      // more when annotations outnumber data records
-    bool plain = false;             // plain EDF/BDF, no annotation signal (as CHB-MIT's files),
-                                    // so that readers open it from the header alone
 };
 
 class EdfWriter {

@@ -200,6 +200,64 @@ private slots:
         }
     }
 
+    // Stretches (the recordings of a study end to end, issue 10): epochs only inside each,
+    // starting again at each stretch's first sample; labels, distances and ranking as the
+    // naive reference computes them on those epochs; a bad stretch is named.
+    void stretchesCutEpochsInsideEachStretch() {
+        const Planted p = makePlanted();
+        PatternRequest r = plantedRequest(p);
+        r.keepMatrix = true;
+        r.stride = 48;  // epochs of 64 at stride 48: a stretch end falls inside the grid
+        r.stretches = {{0, 40 * 64 + 5}, {40 * 64 + 37, 50 * 64}, {100 * 64, 20 * 64}};
+        const PatternRanking ranking = findPatterns(r, cpu("cpu.reference"));
+        std::vector<long long> starts;
+        for (const auto& t : r.stretches)
+            for (long long b = t.offset; b + 64 <= t.offset + t.length; b += 48) starts.push_back(b);
+        QCOMPARE(ranking.epochStart, starts);
+        QCOMPARE(ranking.epochCount, starts.size());
+        std::vector<float> query;
+        for (const auto& sp : ranking.seizures) query.insert(query.end(), p.x.begin() + sp.begin, p.x.begin() + sp.end);
+        std::vector<double> q(ranking.patternCount);
+        for (std::size_t j = 0; j < starts.size(); ++j) {
+            long long in = 0;  // samples of epoch j inside the seizures
+            for (const auto& sp : ranking.seizures)
+                in += std::max(0LL, std::min(starts[j] + 64, sp.end) - std::max(starts[j], sp.begin));
+            QCOMPARE(int(ranking.epochIctal[j]), 2 * in >= 64 ? 1 : 0);
+        }
+        for (std::size_t i = 0; i < ranking.patternCount; ++i) {
+            std::vector<double> row(starts.size());
+            for (std::size_t j = 0; j < starts.size(); ++j) {
+                row[j] = patterns_reference::cdtw(query.data() + i * 48, p.x.data() + starts[j], 64, 4);
+                QVERIFY(std::abs(ranking.matrix.at(i, j) - row[j]) <= 1e-9 * std::max(1.0, row[j]));
+            }
+            q[i] = patterns_reference::auc(row, ranking.epochIctal);
+        }
+        const auto order = patterns_reference::ranking(q);
+        for (std::size_t k = 0; k < q.size(); ++k) {
+            QVERIFY(std::abs(ranking.ranked[k].quality - q[ranking.ranked[k].index]) < 1e-12);
+            QVERIFY(std::abs(ranking.ranked[k].quality - q[order[k]]) < 1e-12);
+        }
+        const auto& near = ranking.ranked[0].nearest.front();
+        QCOMPARE(near.startS, double(starts[near.epoch]) / 64.0);
+        // The same with cpu.simd and a small epoch block (blocks that span a gap).
+        PatternRequest b = r;
+        b.epochBlock = 7;
+        const PatternRanking simd = findPatterns(b, cpu("cpu.simd"));
+        for (std::size_t k = 0; k < ranking.matrix.values.size(); ++k)
+            QVERIFY(std::abs(simd.matrix.values[k] - ranking.matrix.values[k]) <= 2e-4 * std::max(1.0, ranking.matrix.values[k]));
+        for (const auto& bad : std::vector<std::vector<Stretch>>{{{0, 100}, {50, 100}}, {{0, 100}, {200, 0}},
+                                                                  {{0, 100}, {7000, 1000}}}) {
+            PatternRequest e = r;
+            e.stretches = bad;
+            try {
+                findPatterns(e, cpu("cpu.simd"));
+                QFAIL("a bad stretch was accepted");
+            } catch (const EngineError& err) {
+                QVERIFY2(std::string(err.what()).find("stretches[1]") != std::string::npos, err.what());
+            }
+        }
+    }
+
     void tilesOfDifferentSizesGiveTheSameMatrix() {
         // Overlapping epochs (s < e) so that blocks cut epochs from shared samples.
         const Planted p = makePlanted();
