@@ -1,7 +1,8 @@
 // The published pattern-discovery workload from files on disk (issue 10), timed end to end:
 //   warplab-study-patterns SUMMARY [--channel FP1-F7] [--files K] [--backend auto|cpu|gpu]
-//                          [--kernel NAME] [--host-epochs] [--csv PATH] [--top N]
-// Reads one channel of every file the CHB-MIT style summary names (the first K with --files),
+//                          [--kernel NAME] [--host-epochs] [--pick FIRST:STEP] [--csv PATH] [--top N]
+// Reads one channel of every file the CHB-MIT style summary names (0-based files FIRST,
+// FIRST + STEP, ... with --pick; then the first K with --files),
 // lays the recordings end to end as stretches (epochs never cross a file end), takes the
 // seizures from the summary, and runs compute::findPatterns. Prints one `timing:` line with the
 // phases: reading (summary, headers, samples), epochs, matrix, ranking, and the whole wall time.
@@ -38,7 +39,8 @@ struct StudyChannel {
 
 // The summary's files (in its order) and seizures, then one channel of each file, read in
 // parallel through the lenient raw reader (pread, no shared lock).
-StudyChannel readStudyChannel(const std::string& summary, const std::string& channel, int maxFiles, int threads) {
+StudyChannel readStudyChannel(const std::string& summary, const std::string& channel, int maxFiles, int pickFirst,
+                              int pickStep, int threads) {
     std::ifstream in(summary);
     if (!in) throw std::runtime_error(summary + ": cannot open the summary file");
     const std::regex fileRe(R"(^File Name:\s*(\S+))"), startRe(R"(^Seizure\s*\d*\s*Start Time:\s*(\d+))"),
@@ -58,7 +60,14 @@ StudyChannel readStudyChannel(const std::string& summary, const std::string& cha
             entries.back().seizures.back().second = std::stod(m[1]);
     }
     if (entries.empty()) throw std::runtime_error(summary + ": no 'File Name:' entry");
+    if (pickStep > 0) {  // files pickFirst, pickFirst + pickStep, ... (0-based)
+        std::vector<Entry> picked;
+        for (std::size_t f = std::size_t(std::max(0, pickFirst)); f < entries.size(); f += std::size_t(pickStep))
+            picked.push_back(entries[f]);
+        entries = picked;
+    }
     if (maxFiles > 0 && std::size_t(maxFiles) < entries.size()) entries.resize(std::size_t(maxFiles));
+    if (entries.empty()) throw std::runtime_error(summary + ": no file left after --pick/--files");
 
     std::vector<std::unique_ptr<io::Recording>> recs(entries.size());
     std::vector<int> signal(entries.size());
@@ -134,7 +143,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::string summary = argv[1], channel = "FP1-F7", csv, backend = "auto", kernel;
-    int files = 0, top = 5;
+    int files = 0, top = 5, pickFirst = 0, pickStep = 0;
     bool hostEpochs = false;
     for (int i = 2; i < argc; ++i) {
         const std::string k = argv[i];
@@ -144,6 +153,12 @@ int main(int argc, char** argv) {
         };
         if (k == "--channel") channel = val();
         else if (k == "--files") files = std::atoi(val().c_str());
+        else if (k == "--pick") {
+            const std::string v = val();
+            pickFirst = std::atoi(v.c_str());
+            pickStep = v.find(':') == std::string::npos ? 0 : std::atoi(v.c_str() + v.find(':') + 1);
+            if (pickStep < 1) { std::fprintf(stderr, "--pick FIRST:STEP, STEP >= 1\n"); return 2; }
+        }
         else if (k == "--backend") backend = val();
         else if (k == "--kernel") kernel = val();
         else if (k == "--csv") csv = val();
@@ -154,7 +169,7 @@ int main(int argc, char** argv) {
     try {
         const auto t0 = Clock::now();
         const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-        StudyChannel ch = readStudyChannel(summary, channel, files, threads);
+        StudyChannel ch = readStudyChannel(summary, channel, files, pickFirst, pickStep, threads);
         const double readS = std::chrono::duration<double>(Clock::now() - t0).count();
 
         compute::PatternRequest r;
