@@ -66,6 +66,12 @@ grep '^timing' "$out/study_gpu_host.log" || true
 if cmp -s "$out/study_gpu_1.csv" "$out/study_gpu_host.csv"; then echo "whole study: device epochs == host epochs (every pattern, exact)"
 else echo "whole study: rankings DIFFER"; diff "$out/study_gpu_1.csv" "$out/study_gpu_host.csv" | head -10; fi | tee "$out/compare.txt"
 
+# A ranking kept from an earlier run (e.g. before a change to the ranking code), compared exactly.
+if [ -f .device-data/study_gpu_prev.csv ]; then
+  if cmp -s "$out/study_gpu_1.csv" .device-data/study_gpu_prev.csv; then echo "whole study: == the earlier run's ranking (exact)"
+  else echo "whole study: DIFFERS from the earlier run's ranking"; diff "$out/study_gpu_1.csv" .device-data/study_gpu_prev.csv | head -10; fi | tee -a "$out/compare.txt"
+fi
+
 echo "== subset: files 3,9,...,39 (all seizures), CPU and GPU"
 "$sp" "$sum" --pick 3:6 --backend cpu --csv "$out/subset_cpu.csv" > "$out/subset_cpu.log" 2>&1 || tail -3 "$out/subset_cpu.log"
 grep '^timing' "$out/subset_cpu.log" || true

@@ -4,6 +4,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -254,6 +255,28 @@ private slots:
                 QFAIL("a bad stretch was accepted");
             } catch (const EngineError& err) {
                 QVERIFY2(std::string(err.what()).find("stretches[1]") != std::string::npos, err.what());
+            }
+        }
+    }
+
+    // sortRow takes 32-bit keys when every distance is a float widened to double: the same
+    // permutation as a stable sort by distance, with ties, infinities and a non-float value.
+    void sortRowEqualsStableSort() {
+        std::mt19937 rng(3);
+        std::uniform_int_distribution<int> pick(0, 40);
+        for (bool widened : {true, false}) {
+            std::vector<double> d(5000);
+            for (auto& v : d) v = double(float(pick(rng)) * 0.37f);  // many ties
+            d[17] = INFINITY;
+            d[99] = 0.0;
+            if (!widened) d[123] = 1.0 / 3.0;  // not a float: the 64-bit path
+            const auto got = sortRow(d);
+            std::vector<std::size_t> order(d.size());
+            std::iota(order.begin(), order.end(), std::size_t(0));
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
+            for (std::size_t k = 0; k < d.size(); ++k) {
+                QCOMPARE(got[k].epoch, order[k]);
+                QCOMPARE(got[k].distance, d[order[k]]);
             }
         }
     }

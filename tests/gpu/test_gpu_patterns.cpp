@@ -107,8 +107,8 @@ int main() {
     };
     const std::vector<Case> cases = {
         {20000, 128, 32, 16, {{40, 52}, {200, 214}}, {}, "e=128 s=32 w=16, whole channel"},
-        {20000, 128, 32, 16, {{40, 52}, {200, 214}}, {{0, 6000}, {6100, 7000}, {13001, 6999}}, "e=128 s=32 w=16, 3 stretches and gaps"},
-        {9000, 100, 7, 5, {{30, 45}}, {{3, 4000}, {4000, 4997}}, "e=100 s=7 w=5, 2 touching stretches, ragged"},
+        {20000, 128, 32, 16, {{40, 52}, {200, 214}}, {{0, 6000}, {6100, 6900}, {13001, 6999}}, "e=128 s=32 w=16, 3 stretches and gaps"},
+        {9000, 100, 7, 5, {{30, 45}}, {{3, 3997}, {4000, 4997}}, "e=100 s=7 w=5, 2 touching stretches, ragged"},
         {6000, 64, 16, 0, {{20, 40}}, {}, "e=64 s=16 w=0"},
         {6000, 96, 24, 32, {{20, 40}, {60, 70}}, {{0, 3000}, {3500, 2500}}, "e=96 s=24 w=32, 2 stretches"},
     };
@@ -143,8 +143,8 @@ int main() {
         r.seizures = {{100, 135}};
         const PatternRanking dev = runOn(r, "cuda.band_dpx", true);
         const PatternRanking eng = runOn(r, "cuda.band_dpx", false);
-        report(dev.patternCount > 64 && sameRanking(dev, eng),
-               "row blocks 32+32+" + std::to_string(dev.patternCount - 64) + ": device epochs == engine tiles", 0);
+        report(dev.patternCount > 64 && dev.patternCount % 32 != 0 && sameRanking(dev, eng),
+               std::to_string(dev.patternCount) + " patterns in row blocks of 32: device epochs == engine tiles", 0);
     }
     // A stretch that ends outside the channel is bad input naming stretches[1].
     {
