@@ -235,6 +235,8 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         out.ranked.reserve(nP);
         WindowRowsInput in{r, query, L.starts.empty() ? nullptr : &L.starts, nE, nP, params,
                            kernel.name().find("band_dpx") != std::string::npos};
+        // Three blocks of rows are held (device and pinned host memory): within the budget.
+        in.rowBlock = std::clamp<std::size_t>(budget / (3 * nE * sizeof(double)), 1, 32);
         in.read = [&](long long start, long long count, float* dst) { readChannel(r, start, count, dst); };
         in.score = [&](std::size_t i, std::span<const double> row) {
             if (keep) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));

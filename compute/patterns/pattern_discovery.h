@@ -46,6 +46,8 @@ struct PatternRequest {
     std::vector<Stretch> stretches;
     // GPU band kernels: upload the channel once and cut epochs on the device, ranking each
     // block of rows on the host while the device computes the next (compute/window_matrix.h).
+    // Holds the whole channel in host memory (read once through `reader` when there is no
+    // view) and on the device, and 3 blocks of up to 32 rows within memoryBudgetBytes.
     // Off: epochs packed per tile through Engine::distanceMatrixStreamed (the older path).
     bool deviceEpochs = true;
     int epoch = 1024;                  // e: epoch and pattern length, samples

@@ -53,6 +53,7 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
     q.e = r.epoch;
     q.params = in.params;
     q.dpx = in.dpx;
+    q.rowBlock = in.rowBlock;
     out.epochSeconds += secondsSince(tRead);
 
     const auto tCall = std::chrono::steady_clock::now();

@@ -20,6 +20,7 @@ struct WindowRowsInput {
     std::size_t epochs = 0, patterns = 0;
     Params params;
     bool dpx = false;
+    std::size_t rowBlock = 32;                // patterns per block (3 blocks of rows held at once)
     // Samples [start, start+count) of the channel, checked finite (a view or the reader).
     std::function<void(long long start, long long count, float* out)> read;
     // Row i (all epochs) -> its score; called from several threads at once, one row each.
