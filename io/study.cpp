@@ -43,7 +43,17 @@ std::string_view recordingStatusName(RecordingStatus s) {
 // Opened recordings, least recently used first; at most `limit` kept.
 struct Study::Cache {
     std::mutex mutex;      // the list of open recordings
-    std::mutex readMutex;  // one read at a time (Recording::read is not meant for concurrent callers)
+    // One read at a time per recording (Recording::read is not meant for concurrent callers);
+    // different recordings may be read at once (the device pattern path reads a study's
+    // recordings in parallel; EDFlib calls are serialised by edflibMutex, the lenient
+    // reader's preads run in parallel). Created on first use, under `mutex`.
+    std::map<int, std::unique_ptr<std::mutex>> readMutex;
+    std::mutex& readMutexOf(int index) {
+        std::lock_guard lock(mutex);
+        auto& m = readMutex[index];
+        if (!m) m = std::make_unique<std::mutex>();
+        return *m;
+    }
     struct Entry {
         int index;
         std::shared_ptr<const Recording> rec;
@@ -638,7 +648,7 @@ void Study::read(int recording, int channel, long long start, long long count, f
         sig = rec->findSignal(c.name);
         if (sig < 0) throw IoError(r.path, "channel", "the opened recording has no channel " + c.name);
     }
-    std::lock_guard readLock(cache_->readMutex);
+    std::lock_guard readLock(cache_->readMutexOf(recording));
     const std::vector<float> v = rec->read(sig, start, count);
     std::copy(v.begin(), v.end(), out);
 }
