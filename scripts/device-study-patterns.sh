@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The published pattern workload from EDF files on disk (issue 10), for the GPU machine:
 # a generated study of 42 EDF+ files (23 channels, 256 Hz, 163.9 h, about 6.9 GB, written by
-# warplab-make-study with a chb99-summary.txt placing 7 seizures of 418 s), then
-# warplab-study-patterns reads channel FP1-F7 of every file, lays the recordings end to end as
-# stretches (589,823 epochs of 1024 at stride 256, none across a file end; 415 patterns) and
-# ranks them: GPU with device epochs (three runs), GPU with host-packed epochs (the older path,
+# warplab-make-study with a chb99-summary.txt placing 7 seizures of 436 s, one per file), then
+# warplab-study-patterns does what `warplab-cli patterns --study` does: io::Study::open on the
+# summary, io::studyPatternRequest for channel FP1-F7 (one segment per recording: 589,823 epochs
+# of 1024 at stride 256, none across a file end; 415 patterns, each from its own recording's
+# seizure) and compute::findPatterns. It ranks them: GPU with device epochs (three runs), GPU with host-packed epochs (the older path,
 # its ranking compared exactly), and the CPU on a subset (the 7 files with seizures: 415 x
 # 98,287) next to the GPU on the same subset.
 # On the device (run tool, carry [".device-debs"]), from the repository root:
@@ -35,7 +36,7 @@ cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF 
   -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined > "$out/configure.log" 2>&1 \
   || { tail -40 "$out/configure.log"; exit 1; }
 t=$(date +%s)
-cmake --build "$build" --target gpu_test_patterns warplab-make-study warplab-study-patterns -j "$(nproc)" \
+cmake --build "$build" --target gpu_test_patterns gpu_test_multi warplab-make-study warplab-study-patterns -j "$(nproc)" \
   > "$out/build.log" 2>&1 || { grep -B2 -A12 -E "error|FAILED" "$out/build.log" | head -60; exit 1; }
 echo "build: $(( $(date +%s) - t )) s"
 [ "$what" = build ] && exit 0
@@ -44,6 +45,9 @@ if [ "$what" = test ] || [ "$what" = all ]; then
   echo "== GPU pattern tests"
   "$build/tests/gpu/gpu_test_patterns" > "$out/gpu_test_patterns.log" 2>&1 || true
   grep -E "^FAIL|checks" "$out/gpu_test_patterns.log" || tail -5 "$out/gpu_test_patterns.log"
+  echo "== GPU multi tests (2-GPU parts skip on one GPU)"
+  "$build/tests/gpu/gpu_test_multi" > "$out/gpu_test_multi.log" 2>&1; echo "gpu_test_multi exit $?"
+  grep -E "^FAIL|checks|SKIP" "$out/gpu_test_multi.log" | head -5 || tail -5 "$out/gpu_test_multi.log"
 fi
 [ "$what" = test ] && exit 0
 
