@@ -620,6 +620,10 @@ std::shared_ptr<const Recording> Study::openRecording(int index, bool annotation
     open.remove_if([&](const Cache::Entry& e) { return e.index == index; });
     OpenOptions options;
     options.readAnnotations = annotations;
+    // Samples only: the lenient raw reader (pread on its own descriptor, the same values as
+    // EDFlib: io.test_edf_reading lenientReaderEqualsEdflib), so that different recordings are
+    // read in parallel; every EDFlib call holds one global mutex (edflib_lock.h).
+    options.forceLenient = !annotations;
     std::shared_ptr<const Recording> rec(Recording::open(r.path, options).release());
     open.push_back({index, rec, annotations});
     while (int(open.size()) > cache_->limit) open.pop_front();
