@@ -69,8 +69,8 @@ Layout layoutOf(const PatternRequest& r) {
                               secondsText(double(L.query) / r.rateHz) + "), shorter than one epoch (e = " +
                               std::to_string(r.epoch) + " samples, " + secondsText(r.epoch / r.rateHz) +
                               "): mark longer seizures or choose a smaller epoch");
-    L.patterns = epochCount(L.query, r.epoch, r.stride);
     L.epochs = epochCount(L.n, r.epoch, r.stride);
+    L.patterns = epochCount(L.query, r.epoch, r.stride);
     L.ictal = ictalEpochs(L.spans, L.epochs, r.epoch, r.stride);
     L.ictalCount = std::size_t(std::count(L.ictal.begin(), L.ictal.end(), 1));
     if (L.ictalCount == 0)
