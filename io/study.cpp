@@ -43,7 +43,16 @@ std::string_view recordingStatusName(RecordingStatus s) {
 // Opened recordings, least recently used first; at most `limit` kept.
 struct Study::Cache {
     std::mutex mutex;      // the list of open recordings
-    std::mutex readMutex;  // one read at a time (Recording::read is not meant for concurrent callers)
+    // One read at a time per recording (Recording::read is not meant for concurrent callers),
+    // and one open at a time per recording; different recordings are opened and read at once
+    // (the device pattern path reads a study's recordings in parallel). Created on first use.
+    std::map<int, std::unique_ptr<std::mutex>> readMutex, openMutex;
+    std::mutex& mutexOf(std::map<int, std::unique_ptr<std::mutex>>& m, int index) {
+        std::lock_guard lock(mutex);
+        auto& p = m[index];
+        if (!p) p = std::make_unique<std::mutex>();
+        return *p;
+    }
     struct Entry {
         int index;
         std::shared_ptr<const Recording> rec;
@@ -598,21 +607,31 @@ std::shared_ptr<const Recording> Study::openRecording(int index, bool annotation
     const StudyRecording& r = recordings_[std::size_t(index)];
     if (r.status != RecordingStatus::Ok)
         throw IoError(r.path, "", std::string(recordingStatusName(r.status)) + ": " + r.error);
-    std::lock_guard lock(cache_->mutex);
-    auto& open = cache_->open;
-    for (auto it = open.begin(); it != open.end(); ++it)
-        if (it->index == index && (it->annotations || !annotations)) {
-            open.splice(open.end(), open, it);  // most recently used last
-            return open.back().rec;
-        }
-    // Samples only: EDFlib then skips the annotations, which it would read from every record.
-    // A samples-only copy is closed first (EDFlib refuses a file it has open already).
-    open.remove_if([&](const Cache::Entry& e) { return e.index == index; });
+    // One open of this recording at a time; other recordings open at the same time (an EDF+
+    // open scans every record's annotations: not under the cache's mutex).
+    std::lock_guard openLock(cache_->mutexOf(cache_->openMutex, index));
+    {
+        std::lock_guard lock(cache_->mutex);
+        auto& open = cache_->open;
+        for (auto it = open.begin(); it != open.end(); ++it)
+            if (it->index == index && (it->annotations || !annotations)) {
+                open.splice(open.end(), open, it);  // most recently used last
+                return open.back().rec;
+            }
+        // Samples only: EDFlib then skips the annotations, which it would read from every record.
+        // A samples-only copy is closed first (EDFlib refuses a file it has open already).
+        open.remove_if([&](const Cache::Entry& e) { return e.index == index; });
+    }
     OpenOptions options;
     options.readAnnotations = annotations;
+    // Samples only: the lenient raw reader (pread on its own descriptor, the same values as
+    // EDFlib: io.test_edf_reading lenientReaderEqualsEdflib), so that different recordings are
+    // read in parallel; every EDFlib call holds one global mutex (edflib_lock.h).
+    options.forceLenient = !annotations;
     std::shared_ptr<const Recording> rec(Recording::open(r.path, options).release());
-    open.push_back({index, rec, annotations});
-    while (int(open.size()) > cache_->limit) open.pop_front();
+    std::lock_guard lock(cache_->mutex);
+    cache_->open.push_back({index, rec, annotations});
+    while (int(cache_->open.size()) > cache_->limit) cache_->open.pop_front();
     return rec;
 }
 
@@ -638,7 +657,7 @@ void Study::read(int recording, int channel, long long start, long long count, f
         sig = rec->findSignal(c.name);
         if (sig < 0) throw IoError(r.path, "channel", "the opened recording has no channel " + c.name);
     }
-    std::lock_guard readLock(cache_->readMutex);
+    std::lock_guard readLock(cache_->mutexOf(cache_->readMutex, recording));
     const std::vector<float> v = rec->read(sig, start, count);
     std::copy(v.begin(), v.end(), out);
 }

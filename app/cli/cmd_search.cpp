@@ -84,8 +84,25 @@ void runSearch(const SearchOptions& o) {
         }
     }
     OneSearch found;
-    namingFiles({{"query", o.query}, {"reference", o.reference}},
-                [&] { found = searchOne(query, reference, params, toRunOptions(o.run, "search"), o.modes, scope); });
+    if (mpi::active()) {
+        // Under mpirun: a stretch of the reference per rank, on the CPU (mpi_search.h); that
+        // split is written for the subsequence search of the whole reference.
+        if (window || o.modes.precision != "fp32" || !scope.excluded.empty())
+            mpi::agree(mpi::rank() == 0
+                           ? std::make_exception_ptr(compute::EngineError(
+                                 compute::EngineError::Kind::BadParameter, "mode",
+                                 "under mpirun only the fp32 subsequence search of a query from another file or "
+                                 "channel is split over ranks; run the window search, half2 or a self-excluding "
+                                 "search with one process"))
+                           : nullptr);
+        namingFiles({{"query", o.query}, {"reference", o.reference.front()}},
+                    [&] { found.matches = searchMpi(query, reference, params); });
+        if (mpi::rank() != 0) return;
+    } else {
+        namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
+            found = searchOne(query, reference, params, toRunOptions(o.run, "search"), o.modes, scope);
+        });
+    }
     finishProgress();
     const std::vector<compute::Match>& matches = found.matches;
     std::cerr << note;

@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 
 #include "compute/core/error.h"
+#include "compute/patterns/pattern_windows.h"
 #include "compute/patterns/study_layout.h"
 
 namespace warplab::compute {
@@ -187,6 +188,38 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     // A share of the patterns (an MPI rank's), or all of them.
     const std::size_t pBegin = std::min(r.patternBegin, nP), pEnd = r.patternEnd ? std::clamp(r.patternEnd, pBegin, nP) : nP;
     const double total = std::max(1.0, double(pEnd - pBegin) * double(nE));
+    const auto finish = [&] {
+        std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
+            return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
+        });
+        if (keep) {
+            for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
+            for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
+        }
+        out.cells = total * cdtwBandCells(r.epoch, r.band);
+        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (options.progress) options.progress(progressBase + progressScale);
+    };
+    if (r.deviceEpochs && pEnd > pBegin && gpuWindowMatrixUnavailable(kernel.name(), params).empty()) {
+        // The channel (a study: its segments end to end) once to the device, epochs cut there,
+        // rows ranked block by block (pattern_windows.h); the same layout and scoreRow as
+        // below, so the same ranking.
+        out.deviceEpochs = true;
+        out.ranked.reserve(pEnd - pBegin);
+        WindowRowsInput in{r, L, query, pBegin, pEnd, params, kernel.name().find("band_dpx") != std::string::npos};
+        // Three blocks of rows are held (device and pinned host memory): within the budget.
+        in.rowBlock = std::clamp<std::size_t>(budget / (3 * nE * sizeof(double)), 1, 32);
+        in.score = [&](std::size_t i, std::span<const double> row) {
+            if (keep) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
+            return scoreRow(r, L, i, row);
+        };
+        RunOptions o = options;
+        if (options.progress)
+            o.progress = [&](double f) { options.progress(progressBase + progressScale * f); };
+        computeWindowRows(in, o, out);
+        finish();
+        return out;
+    }
     double done = 0;
     // One block of rows, allocated once and not zeroed (every cell is written by a tile
     // before it is read): at the published size that is 1.96 GB of memset saved.
@@ -212,6 +245,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
             // is copied straight from the caller's view; else the stretches are read once into
             // `chunk` and the epochs cut from them (study_layout.h).
             const float* base = epochBlockSamples(r, L, block, chunk);
+            out.readSeconds += secondsSince(tBlock);
             // The engine takes owning Series: each epoch is copied once, in parallel.
             epochs.resize(c1 - c0);
             tbb::parallel_for(std::size_t(0), c1 - c0, [&](std::size_t j) {
@@ -249,16 +283,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
         out.rankSeconds += secondsSince(tRank);
     }
-    std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
-        return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
-    });
-    if (keep) {
-        for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
-        for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
-    }
-    out.cells = total * cdtwBandCells(r.epoch, r.band);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (options.progress) options.progress(progressBase + progressScale);
+    finish();
     return out;
 }
 

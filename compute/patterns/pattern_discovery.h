@@ -58,6 +58,14 @@ struct PatternRequest {
     std::vector<SecondsSpan> seizures; // marked seizures of this channel, seconds
     std::vector<PatternSegment> segments; // a study: non-empty replaces samples/reader/
                                           // sampleCount/seizures (all must then be empty)
+    // GPU band kernels: lay the channel (a study: its segments end to end) out in one host
+    // buffer, upload it once and cut epochs on the device at their start offsets (never across
+    // a segment's end), ranking each block of rows on the host while the device computes the
+    // next (compute/window_matrix.h, pattern_windows.h). Holds the whole channel in host memory
+    // and on the device, and 3 blocks of up to 32 rows within memoryBudgetBytes.
+    // Off: epochs packed per tile through Engine::distanceMatrixStreamed (the older path).
+    // Both paths give the same distances bit for bit and the same ranking.
+    bool deviceEpochs = true;
     int epoch = 1024;                  // e: epoch and pattern length, samples
     int stride = 256;                  // s: stride of epochs and of patterns, samples
     int band = 16;                     // w: Sakoe-Chiba half-width of cdtw
@@ -137,9 +145,13 @@ struct PatternRanking {
     DistanceMatrix matrix;                 // patterns (index order) x epochs when kept (else 0 x 0)
     std::string kernel;                    // the kernel that computed the matrix
     double seconds = 0;                    // wall time of the whole run, of which:
-    double epochSeconds = 0;               //   reading the channel and cutting epochs
+    double epochSeconds = 0;               //   reading the channel and cutting epochs, of which
+    double readSeconds = 0;                //     reading samples (views: the finite check)
     double engineSeconds = 0;              //   the matrix (Engine::distanceMatrixStreamed)
     double rankSeconds = 0;                //   reducing rows to qualities, histograms, ranking
+                                           //   (device epochs: the host's share not overlapped
+                                           //   by the device; engineSeconds the rest of the call)
+    bool deviceEpochs = false;             // the matrix came from the device-epoch path
     double cells = 0;                      // band cells computed (for throughput figures)
 };
 

@@ -44,19 +44,23 @@ std::uint64_t orderedBits(double v) {
 
 }  // namespace
 
-std::vector<RankedDistance> sortRow(std::span<const double> d) {
-    // LSD radix sort, 16-bit digits: rows hold up to ~10^6 epochs and the pipeline sorts one
-    // per pattern, so this is several times faster than a comparison sort. Each pass is
-    // stable and the input is in epoch order, so equal distances stay in epoch order.
-    const std::size_t n = d.size();
-    std::vector<std::uint64_t> key(n), keyTmp(n);
-    std::vector<std::uint32_t> idx(n), idxTmp(n);
-    for (std::size_t j = 0; j < n; ++j) {
-        key[j] = orderedBits(d[j]);
-        idx[j] = std::uint32_t(j);
-    }
+namespace {
+
+// Order-preserving map of a float, as orderedBits for doubles.
+std::uint32_t orderedBits32(float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return (u >> 31) ? ~u : (u | (std::uint32_t(1) << 31));
+}
+
+// One stable LSD radix sort of (key, idx) by 16-bit digits; idx starts in epoch order.
+template <typename Key>
+void radixSort(std::vector<Key>& key, std::vector<std::uint32_t>& idx) {
+    const std::size_t n = key.size();
+    std::vector<Key> keyTmp(n);
+    std::vector<std::uint32_t> idxTmp(n);
     std::vector<std::size_t> count(1 << 16);
-    for (int shift = 0; shift < 64; shift += 16) {
+    for (int shift = 0; shift < int(sizeof(Key) * 8); shift += 16) {
         std::fill(count.begin(), count.end(), 0);
         for (std::size_t j = 0; j < n; ++j) ++count[(key[j] >> shift) & 0xffff];
         if (n == 0 || count[(key[0] >> shift) & 0xffff] == n) continue;  // one digit value: nothing to move
@@ -73,6 +77,31 @@ std::vector<RankedDistance> sortRow(std::span<const double> d) {
         }
         key.swap(keyTmp);
         idx.swap(idxTmp);
+    }
+}
+
+}  // namespace
+
+std::vector<RankedDistance> sortRow(std::span<const double> d) {
+    // LSD radix sort, 16-bit digits: rows hold up to ~10^6 epochs and the pipeline sorts one
+    // per pattern, so this is several times faster than a comparison sort. Each pass is
+    // stable and the input is in epoch order, so equal distances stay in epoch order.
+    // Distances from fp32 kernels (the GPU's, cpu.simd's) are floats widened exactly to
+    // double: then 32-bit keys (two passes instead of three or four) order them the same way,
+    // since widening is exact and monotone, so the permutation is the same either way.
+    const std::size_t n = d.size();
+    std::vector<std::uint32_t> idx(n);
+    for (std::size_t j = 0; j < n; ++j) idx[j] = std::uint32_t(j);
+    bool allFloat = true;
+    for (std::size_t j = 0; j < n && allFloat; ++j) allFloat = double(float(d[j])) == d[j];  // NaN: the 64-bit path
+    if (allFloat) {
+        std::vector<std::uint32_t> key(n);
+        for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits32(float(d[j]));
+        radixSort(key, idx);
+    } else {
+        std::vector<std::uint64_t> key(n);
+        for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits(d[j]);
+        radixSort(key, idx);
     }
     std::vector<RankedDistance> sorted(n);
     for (std::size_t j = 0; j < n; ++j) sorted[j] = {d[idx[j]], idx[j]};

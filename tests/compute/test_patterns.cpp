@@ -4,6 +4,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -197,6 +198,133 @@ private slots:
         for (std::size_t k = 0; k < 5; ++k) {
             QCOMPARE(ranking.ranked[k].index, order[k]);
             QVERIFY(std::abs(ranking.ranked[k].quality - q[order[k]]) < 1e-12);
+        }
+    }
+
+    // Segments (the recordings of a study, issue 10) cut from one channel with gaps between
+    // them and stride 48 < e = 64, so segment ends fall inside the epoch grid: epochs only
+    // inside each segment, starting again at its first sample; patterns from each segment's own
+    // seizures; labels, distances and ranking as the naive reference computes them on epochs and
+    // patterns cut here; nearest epochs named by segment and clock; cpu.simd with epoch blocks
+    // that span segment ends agrees; a bad segment is named.
+    void segmentsCutEpochsInsideEachSegment() {
+        const Planted p = makePlanted();
+        const std::vector<std::pair<long long, long long>> pieces = {{0, 40 * 64 + 5}, {40 * 64 + 37, 50 * 64}, {100 * 64, 20 * 64}};
+        PatternRequest r = plantedRequest(p);
+        r.samples = {};
+        r.seizures = {};
+        r.keepMatrix = true;
+        r.stride = 48;
+        for (std::size_t k = 0; k < pieces.size(); ++k) {
+            PatternSegment g;
+            g.samples = std::span<const float>(p.x.data() + pieces[k].first, std::size_t(pieces[k].second));
+            const double from = double(pieces[k].first) / 64.0, to = double(pieces[k].first + pieces[k].second) / 64.0;
+            for (const auto& sz : p.seizures)
+                if (sz.start >= from && sz.end <= to) g.seizures.push_back({sz.start - from, sz.end - from});
+            g.recording = "rec" + std::to_string(k) + ".edf";
+            g.clockStartS = 1000.0 * double(k);
+            r.segments.push_back(g);
+        }
+        const PatternRanking ranking = findPatterns(r, cpu("cpu.reference"));
+        // Epochs and patterns cut here, segment by segment.
+        std::vector<long long> starts;               // global sample of each epoch
+        std::vector<std::size_t> epochSeg, patSeg;
+        std::vector<std::vector<float>> queries;
+        std::vector<long long> patStart;             // offset of pattern i in its segment's query
+        std::vector<unsigned char> ictal;
+        for (std::size_t k = 0; k < pieces.size(); ++k) {
+            const auto [off, len] = pieces[k];
+            QCOMPARE(ranking.segments[k].epochBegin, starts.size());
+            QCOMPARE(ranking.segments[k].patternBegin, patSeg.size());
+            const auto& spans = ranking.segments[k].seizures;
+            for (long long b = 0; b + 64 <= len; b += 48) {
+                starts.push_back(off + b);
+                epochSeg.push_back(k);
+                long long in = 0;
+                for (const auto& sp : spans) in += std::max(0LL, std::min(b + 64, sp.end) - std::max(b, sp.begin));
+                ictal.push_back(2 * in >= 64 ? 1 : 0);
+            }
+            std::vector<float> q;
+            for (const auto& sp : spans) q.insert(q.end(), p.x.begin() + off + sp.begin, p.x.begin() + off + sp.end);
+            for (long long b = 0; b + 64 <= (long long)q.size(); b += 48) {
+                patSeg.push_back(k);
+                patStart.push_back(b);
+            }
+            queries.push_back(std::move(q));
+        }
+        QCOMPARE(ranking.epochCount, starts.size());
+        QCOMPARE(ranking.patternCount, patSeg.size());
+        QVERIFY(ranking.segments[0].patternCount > 0 && ranking.segments[1].patternCount > 0 &&
+                ranking.segments[2].patternCount > 0);
+        QCOMPARE(ranking.epochIctal, ictal);
+        std::vector<double> q(ranking.patternCount);
+        for (std::size_t i = 0; i < ranking.patternCount; ++i) {
+            std::vector<double> row(starts.size());
+            const float* pat = queries[patSeg[i]].data() + patStart[i];
+            for (std::size_t j = 0; j < starts.size(); ++j) {
+                row[j] = patterns_reference::cdtw(pat, p.x.data() + starts[j], 64, 4);
+                QVERIFY(std::abs(ranking.matrix.at(i, j) - row[j]) <= 1e-9 * std::max(1.0, row[j]));
+            }
+            q[i] = patterns_reference::auc(row, ictal);
+        }
+        const auto order = patterns_reference::ranking(q);
+        for (std::size_t k = 0; k < q.size(); ++k) {
+            QVERIFY(std::abs(ranking.ranked[k].quality - q[ranking.ranked[k].index]) < 1e-12);
+            QVERIFY(std::abs(ranking.ranked[k].quality - q[order[k]]) < 1e-12);
+            QCOMPARE(ranking.ranked[k].segment, patSeg[ranking.ranked[k].index]);
+        }
+        for (const auto& sc : ranking.ranked)
+            for (const auto& near : sc.nearest) {
+                const std::size_t k = epochSeg[near.epoch];
+                QCOMPARE(near.segment, k);
+                QCOMPARE(near.startS, double(starts[near.epoch] - pieces[k].first) / 64.0);
+                QCOMPARE(near.clockS, 1000.0 * double(k) + near.startS);
+            }
+        // The same with cpu.simd and a small epoch block (blocks that span segment ends).
+        PatternRequest b = r;
+        b.epochBlock = 7;
+        const PatternRanking simd = findPatterns(b, cpu("cpu.simd"));
+        for (std::size_t k = 0; k < ranking.matrix.values.size(); ++k)
+            QVERIFY(std::abs(simd.matrix.values[k] - ranking.matrix.values[k]) <= 2e-4 * std::max(1.0, ranking.matrix.values[k]));
+        // Bad segments are named: seizures past the recording's end, no samples, a NaN.
+        PatternRequest outside = r;
+        outside.segments[1].seizures.push_back({49.5, 51});
+        PatternRequest empty = r;
+        empty.segments[1].samples = {};
+        std::vector<float> withNan(p.x.begin() + pieces[2].first, p.x.begin() + pieces[2].first + pieces[2].second);
+        withNan[300] = NAN;
+        PatternRequest nan = r;
+        nan.segments[2].samples = withNan;
+        for (const auto& [bad, want] : std::vector<std::pair<PatternRequest, std::string>>{
+                 {outside, "segments[1].seizures"}, {empty, "segments[1]"}, {nan, "rec2.edf"}}) {
+            try {
+                findPatterns(bad, cpu("cpu.simd"));
+                QFAIL("a bad segment was accepted");
+            } catch (const EngineError& err) {
+                QVERIFY2(std::string(err.what()).find(want) != std::string::npos, err.what());
+            }
+        }
+    }
+
+    // sortRow takes 32-bit keys when every distance is a float widened to double: the same
+    // permutation as a stable sort by distance, with ties, infinities and a non-float value.
+    void sortRowEqualsStableSort() {
+        std::mt19937 rng(3);
+        std::uniform_int_distribution<int> pick(0, 40);
+        for (bool widened : {true, false}) {
+            std::vector<double> d(5000);
+            for (auto& v : d) v = double(float(pick(rng)) * 0.37f);  // many ties
+            d[17] = INFINITY;
+            d[99] = 0.0;
+            if (!widened) d[123] = 1.0 / 3.0;  // not a float: the 64-bit path
+            const auto got = sortRow(d);
+            std::vector<std::size_t> order(d.size());
+            std::iota(order.begin(), order.end(), std::size_t(0));
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
+            for (std::size_t k = 0; k < d.size(); ++k) {
+                QCOMPARE(got[k].epoch, order[k]);
+                QCOMPARE(got[k].distance, d[order[k]]);
+            }
         }
     }
 

@@ -1,0 +1,105 @@
+#include "compute/patterns/pattern_windows.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+
+#include <tbb/parallel_for.h>
+
+#include "compute/core/error.h"
+
+namespace warplab::compute {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L) {
+    ChannelBuffer b;
+    const std::size_t nSeg = L.segments.size();
+    std::vector<long long> offset(nSeg);
+    for (std::size_t k = 0; k < nSeg; ++k) {
+        offset[k] = b.sampleCount;
+        b.stretches.push_back({b.sampleCount, L.segments[k].n});
+        b.sampleCount += L.segments[k].n;
+    }
+    if (r.segments.empty() && !r.samples.empty()) {
+        // A view as it is (no copy), checked in parallel slices with the same finite test and
+        // message as the reader path.
+        const long long n = b.sampleCount;
+        const long long slice = 1LL << 22;
+        tbb::parallel_for(0LL, (n + slice - 1) / slice, [&](long long q) {
+            const long long a = q * slice, c = std::min(n - a, slice);
+            checkSegmentFinite(r, L, 0, a, c, r.samples.data() + a);
+        });
+        b.samples = r.samples.data();
+        return b;
+    }
+    // A study's recordings are read in parallel (an io::Study recording has its own EDF
+    // handle); within one segment the reader is called from one thread, in order.
+    b.owned.resize(std::size_t(b.sampleCount));
+    constexpr long long kPiece = 1LL << 24;  // 64 MB of floats per read call
+    tbb::parallel_for(std::size_t(0), nSeg, [&](std::size_t k) {
+        for (long long a = 0; a < L.segments[k].n; a += kPiece)
+            readSegment(r, L, k, a, std::min(kPiece, L.segments[k].n - a), b.owned.data() + offset[k] + a);
+    }, tbb::simple_partitioner());
+    b.samples = b.owned.data();
+    return b;
+}
+
+void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, PatternRanking& out) {
+    const PatternRequest& r = in.request;
+    const SegmentedLayout& L = in.layout;
+    const std::size_t e = std::size_t(r.epoch);
+    const auto tRead = std::chrono::steady_clock::now();
+    const ChannelBuffer channel = channelBuffer(r, L);
+    out.readSeconds += secondsSince(tRead);
+
+    WindowMatrixRequest q;
+    // Epoch starts: each segment's windows at its offset, in the global column order of the
+    // layout (segment after segment), so column j here is column j of the host path.
+    q.starts = windowStarts(channel.stretches, channel.sampleCount, r.epoch, r.stride);
+    if (q.starts.size() != std::size_t(L.epochs))
+        throw EngineError(EngineError::Kind::Internal, "epochs",
+                          "the device path cut " + std::to_string(q.starts.size()) + " epochs, the layout " +
+                              std::to_string(L.epochs));
+    // Patterns of this share: pattern i is the window of its own segment's query at
+    // patternOrigin(L, i, s).queryOffset (never i * s once there are several segments).
+    const std::size_t nRows = in.rowEnd - in.rowBegin;
+    std::vector<float> patterns(nRows * e);
+    for (std::size_t i = in.rowBegin; i < in.rowEnd; ++i)
+        std::memcpy(patterns.data() + (i - in.rowBegin) * e,
+                    in.query.data() + patternOrigin(L, i, r.stride).queryOffset, e * sizeof(float));
+    q.queries = patterns.data();
+    q.queryCount = nRows;
+    q.samples = channel.samples;
+    q.sampleCount = channel.sampleCount;
+    q.e = r.epoch;
+    q.params = in.params;
+    q.dpx = in.dpx;
+    q.rowBlock = in.rowBlock;
+    out.epochSeconds += secondsSince(tRead);
+
+    const std::size_t nE = q.starts.size();
+    const auto tCall = std::chrono::steady_clock::now();
+    double rank = 0;
+    gpuWindowMatrix(q, [&](std::size_t r0, std::size_t r1, const double* rows) {
+        const auto tRank = std::chrono::steady_clock::now();
+        std::vector<PatternScore> scores(r1 - r0);
+        tbb::parallel_for(r0, r1, [&](std::size_t i) {
+            scores[i - r0] = in.score(in.rowBegin + i, std::span<const double>(rows + (i - r0) * nE, nE));
+        });
+        for (auto& sc : scores) out.ranked.push_back(std::move(sc));
+        if (r.matrixSink) r.matrixSink(Tile{in.rowBegin + r0, in.rowBegin + r1, 0, nE}, rows);
+        rank += secondsSince(tRank);
+    }, options);
+    out.engineSeconds += secondsSince(tCall) - rank;
+    out.rankSeconds += rank;
+}
+
+}  // namespace warplab::compute

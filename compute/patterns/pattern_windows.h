@@ -1,0 +1,46 @@
+// The device-epoch path of findPatterns (issue 10): the channel (a study: its segments laid end
+// to end) goes to the GPU once, epochs are windows of it read by the band kernel at their
+// offsets (compute/window_matrix.h), and each block of finished rows is reduced on the host
+// while the device computes the next. Called by pattern_discovery.cpp, which keeps the layout
+// (study_layout.h) and the per-row reduction, so that both paths rank with the same code.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "compute/patterns/pattern_discovery.h"
+#include "compute/patterns/study_layout.h"
+#include "compute/window_matrix.h"
+
+namespace warplab::compute {
+
+// The request's samples as one buffer: segment k at offset[k] (end to end, no gap), each read
+// through readSegment (checked finite; different segments read in parallel, each segment's
+// reader from one thread). A single recording in memory is the caller's view, checked finite.
+struct ChannelBuffer {
+    std::vector<float> owned;
+    const float* samples = nullptr;
+    long long sampleCount = 0;
+    std::vector<Stretch> stretches;  // one per segment: {offset[k], segment k's samples}
+};
+ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L);
+
+struct WindowRowsInput {
+    const PatternRequest& request;
+    const SegmentedLayout& layout;
+    const std::vector<float>& query;          // readPatternQueries
+    std::size_t rowBegin = 0, rowEnd = 0;     // the share of patterns (global rows) computed here
+    Params params;
+    bool dpx = false;
+    std::size_t rowBlock = 32;                // patterns per block (3 blocks of rows held at once)
+    // Row i (global; all epochs) -> its score; called from several threads at once, one row each.
+    std::function<PatternScore(std::size_t i, std::span<const double> row)> score;
+};
+
+// Fills out.ranked (pattern order), out.epochSeconds (reading the channel, laying out the
+// epochs), engineSeconds, rankSeconds, and calls request.matrixSink per block of rows (global
+// row numbers). Throws what gpuWindowMatrix or the readers throw.
+void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, PatternRanking& out);
+
+}  // namespace warplab::compute

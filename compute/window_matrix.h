@@ -1,0 +1,53 @@
+// Queries x windows of one channel buffer, on the GPU, without cutting the windows on the host
+// (issue 10): the channel goes to the device once and the band kernel reads window j at its
+// offset in that buffer. The windows are those of length e at stride s inside each *stretch*
+// (a span of the buffer: one recording of a study laid end to end with the others), so that a
+// window never crosses a file boundary or a gap. Rows come back in blocks, and the caller's sink
+// reduces block k on the host while the device computes the blocks after it.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compute/core/job.h"
+#include "compute/core/params.h"
+
+namespace warplab::compute {
+
+// Samples [offset, offset + length) of the channel buffer.
+struct Stretch {
+    long long offset = 0, length = 0;
+};
+
+// Start sample of every window, stretch by stretch in order: floor((length - e)/s) + 1 windows
+// per stretch of at least e samples, none in a shorter one. Throws EngineError(BadInput,
+// "stretches[i]") for a stretch that is empty, outside [0, samples) or overlaps the one before.
+std::vector<long long> windowStarts(const std::vector<Stretch>& stretches, long long samples, int e, int s);
+
+// Rows [rowBegin, rowEnd) of the matrix, row-major, `cols` doubles a row (cols = windows).
+// Called on the thread that called gpuWindowMatrix, one block at a time, in row order.
+using RowBlockSink = std::function<void(std::size_t rowBegin, std::size_t rowEnd, const double* rows)>;
+
+struct WindowMatrixRequest {
+    const float* queries = nullptr;  // queryCount x e floats, row-major
+    std::size_t queryCount = 0;
+    const float* samples = nullptr;  // the channel buffer
+    long long sampleCount = 0;
+    std::vector<long long> starts;   // window starts (windowStarts), each + e <= sampleCount
+    int e = 0;
+    Params params;                   // cdtw, band <= 32
+    bool dpx = false;                // the band kernel's DPX minimum (cuda.band_dpx)
+    std::size_t rowBlock = 32;       // queries per block handed to the sink
+};
+
+// Empty when gpuWindowMatrix can run `kernelName` with these parameters (a GPU build, a device,
+// a cuda.band / cuda.band_dpx kernel or its hip.* twin, cdtw with band <= 32), else why not.
+std::string gpuWindowMatrixUnavailable(const std::string& kernelName, const Params& params);
+
+// The matrix through the band kernel (the same arithmetic as that kernel through the engine:
+// bit for bit the same distances). Throws EngineError (Device, Cancelled; whatever the sink
+// throws, after the device work in flight is finished).
+void gpuWindowMatrix(const WindowMatrixRequest& request, const RowBlockSink& sink, const RunOptions& options);
+
+}  // namespace warplab::compute
