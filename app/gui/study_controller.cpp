@@ -9,6 +9,7 @@
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
+#include "compute/engine.h"
 #include "compute/multi_search.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/io_error.h"
@@ -263,14 +264,39 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
     compute::Params p = metric_->params();
     p.metric = compute::Metric::Sdtw;
     p.topk = topK;
-    const QString desc = tr("Top %1 matches of the query %2–%3 s (%4) in %5: %6 series searched (subsequence DTW)%7")
+    // Issue 11, section 3: the query would find itself in the series it was cut from (the open
+    // recording, its channel), so matches ending within floor(m/2) of its own end are not
+    // reported there, as the single-channel search does; other series are searched whole.
+    const std::size_t m = query.length, h = m / 2;
+    const double queryRate = doc_->channelRate(channel);
+    const std::size_t selfEnd =
+        std::size_t(std::max(0LL, (long long)std::floor(region->startS * queryRate))) + (m ? m - 1 : 0);
+    const int ownRecording = current_;
+    const int ownChannel = (scope == SearchScope::Channel || scope == SearchScope::AllChannels)
+                               ? channel
+                               : (study_ ? study_->findChannel(channelName.toStdString()) : -1);
+    const bool studyScope = scope == SearchScope::StudyChannel || scope == SearchScope::StudyAllChannels;
+    auto isOwn = [=](const compute::SearchSource& s) {
+        return s.channelIndex == ownChannel && (!studyScope || (ownRecording >= 0 && s.recordingIndex == ownRecording));
+    };
+    bool selfExcluded = false;
+    for (const auto& s : sources) selfExcluded = selfExcluded || isOwn(s);
+    const compute::SeriesSearch perSeries = [=](const compute::Series& qs, const compute::Series& ref,
+                                                const compute::SearchSource& src, const compute::Params& pp,
+                                                const compute::RunOptions& ro) {
+        compute::SearchScope sc;
+        if (isOwn(src)) sc.excluded = {{selfEnd >= h ? selfEnd - h : 0, selfEnd + h}};
+        return compute::Engine::search(qs, ref, pp, ro, sc);
+    };
+    const QString desc = tr("Top %1 matches of the query %2–%3 s (%4) in %5: %6 series searched (subsequence DTW%8)%7")
                              .arg(topK).arg(region->startS, 0, 'f', 2).arg(region->endS, 0, 'f', 2).arg(channelName, where)
                              .arg(sources.size())
                              .arg(skipped.empty() ? QString() : tr("; skipped: %1").arg(q([&] {
                                  std::string all;
                                  for (const auto& s : skipped) all += (all.empty() ? "" : "; ") + s;
                                  return all;
-                             }())));
+                             }())))
+                             .arg(selfExcluded ? tr("; its own place excluded") : QString());
     auto study = study_;  // the sources read through it: it lives as long as the job
     auto* view = results_;
     Q_EMIT viewRequested(view);
@@ -279,7 +305,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
     const QString slot = study && current_ >= 0 ? QStringLiteral("study.search") : QStringLiteral("allChannelsSearch");
     return runner_->submit(slot, desc, metric_->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
         std::vector<std::size_t> tooShort;
-        const auto matches = compute::searchSources(query, sources, p, o, {}, &tooShort);
+        const auto matches = compute::searchSources(query, sources, p, o, perSeries, &tooShort);
         std::vector<widgets::StudyResultRow> rows;
         for (const compute::SourceMatch& m : matches) {
             const compute::SearchSource& s = sources[m.source];
