@@ -71,8 +71,8 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
         throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
     if (!done) {
         wp.bruteForce = options.kernel == "cpu.reference";
-        const std::vector<double> yd = toDouble(reference);
-        auto cands = windowSearchCandidates(yd.data(), yd.size(), qz.data(), m, wp, stats, options.cancel);
+        auto cands = windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), m, wp, stats,
+                                            options.cancel);
         matches = selectWindowTopK(std::move(cands), m, wp.topk);
     }
     for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <filesystem>
 
+#include "io/file_bytes.h"
 #include "io/io_error.h"
 #include "io/npy.h"
+#include "io/number_column.h"
 #include "io/recording.h"
 #include "io/recording_backends.h"
 #include "io/text_table.h"
@@ -106,7 +108,14 @@ compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptio
         }
         return fromMatrixRows(path, stem, rows, lines, options);
     }
-    TextTable t = readTextTable(path);
+    const FileBytes content(path);
+    if (!options.labelColumn && !options.multivariate)
+        if (auto column = parseNumberColumn(content.view())) {
+            compute::SeriesSet one;  // not `return {Series}`: an initializer list would copy the samples
+            one.emplace_back(std::move(*column), 1, stem);
+            return one;
+        }
+    TextTable t = parseTextTable(path, content.view());
     if (!t.header.empty()) {
         // Named columns: each column is one series (or one channel of a multivariate series).
         const std::size_t w = t.header.size();

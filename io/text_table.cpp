@@ -124,7 +124,7 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
     return t;
 }
 
-TextTable readTextTable(const std::string& path) {
+std::string readFileText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path, "", "cannot open for reading");
     // One read into a string of the file's size (a stringstream would copy it twice).
@@ -141,7 +141,9 @@ TextTable readTextTable(const std::string& path) {
         ss << in.rdbuf();
         content = ss.str();
     }
-    return parseTextTable(path, content);
+    return content;
 }
+
+TextTable readTextTable(const std::string& path) { return parseTextTable(path, readFileText(path)); }
 
 }  // namespace warplab::io

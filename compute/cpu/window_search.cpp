@@ -120,13 +120,18 @@ bool inExcluded(const std::vector<std::pair<std::size_t, std::size_t>>& ex, std:
 
 }  // namespace
 
-void znormWindow(const double* x, std::size_t m, double* out) {
+namespace {
+
+// The definition's two-pass statistics; a float window is read as the doubles it converts to
+// exactly, so both element types give the same z.
+template <class T>
+void znormOf(const T* x, std::size_t m, double* out) {
     double sum = 0;
     for (std::size_t i = 0; i < m; ++i) sum += x[i];
     const double mean = sum / double(m);
     double ss = 0;
     for (std::size_t i = 0; i < m; ++i) {
-        const double e = x[i] - mean;
+        const double e = double(x[i]) - mean;
         ss += e * e;
     }
     const double sd = std::sqrt(ss / double(m));
@@ -134,8 +139,12 @@ void znormWindow(const double* x, std::size_t m, double* out) {
         std::fill(out, out + m, 0.0);
         return;
     }
-    for (std::size_t i = 0; i < m; ++i) out[i] = (x[i] - mean) / sd;
+    for (std::size_t i = 0; i < m; ++i) out[i] = (double(x[i]) - mean) / sd;
 }
+
+}  // namespace
+
+void znormWindow(const double* x, std::size_t m, double* out) { znormOf(x, m, out); }
 
 double bandDtwSquared(const double* a, const double* b, std::size_t m, long w) {
     std::vector<double> r1(m), r2(m);
@@ -158,9 +167,12 @@ std::vector<Match> selectWindowTopK(std::vector<WindowCandidate> c, std::size_t 
     return out;
 }
 
-std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t N, const double* q,
-                                                    std::size_t m, const WindowSearchParams& p,
-                                                    WindowSearchStats* statsOut, const CancelToken* cancel) {
+namespace {
+
+template <class T>
+std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const double* q, std::size_t m,
+                                          const WindowSearchParams& p, WindowSearchStats* statsOut,
+                                          const CancelToken* cancel) {
     using K = EngineError::Kind;
     if (m == 0) throw EngineError(K::BadInput, "query", "empty query");
     if (p.topk < 1) throw EngineError(K::BadParameter, "topk", "must be >= 1");
@@ -182,7 +194,7 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
             if (cancel && (s & 1023) == 0 && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
             ++st.windows;
             ++st.fullDtw;
-            znormWindow(y + s, m, z.data());
+            znormOf(y + s, m, z.data());
             result.push_back({dtwRows<false>(q, z.data(), m, w, nullptr, kInf, r1.data(), r2.data()), s});
         }
         if (statsOut) *statsOut = st;
@@ -257,7 +269,7 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
                 ++st.windows;
                 const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
                 const double limit = B + slack(B, m);
-                const double* x = y + s;
+                const T* x = y + s;
 
                 const double mu1 = s1sum / double(m);
                 const double var = s2sum / double(m) - mu1 * mu1;
@@ -269,7 +281,7 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
                 bool zReady = false;
                 if (exact) {
                     ++st.exactStats;
-                    znormWindow(x, m, z);
+                    znormOf(x, m, z);
                     zReady = true;
                 }
                 // Bounds only: a multiplication by 1/sd instead of the division (the slack covers it).
@@ -305,7 +317,7 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
                 // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
                 // to the window). Few windows get here, so the window's exact z (which the DTW
                 // needs anyway) and its envelope are computed now: no rounding slack involved.
-                if (!zReady) { znormWindow(x, m, z); zReady = true; }
+                if (!zReady) { znormOf(x, m, z); zReady = true; }
                 envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
                 double lbB = 0;
                 for (std::size_t idx = 0; idx < m; ++idx) {
@@ -326,7 +338,7 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
                 const double* cb = useA ? t.cbA.data() : t.cbB.data();
                 t.cbTail[m] = 0;
                 for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i];
-                if (!zReady) znormWindow(x, m, z);
+                if (!zReady) znormOf(x, m, z);
                 // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
                 // the window may be the row sequence when its bound is the stronger one.
                 const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
@@ -376,6 +388,20 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t
     }
     if (statsOut) *statsOut = total;
     return result;
+}
+
+}  // namespace
+
+std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t N, const double* q, std::size_t m,
+                                                    const WindowSearchParams& p, WindowSearchStats* stats,
+                                                    const CancelToken* cancel) {
+    return candidatesOf(y, N, q, m, p, stats, cancel);
+}
+
+std::vector<WindowCandidate> windowSearchCandidates(const float* y, std::size_t N, const double* q, std::size_t m,
+                                                    const WindowSearchParams& p, WindowSearchStats* stats,
+                                                    const CancelToken* cancel) {
+    return candidatesOf(y, N, q, m, p, stats, cancel);
 }
 
 }  // namespace warplab::compute

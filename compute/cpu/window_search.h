@@ -77,6 +77,12 @@ std::vector<WindowCandidate> windowSearchCandidates(const double* reference, std
                                                     const double* query, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
                                                     const CancelToken* cancel);
+// The same on float samples, read as the doubles they convert to (identical results, no
+// double copy of a long reference).
+std::vector<WindowCandidate> windowSearchCandidates(const float* reference, std::size_t referenceLength,
+                                                    const double* query, std::size_t m,
+                                                    const WindowSearchParams& p, WindowSearchStats* stats,
+                                                    const CancelToken* cancel);
 
 // Greedy top-k with the +-floor(m/2) exclusion zone, ties to the smallest start. Raw costs.
 std::vector<Match> selectWindowTopK(std::vector<WindowCandidate> candidates, std::size_t m, int k);

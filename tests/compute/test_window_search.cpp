@@ -263,6 +263,13 @@ private slots:
             p.band = 6;
             p.topk = k;
             auto whole = selectWindowTopK(windowSearchCandidates(yd.data(), yd.size(), qz.data(), 128, p, nullptr, nullptr), 128, k);
+            // Float samples read as their doubles: the same matches, bit for bit.
+            auto fromFloat = selectWindowTopK(
+                windowSearchCandidates(y.values.data(), y.values.size(), qz.data(), 128, p, nullptr, nullptr), 128, k);
+            {
+                QString why;
+                QVERIFY2(sameMatches(fromFloat, whole, &why), qPrintable(why));
+            }
             std::vector<WindowCandidate> all;
             for (std::size_t b : {0, 9999, 10050, 25000}) {
                 WindowSearchParams part = p;
