@@ -112,10 +112,18 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     barLayout->addLayout(barTop);
     barLayout->addWidget(bars_, 1);
 
-    rows_ = new QTableWidget(0, 8);
-    rows_->setHorizontalHeaderLabels({tr("kernel"), tr("length (samples)"), tr("pairs"), tr("median (s)"),
-                                      tr("DP cells / s"), tr("distances / s"), tr("max rel. error vs reference (unitless)"),
-                                      tr("note")});
+    rows_ = new QTableWidget(0, 10);
+    // Long headers on two lines: on one, they set the columns' widths and pushed the energy
+    // column out of a dock of 600 px.
+    rows_->setHorizontalHeaderLabels({tr("kernel"), tr("length\n(samples)"), tr("pairs"), tr("median\n(s)"),
+                                      tr("DP cells\n/ s"), tr("distances\n/ s"), tr("energy per\ndistance (J)"),
+                                      tr("mean board\npower (W)"), tr("max rel. error vs\nreference (unitless)"), tr("note")});
+    // Energy next to throughput: both say what a distance costs, and there they stay in view
+    // when the dock is narrow.
+    rows_->horizontalHeaderItem(6)->setToolTip(
+        tr("GPU board energy (NVML's energy counter) over the timed runs, divided by the distances computed; "
+           "where there is no figure the cell says why"));
+    rows_->horizontalHeaderItem(7)->setToolTip(tr("The board's energy over the timed runs divided by their wall time"));
     rows_->verticalHeader()->setVisible(false);
     rows_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     rows_->horizontalHeader()->setStretchLastSection(true);
@@ -184,7 +192,7 @@ QStringList KernelComparisonView::checkedKernels() const {
 
 QStringList KernelComparisonView::tableHeaders() const {
     QStringList out;
-    for (int c = 0; c < rows_->columnCount(); ++c) out << rows_->horizontalHeaderItem(c)->text();
+    for (int c = 0; c < rows_->columnCount(); ++c) out << rows_->horizontalHeaderItem(c)->text().replace('\n', ' ');
     return out;
 }
 
@@ -217,13 +225,36 @@ void KernelComparisonView::setResults(const compute::BenchTable& table) {
     rows_->setRowCount(int(table.size()));
     for (int r = 0; r < int(table.size()); ++r) {
         const auto& row = table[std::size_t(r)];
+        const compute::EnergyFigure& e = row.energy;
+        const QString why = QString::fromStdString(e.note);
         const QStringList cells = {QString::fromStdString(row.kernel), QString::number(row.length), QString::number(row.pairs),
                                    QString::number(row.median_s, 'g', 4), QString::number(row.cells_per_s, 'g', 4),
-                                   QString::number(row.distances_per_s, 'g', 4), QString::number(row.max_rel_error, 'g', 3),
-                                   QString::fromStdString(row.note)};
+                                   QString::number(row.distances_per_s, 'g', 4),
+                                   e.valid() ? QString::number(e.joulesPerDistance(), 'g', 3) : why,
+                                   e.valid() ? QString::number(e.meanPowerW(), 'f', 0) : QString::fromUtf8("\u2014"),
+                                   QString::number(row.max_rel_error, 'g', 3), QString::fromStdString(row.note)};
         for (int c = 0; c < cells.size(); ++c) rows_->setItem(r, c, new QTableWidgetItem(cells[c]));
+        // The energy cells explain themselves: the window behind a figure, or why there is none.
+        const QString energyTip =
+            e.valid() ? tr("%1 J over %2 s for %3 distances: %4 distances / ms / W")
+                            .arg(e.joules, 0, 'g', 4)
+                            .arg(e.seconds, 0, 'g', 3)
+                            .arg(qulonglong(e.distances))
+                            .arg(e.distancesPerMsPerW(), 0, 'g', 3)
+                      : tr("No energy figure: %1").arg(why);
+        for (int c : {6, 7}) {
+            rows_->item(r, c)->setToolTip(energyTip);
+            if (!e.valid()) rows_->item(r, c)->setForeground(palette().color(QPalette::PlaceholderText));
+        }
     }
     rows_->resizeColumnsToContents();
+    // A reason for a missing energy figure wraps instead of widening its column past a
+    // narrow dock's edge (its tooltip holds it whole).
+    constexpr int kEnergyColumn = 6, kEnergyWidth = 200;
+    if (rows_->columnWidth(kEnergyColumn) > kEnergyWidth) {
+        rows_->setColumnWidth(kEnergyColumn, kEnergyWidth);
+        rows_->resizeRowsToContents();
+    }
     std::set<std::size_t> lengths;
     for (const auto& row : table) lengths.insert(row.length);
     const QSignalBlocker block(barLength_);
@@ -333,14 +364,23 @@ QString KernelComparisonView::exportCsv(const QString& path) const {
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot be written (%2)").arg(path, f.errorString());
     QTextStream out(&f);
-    out << "kernel,metric,length,pairs,band,median_s,cells_per_s,distances_per_s,max_rel_error,note\n";
+    out << "kernel,metric,length,pairs,band,median_s,cells_per_s,distances_per_s,max_rel_error,joules_per_distance,"
+           "mean_power_w,energy_note,note\n";
+    auto quoted = [](const std::string& text) {
+        QString q = QString::fromStdString(text);
+        q.replace('"', "\"\"");
+        return '"' + q + '"';
+    };
     for (const auto& r : table_) {
-        QString note = QString::fromStdString(r.note);
-        note.replace('"', "\"\"");
+        // Missing energy figures are empty fields, with the reason in energy_note.
+        const bool e = r.energy.valid();
         out << QString::fromStdString(r.kernel) << ',' << QString::fromStdString(r.metric) << ',' << r.length << ','
             << r.pairs << ',' << r.band << ',' << QString::number(r.median_s, 'g', 17) << ','
             << QString::number(r.cells_per_s, 'g', 17) << ',' << QString::number(r.distances_per_s, 'g', 17) << ','
-            << QString::number(r.max_rel_error, 'g', 17) << ",\"" << note << "\"\n";
+            << QString::number(r.max_rel_error, 'g', 17) << ','
+            << (e ? QString::number(r.energy.joulesPerDistance(), 'g', 17) : QString()) << ','
+            << (e ? QString::number(r.energy.meanPowerW(), 'g', 17) : QString()) << ','
+            << quoted(e ? std::string() : r.energy.note) << ',' << quoted(r.note) << "\n";
     }
     return f.error() == QFile::NoError ? QString() : tr("%1: %2").arg(path, f.errorString());
 }

@@ -2,7 +2,8 @@
 // run here greyed with the reason), lengths, pairs and band; the run is a job like any other
 // (compute/bench/bench.h, the code behind `warplab-cli bench`). Shows cells per second
 // against length (one line per kernel, log axes), a bar chart at one length, the chip's
-// ceiling where known, each kernel's error against the scalar reference, and exports CSV.
+// ceiling where known, each kernel's error against the scalar reference, a GPU kernel's energy
+// per distance and mean board power (or why there is none), and exports CSV.
 #pragma once
 #include <QWidget>
 

@@ -11,26 +11,47 @@
 
 namespace warplab::cli {
 
+// A missing energy figure prints as "-"; energy_note says why.
+inline std::string energyCell(bool valid, double v, const char* format) {
+    if (!valid) return "-";
+    char cell[32];
+    std::snprintf(cell, sizeof cell, format, v);
+    return cell;
+}
+
 inline void printBenchTable(std::ostream& out, const compute::BenchTable& table) {
-    char line[512];
-    std::snprintf(line, sizeof line, "%-34s %-9s %7s %9s %5s %12s %12s %12s %11s  %s\n", "kernel", "metric", "length",
-                  "pairs", "band", "median_s", "cells/s", "dist/s", "max_rel_err", "note");
+    char line[1024];
+    std::snprintf(line, sizeof line, "%-34s %-9s %7s %9s %5s %12s %12s %12s %11s %10s %7s %10s  %-36s %s\n", "kernel", "metric",
+                  "length", "pairs", "band", "median_s", "cells/s", "dist/s", "max_rel_err", "J/dist", "mean_W", "dist/ms/W",
+                  "energy_note", "note");
     out << line;
     for (const auto& r : table) {
-        std::snprintf(line, sizeof line, "%-34s %-9s %7zu %9zu %5d %12.6g %12.4g %12.4g %11.3g  %s\n", r.kernel.c_str(),
-                      r.metric.c_str(), r.length, r.pairs, r.band, r.median_s, r.cells_per_s, r.distances_per_s,
-                      r.max_rel_error, r.note.c_str());
+        const bool e = r.energy.valid();
+        std::snprintf(line, sizeof line, "%-34s %-9s %7zu %9zu %5d %12.6g %12.4g %12.4g %11.3g %10s %7s %10s  %-36s %s\n",
+                      r.kernel.c_str(), r.metric.c_str(), r.length, r.pairs, r.band, r.median_s, r.cells_per_s,
+                      r.distances_per_s, r.max_rel_error, energyCell(e, r.energy.joulesPerDistance(), "%.3g").c_str(),
+                      energyCell(e, r.energy.meanPowerW(), "%.0f").c_str(),
+                      energyCell(e, r.energy.distancesPerMsPerW(), "%.3g").c_str(),
+                      (e ? std::string("-") : r.energy.note).c_str(), r.note.c_str());
         out << line;
     }
 }
 
+// Energy fields are null where there is no figure, with energy_note saying why ("" otherwise).
 inline nlohmann::json benchJson(const compute::BenchTable& table, const std::string& device) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : table)
+    for (const auto& r : table) {
+        const bool e = r.energy.valid();
+        auto figure = [e](double v) { return e ? nlohmann::json(v) : nlohmann::json(nullptr); };
         rows.push_back({{"kernel", r.kernel}, {"metric", r.metric}, {"length", r.length}, {"pairs", r.pairs},
                         {"band", r.band}, {"median_s", r.median_s}, {"cells_per_s", r.cells_per_s},
                         {"distances_per_s", r.distances_per_s}, {"max_rel_error", r.max_rel_error},
-                        {"note", r.note}});
+                        {"joules_per_distance", figure(r.energy.joulesPerDistance())},
+                        {"mean_power_w", figure(r.energy.meanPowerW())},
+                        {"distances_per_ms_per_w", figure(r.energy.distancesPerMsPerW())},
+                        {"energy_j", figure(r.energy.joules)}, {"energy_window_s", figure(r.energy.seconds)},
+                        {"energy_note", e ? std::string() : r.energy.note}, {"note", r.note}});
+    }
     return {{"device", device}, {"rows", rows}};
 }
 

@@ -46,6 +46,12 @@ std::vector<Kernel*> chosenKernels(const BenchConfig& cfg, std::vector<std::stri
     return out;
 }
 
+// Only GPU boards have an energy counter; a HIP kernel's boards come with the HIP reason.
+EnergyMeter energyMeterFor(const Kernel& k, const EnergyBoards& gpuBoards) {
+    if (k.backend() == Backend::Cpu) return EnergyMeter("CPU kernel: no board energy counter");
+    return openEnergyMeter(gpuBoards);
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
@@ -134,12 +140,18 @@ BenchTable runBench(const BenchConfig& cfg) {
             opt.cancel = cfg.cancel;
             std::vector<double> times;
             DistanceMatrix dm;
+            EnergyMeter meter = energyMeterFor(*k, cfg.gpuBoards);
             try {
+                meter.start();
                 for (int rep = 0; rep < cfg.repeats; ++rep) {
                     auto t0 = std::chrono::steady_clock::now();
                     dm = Engine::distanceMatrix(queries, tptr, cfg.params, opt);
                     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
                 }
+                // The counter needs a longer window than fast runs give: more runs, energy only.
+                std::size_t runs = std::size_t(cfg.repeats);
+                for (; meter.wantsLongerWindow(); ++runs) Engine::distanceMatrix(queries, tptr, cfg.params, opt);
+                row.energy = meter.stop(runs * pairs);
             } catch (const EngineError& e) {
                 if (e.kind() == K::Cancelled) throw;
                 row.note = std::string("failed: ") + e.what();

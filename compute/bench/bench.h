@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/bench/chip_ceiling.h"
+#include "compute/bench/energy_meter.h"
 #include "compute/core/job.h"
 #include "compute/core/params.h"
 
@@ -40,6 +41,9 @@ struct BenchConfig {
     int searchQueries = 512;
     int referenceLength = 100000;
     int topk = 5;
+    // The boards the engine rows' GPU kernels run on, for their energy; runBenchmark fills it
+    // (every device the engine uses), so runBench alone gives GPU rows the reason instead.
+    EnergyBoards gpuBoards;
 };
 
 struct BenchRow {
@@ -53,6 +57,9 @@ struct BenchRow {
     double distances_per_s = 0;  // pairs per second
     double max_rel_error = 0;    // max |k - r| / max(|r|, 1e-300) vs cpu.reference
     std::string note;            // why a kernel did not run, or how the error was measured
+    // GPU board energy over the timed runs (energy_meter.h): joules, seconds and distances of
+    // the window, or energy.note saying why there is no figure (a CPU kernel, no NVML, ...).
+    EnergyFigure energy{0, 0, 0, "not measured for this row"};
 };
 
 using BenchTable = std::vector<BenchRow>;

@@ -5,6 +5,8 @@
 
 #include "compute/core/error.h"
 #if WARPLAB_HAVE_GPU
+#include "compute/gpu/device_set.h"
+#include "compute/gpu/energy_boards.h"
 #include "compute/gpu/gpu_bench.h"
 #include "compute/gpu/gpu_device.h"
 #endif
@@ -48,6 +50,11 @@ BenchReport runBenchmark(const BenchConfig& config) {
     const double engineShare = device ? 0.8 : 1.0;
     if (config.engineTiming) {
         BenchConfig engine = config;
+        // The engine spreads a job over every visible device (RunOptions::devices empty).
+        engine.gpuBoards.reason = report.device;
+#if WARPLAB_HAVE_GPU
+        if (gpu) engine.gpuBoards = gpu::energyBoardsOf(gpu::resolveDevices({}));
+#endif
         if (config.progress) engine.progress = [&](double f) { config.progress(f * engineShare); };
         report.rows = runBench(engine);
     }

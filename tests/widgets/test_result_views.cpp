@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -225,6 +226,40 @@ private slots:
         plot->replot();
         QVERIFY(legend->wrap() < 3);
         for (int i = 0; i < legend->itemCount(); ++i) QVERIFY(plot->rect().contains(legend->item(i)->outerRect()));
+    }
+    void kernelEnergyColumns() {
+        // Issue 12, item 5: a GPU row's J / distance and mean board power; a CPU row says why
+        // it has none, in the cell, its tooltip and the CSV.
+        widgets::KernelComparisonView view;
+        compute::BenchRow cpu;
+        cpu.kernel = "cpu.simd";
+        cpu.length = 128;
+        cpu.pairs = 256;
+        cpu.cells_per_s = 1e10;
+        cpu.energy = compute::EnergyFigure{0, 0, 0, "CPU kernel: no board energy counter"};
+        compute::BenchRow gpu = cpu;
+        gpu.kernel = "cuda.shuffle@device";
+        gpu.energy = compute::EnergyFigure{75.0, 0.3, 50000, ""};  // 1.5e-3 J/distance, 250 W
+        view.setResults({cpu, gpu});
+        auto* table = view.findChild<QTableWidget*>();
+        QVERIFY(table);
+        const QStringList headers = view.tableHeaders();
+        const int j = int(headers.indexOf("energy per distance (J)")), w = int(headers.indexOf("mean board power (W)"));
+        QVERIFY(j > 0 && w > 0);
+        QCOMPARE(table->item(0, j)->text(), QString("CPU kernel: no board energy counter"));
+        QVERIFY(table->item(0, w)->toolTip().contains("CPU kernel: no board energy counter"));
+        QCOMPARE(table->item(1, j)->text(), QString("0.0015"));
+        QCOMPARE(table->item(1, w)->text(), QString("250"));
+        QVERIFY2(table->item(1, j)->toolTip().contains("75 J over 0.3 s for 50000 distances"), qPrintable(table->item(1, j)->toolTip()));
+        QTemporaryDir dir;
+        QCOMPARE(view.exportCsv(dir.filePath("k.csv")), QString());
+        QFile f(dir.filePath("k.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].contains("joules_per_distance,mean_power_w,energy_note,note"));
+        QVERIFY2(lines[1].contains(",,,\"CPU kernel: no board energy counter\","), qPrintable(lines[1]));
+        QVERIFY2(lines[2].contains(",0.0015,250,\"\","), qPrintable(lines[2]));
     }
     void everyHeaderNamesItsUnit() {
         // Columns holding numbers name a unit in parentheses or say unitless; the others hold
