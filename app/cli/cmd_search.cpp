@@ -56,8 +56,15 @@ void runSearch(const SearchOptions& o) {
             compute::SearchScope sc;
             if (!o.modes.includeSelf &&
                 std::filesystem::path(o.query).filename().string() == src.recording)
-                if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, ""))
+                if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, "")) {
                     sc.excluded = selfExclusion(*span, q.length, window);
+                    // Said before the list, as for one reference, naming the series it applies to.
+                    std::string note = selfExclusionNote(*span, sc.excluded, window);
+                    const std::string generic = "of the searched channel";
+                    if (const auto at = note.find(generic); at != std::string::npos)
+                        note.replace(at, generic.size(), "of " + src.recording + ", channel " + src.channel);
+                    std::cerr << note;
+                }
             return searchOne(q, ref, p, ro, o.modes, sc).matches;
         };
         return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries);

@@ -176,8 +176,10 @@ private slots:
     void searchOverAStudy() {
         // The query: 1 s of CZ in s_c.edf during its seizure.
         const QStringList query = {"--query", folder_ + "/s_c.edf", "--channel", "CZ", "--window", "12:1", "--top", "6"};
+        // --include-self: the plain per-series searches below are the reference (self-exclusion is
+        // checked after them).
         const auto r = runCli(QStringList{"search", "--reference-study", folder_, "--reference-channel", "all",
-                                          "--kernel", "cpu.reference"} + query);
+                                          "--kernel", "cpu.reference", "--include-self"} + query);
         QVERIFY2(r.exitCode == 0, why(r));
         auto st = io::Study::openFolder(folder_.toStdString());
         auto rec = io::Recording::open(folder_.toStdString() + "/s_c.edf");
@@ -212,6 +214,33 @@ private slots:
                                                    m.rec, m.ch, fmt(m.start / 64.0), fmt((m.end + 1) / 64.0),
                                                    st->clockText(m.off + m.start / 64.0), st->clockText(m.off + (m.end + 1) / 64.0)};
             QCOMPARE(normal(got[k + 1]), normal(line));
+        }
+        // By default the query does not find itself: in s_c.edf / CZ (and only there) no match ends
+        // within floor(m/2) = 32 samples of its own end (12 * 64 + 63), and stderr says so.
+        QCOMPARE(all.front().rec, std::string("s_c.edf"));  // with itself included, it is rank 1
+        QCOMPARE(all.front().ch, std::string("CZ"));
+        const auto noSelf = runCli(QStringList{"search", "--reference-study", folder_, "--reference-channel", "all",
+                                               "--kernel", "cpu.reference"} + query);
+        QVERIFY2(noSelf.exitCode == 0, why(noSelf));
+        QVERIFY2(noSelf.err.contains("# self-exclusion: the query is samples 768..831 of s_c.edf, channel CZ; matches "
+                                     "with end in 799..863 are not reported"), why(noSelf));
+        QCOMPARE(noSelf.err.count("# self-exclusion"), 1);
+        const auto gotNoSelf = rows(noSelf.out);
+        QCOMPARE(gotNoSelf.size(), std::size_t(7));
+        // The best match left is the best one of `all` outside that zone (s_c.edf / CZ's own second
+        // match is in `all`: each source's top 6 is there), the list is sorted, nothing is excluded.
+        double bestLeft = -1;
+        for (const M& m : all)
+            if (!(m.rec == "s_c.edf" && m.ch == "CZ" && m.end >= 799 && m.end <= 863)) {
+                bestLeft = m.cost;
+                break;
+            }
+        QCOMPARE(gotNoSelf[1][1], fmt(bestLeft));
+        for (std::size_t k = 1; k < gotNoSelf.size(); ++k) {
+            const auto& g = gotNoSelf[k];
+            const long end = std::stol(g[3]);
+            QVERIFY2(!(g[4] == "s_c.edf" && g[5] == "CZ" && end >= 799 && end <= 863), g[3].c_str());
+            if (k > 1) QVERIFY(std::stod(g[1]) >= std::stod(gotNoSelf[k - 1][1]));
         }
         // Several --reference files, one channel: the same as the study restricted to them.
         const auto two = runCli(QStringList{"search", "--reference", folder_ + "/s_d.edf", "--reference", folder_ + "/s_a.edf",
