@@ -48,7 +48,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     timeout 300 $build/tests/gpu/$t "$PWD/.device-data" 2>&1 | tee -a "$OUT/gpu-tests.log"
     echo "exit code ${PIPESTATUS[0]}" | tee -a "$OUT/gpu-tests.log"
   done
-  (cd $build && timeout 300 ctest -R "gpu.kernels_registered" --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
+  (cd $build && timeout 300 ctest -R "_registered$" --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
 fi
 
 if [ "$what" = profile ] || [ "$what" = all ]; then
