@@ -219,7 +219,11 @@ std::size_t matricesThatFit(SoftDtwDesign d, const PackedDevice& rows, const Pac
     if (perPairBytes > budget) {
         const auto mib = [](std::size_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
         throw EngineError(EngineError::Kind::Device, "length",
-                          designName(d) + " keeps the whole soft-DTW matrix of a pair in device memory: " +
+                          designName(d) +
+                              (d == SoftDtwDesign::Naive || d == SoftDtwDesign::Diagonal
+                                   ? ""
+                                   : " (too long for shared memory: run as softdtw.diagonal)") +
+                              " keeps the whole soft-DTW matrix of a pair in device memory: " +
                               std::to_string(rows.maxLength) + " x " + std::to_string(cols.maxLength) + " needs " +
                               mib(perPairBytes) + ", more than the " + mib(budget) +
                               " it may use (a quarter of the free memory); " + kPrefix + "tiled keeps no matrix");
