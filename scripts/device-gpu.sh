@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (the `device` tool): build the engine and the GPU suite, run the
 # suite, then time the GPU kernels and the CPU path on the same work. Logs go to $OUT.
-#   [BENCH_SET=full|shuffle|new|softdtw|sdtw|streams] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+#   [BENCH_SET=full|shuffle|new|softdtw|sdtw|streams|cutimewarp] [SKIP_CLI=1] scripts/device-gpu.sh [tests|bench|profile|all]   (default: all)
+# BENCH_SET=cutimewarp times cuTimeWarp's soft-DTW designs (cuda.softdtw.*) beside WarpLab's own.
 # BENCH_SET=tiled times cuda.tiled on 1e5 / 1e6-sample pairs (dtw, cdtw, softdtw, twed), cuda.antidiagonal at 1e5.
 # BENCH_SET=sdtw times the subsequence search (fp32 and half2; 100,000 and 1,000,000 references).
 # BENCH_SET=softdtw times the soft-DTW forward (cuda.shuffle) and the fp32/fp64 gradient batches.
@@ -47,7 +48,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     timeout 300 $build/tests/gpu/$t "$PWD/.device-data" 2>&1 | tee -a "$OUT/gpu-tests.log"
     echo "exit code ${PIPESTATUS[0]}" | tee -a "$OUT/gpu-tests.log"
   done
-  (cd $build && timeout 300 ctest -R "gpu.kernels_registered" --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
+  (cd $build && timeout 300 ctest -R "_registered$" --output-on-failure 2>&1 | tail -5) | tee -a "$OUT/gpu-tests.log"
 fi
 
 if [ "$what" = profile ] || [ "$what" = all ]; then
@@ -154,6 +155,14 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     run --metric softdtw --gradient --fp32 --lengths 128,1024 --pairs 16384 --repeats 3 --json "$OUT/s3.json"
     run --metric softdtw --gradient --fp32 --gamma 0.01 --lengths 1024 --pairs 1024 --repeats 3 --json "$OUT/s4.json"
     run --metric softdtw --gradient --lengths 128,1024 --pairs 1024 --repeats 3 --json "$OUT/s5.json"
+  elif [ "${BENCH_SET:-full}" = cutimewarp ]; then
+    # cuTimeWarp's designs (softdtw_designs.h, cuda.softdtw.tiled = cuda.tiled) and WarpLab's
+    # soft-DTW kernels on the same inputs; the banded design at band 16 beside the unbanded
+    # stencil (its error is against unbanded soft-DTW); long pairs without the naive design
+    # (a 4096 x 4096 matrix per thread).
+    run --metric softdtw --kernels cuda.shuffle,cuda.antidiagonal,cuda.softdtw.naive,cuda.softdtw.diagonal,cuda.softdtw.stencil,cuda.softdtw.tiled --lengths 128,512,1024 --pairs 65536 --repeats 3 --json "$OUT/c1.json"
+    run --metric softdtw --band 16 --kernels cuda.softdtw.stencil,cuda.softdtw.banded --lengths 128,512,1024 --pairs 65536 --repeats 3 --json "$OUT/c2.json"
+    run --metric softdtw --kernels cuda.shuffle,cuda.antidiagonal,cuda.softdtw.diagonal,cuda.softdtw.stencil,cuda.softdtw.tiled --lengths 4096 --pairs 256 --repeats 3 --json "$OUT/c3.json"
   elif [ "${BENCH_SET:-full}" = sdtw ]; then
     run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --cpu --json "$OUT/d1.json"
     run --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --half2 --json "$OUT/d2.json"

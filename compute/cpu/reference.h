@@ -52,8 +52,10 @@ double sdtw(const Series& x, const Series& y, bool absCost);
 std::vector<double> sdtwMatrix(const Series& x, const Series& y, bool absCost, const RowHook& onRow = {});
 Path sdtwBacktrack(const std::vector<double>& acc, std::size_t n, std::size_t m, std::size_t end);
 
-// Soft-DTW value R(n-1, m-1) in two rows.
-double softDtw(const Series& x, const Series& y, bool absCost, double gamma);
+// Soft-DTW value R(n-1, m-1) in two rows. band >= 0: the cells outside METRICS.md's
+// Sakoe-Chiba band (the cdtw rule) are +inf, which is what the banded soft-DTW design
+// (cuda.softdtw.banded) computes; METRICS.md's soft-DTW itself has no band (band < 0).
+double softDtw(const Series& x, const Series& y, bool absCost, double gamma, long band = -1);
 // The full R matrix, n x m.
 std::vector<double> softDtwMatrix(const Series& x, const Series& y, bool absCost, double gamma,
                                   const RowHook& onRow = {});

@@ -34,7 +34,7 @@ std::vector<double> paddedR(const Series& x, const Series& y, bool absCost, doub
 }
 }  // namespace
 
-double softDtw(const Series& x, const Series& y, bool absCost, double gamma) {
+double softDtw(const Series& x, const Series& y, bool absCost, double gamma, long band) {
     const std::size_t n = x.length, m = y.length;
     const int d = int(x.dims);
     // prev[j + 1] = R(i-1, j); index 0 is the padding column.
@@ -43,6 +43,10 @@ double softDtw(const Series& x, const Series& y, bool absCost, double gamma) {
     for (std::size_t i = 0; i < n; ++i) {
         cur[0] = kInf;
         for (std::size_t j = 0; j < m; ++j) {
+            if (band >= 0 && !cell::inBand(long(i), long(j), long(n), long(m), band)) {
+                cur[j + 1] = kInf;
+                continue;
+            }
             const double c = cell::localCostN<double>(x.sample(i), y.sample(j), d, absCost);
             cur[j + 1] = cell::softDtwStep(c, prev[j + 1], cur[j], prev[j], gamma);
         }

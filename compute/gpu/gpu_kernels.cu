@@ -1,6 +1,7 @@
 // The registered GPU kernels: cuda.antidiagonal (fp32), cuda.antidiagonal_fp64 and
-// cuda.shuffle (dtw, cdtw, softdtw), cuda.band and cuda.band_dpx (cdtw), cuda.twed and cuda.twed_fp64 (twed;
-// hip.* when built as HIP). "No device" is reported by unavailableReason().
+// cuda.shuffle (dtw, cdtw, softdtw), cuda.band and cuda.band_dpx (cdtw), cuda.twed and cuda.twed_fp64 (twed),
+// cuda.tiled, and cuTimeWarp's soft-DTW designs as cuda.softdtw.* (hip.* when built as HIP).
+// "No device" is reported by unavailableReason().
 #include "compute/gpu/gpu_runtime.h"
 
 #include <memory>
@@ -23,14 +24,18 @@ constexpr Backend kBackend = Backend::Cuda;
 
 class GpuMatrixKernel final : public Kernel {
 public:
-    GpuMatrixKernel(std::string suffix, std::string description, gpu::Design design, bool fp64, int priority)
+    // softOnly: the design computes more metrics, but this entry is registered for softdtw alone
+    // (cuda.softdtw.tiled, cuTimeWarp's fifth design, is cuda.tiled under its name).
+    GpuMatrixKernel(std::string suffix, std::string description, gpu::Design design, bool fp64, int priority,
+                    bool softOnly = false)
         : name_(std::string(kPrefix) + suffix), description_(std::move(description)), design_(design),
-          priority_(priority), runner_(design, fp64) {}
+          fp64_(fp64), softOnly_(softOnly), priority_(priority), runner_(design, fp64) {}
 
     std::string name() const override { return name_; }
     std::string description() const override { return description_; }
     Backend backend() const override { return kBackend; }
     bool supports(Metric m) const override {
+        if (softOnly_ || isSoftDtwDesign(design_)) return m == Metric::SoftDtw;
         if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
         if (design_ == gpu::Design::ShuffleDpx || design_ == gpu::Design::ShuffleWave)
             return m == Metric::Dtw || m == Metric::Cdtw;
@@ -49,15 +54,31 @@ public:
     // Several devices: the engine multiplies this by their number (RunOptions::devices).
     int tilesInFlight() const override { return gpu::laneLimit(); }
     void computeTile(const TileTask& task) override { runner_.run(task); }
+    gpu::Design design() const { return design_; }
+    bool fp64() const { return fp64_; }
 
 private:
+    static bool isSoftDtwDesign(gpu::Design d) {
+        return d == gpu::Design::SoftNaive || d == gpu::Design::SoftDiagonal || d == gpu::Design::SoftStencil ||
+               d == gpu::Design::SoftBanded;
+    }
+
     std::string name_, description_;
     gpu::Design design_;
+    bool fp64_, softOnly_;
     int priority_;
     gpu::MatrixRunner runner_;
 };
 
 }  // namespace
+
+bool gpu::registeredDesign(const Kernel& kernel, Design& design, bool& fp64) {
+    const auto* k = dynamic_cast<const GpuMatrixKernel*>(&kernel);
+    if (!k) return false;
+    design = k->design();
+    fp64 = k->fp64();
+    return true;
+}
 
 void registerGpuKernels(KernelRegistry& registry) {
     registry.add(std::make_unique<GpuMatrixKernel>(
@@ -105,6 +126,25 @@ void registerGpuKernels(KernelRegistry& registry) {
         "tiled", "long series: 512 x 512 tiles, one per 32 lanes, one launch per tile diagonal, fp32 "
                  "(dtw, cdtw, softdtw, twed; several channels: anti-diagonal)",
         gpu::Design::Tiled, false, 1));
+    // cuTimeWarp's soft-DTW designs (softdtw_designs.h), for comparing layouts side by side in
+    // the Kernels view and `bench`; chosen by name only, so below every kernel above.
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "softdtw.naive", "cuTimeWarp's naive soft-DTW: one thread per pair, whole R matrix row-major in global memory, fp32",
+        gpu::Design::SoftNaive, false, -2));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "softdtw.diagonal", "cuTimeWarp's diagonal-major soft-DTW: one block per pair, R anti-diagonals contiguous in global memory, fp32",
+        gpu::Design::SoftDiagonal, false, -1));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "softdtw.stencil", "cuTimeWarp's shared-memory stencil soft-DTW: 3 anti-diagonals and both series in shared memory, fp32 "
+                           "(too long for 48 KiB: as softdtw.diagonal)",
+        gpu::Design::SoftStencil, false, 0));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "softdtw.banded", "cuTimeWarp's Sakoe-Chiba banded soft-DTW: softdtw.stencil over cells within --band only, "
+                          "outside +inf (unbanded soft-DTW only if band >= length)",
+        gpu::Design::SoftBanded, false, -4));
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "softdtw.tiled", "cuTimeWarp's tiled wavefront for long series: tiled (512 x 512 tiles, one launch per tile diagonal) for softdtw, fp32",
+        gpu::Design::Tiled, false, -3, true));
 }
 
 }  // namespace warplab::compute

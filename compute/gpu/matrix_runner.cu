@@ -10,6 +10,7 @@
 #include "compute/gpu/matrix_runner.h"
 #include "compute/gpu/shuffle_dpx.h"
 #include "compute/gpu/shuffle_dtw.h"
+#include "compute/gpu/softdtw_designs.h"
 #include "compute/gpu/tiled.h"
 #include "compute/gpu/twed_warp.h"
 
@@ -23,6 +24,14 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
 void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                           const PairsView& pairs, gpuStream_t s, DeviceBuffer<unsigned char>& scratchBytes,
                           DeviceBuffer<float>& scratchFloats) {
+    // cuTimeWarp's designs never hand work to another family: they are there to be compared.
+    switch (design_) {
+        case Design::SoftNaive: return launchSoftDtwDesign(SoftDtwDesign::Naive, metric, rows, cols, pairs, params, scratchBytes, s);
+        case Design::SoftDiagonal: return launchSoftDtwDesign(SoftDtwDesign::Diagonal, metric, rows, cols, pairs, params, scratchBytes, s);
+        case Design::SoftStencil: return launchSoftDtwDesign(SoftDtwDesign::Stencil, metric, rows, cols, pairs, params, scratchBytes, s);
+        case Design::SoftBanded: return launchSoftDtwDesign(SoftDtwDesign::Banded, metric, rows, cols, pairs, params, scratchBytes, s);
+        default: break;
+    }
     const bool wave = design_ == Design::ShuffleDpx || design_ == Design::ShuffleWave;
     if (wave && rows.dims == 1 && cols.dims == 1 && (metric == Metric::Dtw || metric == Metric::Cdtw)) {
         launchWaveDtw(rows, cols, pairs, params, scratchFloats, s, design_ == Design::ShuffleDpx);

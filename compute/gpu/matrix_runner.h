@@ -15,7 +15,16 @@ namespace warplab::compute::gpu {
 // where it applies, else as BandDpx / Band.
 // Tiled: the tiled wavefront across blocks for long series (tiled.h) where it applies (one
 // channel), else anti-diagonal.
-enum class Design { Antidiagonal, Shuffle, Band, TwedWarp, BandDpx, ShuffleDpx, ShuffleWave, Tiled };
+// SoftNaive, SoftDiagonal, SoftStencil, SoftBanded: cuTimeWarp's soft-DTW designs
+// (softdtw_designs.h), softdtw only.
+enum class Design {
+    Antidiagonal, Shuffle, Band, TwedWarp, BandDpx, ShuffleDpx, ShuffleWave, Tiled,
+    SoftNaive, SoftDiagonal, SoftStencil, SoftBanded
+};
+
+// The design and accumulation of a registered GPU matrix kernel (gpu_kernels.cu); false for any
+// other kernel. The device benchmark runs the kernel's own design through it.
+bool registeredDesign(const Kernel& kernel, Design& design, bool& fp64);
 
 class MatrixRunner {
 public:

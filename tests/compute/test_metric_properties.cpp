@@ -61,6 +61,32 @@ private slots:
         QVERIFY(std::fabs(reference::softDtw(x, y, false, 1e-4) - dtw) < 1e-2);
     }
 
+    // The banded soft-DTW of the cuTimeWarp banded design (cells outside the cdtw band +inf):
+    // a band as wide as the series is soft-DTW, band 0 on equal lengths is the diagonal's cost
+    // sum, a narrower band can only raise the value here (fewer paths), and as gamma -> 0 it
+    // tends to cdtw of the same band, for unequal lengths too (METRICS.md's widened band).
+    void bandedSoftDtw() {
+        std::mt19937 rng(15);
+        Series x = randomWalk(40, rng), y = randomWalk(40, rng), z = randomWalk(57, rng);
+        const double full = reference::softDtw(x, y, false, 0.5);
+        QCOMPARE(reference::softDtw(x, y, false, 0.5, 40), full);
+        QCOMPARE(reference::softDtw(x, y, false, 0.5, 39), full);
+        QVERIFY(std::fabs(reference::softDtw(x, y, false, 0.5, 0) - reference::euclidean(x, y, false)) <=
+                1e-12 * reference::euclidean(x, y, false));
+        double prev = reference::softDtw(x, y, false, 0.5, 0);
+        for (long w : {1L, 3L, 10L}) {
+            const double b = reference::softDtw(x, y, false, 0.5, w);
+            QVERIFY2(b <= prev + 1e-9 && b >= full - 1e-9, qPrintable(QString("w=%1").arg(w)));
+            prev = b;
+        }
+        for (long w : {0L, 2L, 8L}) {
+            QVERIFY2(std::fabs(reference::softDtw(x, z, false, 1e-5, w) - reference::dtw(x, z, false, w)) < 1e-2,
+                     qPrintable(QString("w=%1").arg(w)));
+            QVERIFY(std::isfinite(reference::softDtw(z, x, true, 0.1, w)));
+        }
+        QCOMPARE(reference::softDtw(x, z, false, 0.5, 57), reference::softDtw(x, z, false, 0.5));
+    }
+
     void softDtwMatrixMatchesValue() {
         std::mt19937 rng(14);
         Series x = randomWalk(12, rng), y = randomWalk(9, rng);

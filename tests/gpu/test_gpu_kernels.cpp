@@ -34,6 +34,20 @@ using namespace warplab::gputest;
 
 namespace {
 
+// The registry suffix after the backend prefix: "band" of cuda.band. Name tests match it
+// whole, so that cuda.softdtw.banded is not taken for the band kernel.
+std::string suffix(const Kernel& k) { return k.name().substr(k.name().find('.') + 1); }
+bool isBandKernel(const Kernel& k) { return suffix(k) == "band" || suffix(k) == "band_dpx"; }
+
+// What `kernel` must return for one pair: the reference of the metric, except for the banded
+// soft-DTW design, which computes soft-DTW over Params::band's Sakoe-Chiba cells (its own
+// suite, test_gpu_softdtw_designs.cpp, checks it further).
+double expected(const Kernel& kernel, const Series& x, const Series& y, const Params& p) {
+    if (p.metric == Metric::SoftDtw && suffix(kernel) == "softdtw.banded")
+        return reference::softDtw(x, y, p.cost == Cost::Absolute, p.gamma, p.band);
+    return reference::rawDistance(x, y, p);
+}
+
 // Runs `kernel` on one tile covering rows x cols and compares every cell with the reference.
 double compareTile(Kernel& kernel, const SeriesSet& rows, const SeriesSet& cols, const Params& p) {
     Tile tile{0, rows.size(), 0, cols.size()};
@@ -42,7 +56,7 @@ double compareTile(Kernel& kernel, const SeriesSet& rows, const SeriesSet& cols,
     double worst = 0;
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t c = 0; c < cols.size(); ++c)
-            worst = std::max(worst, relErr(out[r * cols.size() + c], reference::rawDistance(rows[r], cols[c], p)));
+            worst = std::max(worst, relErr(out[r * cols.size() + c], expected(kernel, rows[r], cols[c], p)));
     return worst;
 }
 
@@ -118,8 +132,7 @@ void testEqualLengths(const std::vector<Kernel*>& kernels) {
         p.gamma = 1.0;
         cases.push_back(p);
         for (Kernel* k : kernels) {
-            if (k->name().find("shuffle") == std::string::npos && k->name().find(".band") == std::string::npos)
-                continue;
+            if (k->name().find("shuffle") == std::string::npos && !isBandKernel(*k)) continue;
             for (const Params& c : cases) {
                 double e = compareTile(*k, rows, cols, c);
                 report(e <= 2e-4, k->name() + " " + describe(c) + " equal lengths " + std::to_string(n) + " (3x5)", e);
@@ -135,7 +148,7 @@ void testEqualLengths(const std::vector<Kernel*>& kernels) {
 void testBandKernel(const std::vector<Kernel*>& kernels) {
     std::mt19937 rng(17);
     for (Kernel* k : kernels) {
-        if (k->name().find(".band") == std::string::npos) continue;
+        if (!isBandKernel(*k)) continue;
         for (std::size_t n : {1, 2, 7, 31, 33, 128, 1000, 4097}) {
             SeriesSet rows, cols;
             for (int i = 0; i < 3; ++i) rows.push_back(randomSeries(rng, n));
@@ -226,7 +239,7 @@ void testEcg200(const std::vector<Kernel*>& kernels, const std::string& dataDir)
             report(e <= tol, k->name() + " " + describe(p) + " ECG200 train 100x100 (z-normalised)", e);
         }
         // The band kernel's range on real series (length 96): band 0, 16 and 32 (wider than a third).
-        if (k->name().find(".band") != std::string::npos) {
+        if (isBandKernel(*k)) {
             for (int band : {0, 16, 32}) {
                 Params p;
                 p.metric = Metric::Cdtw;
@@ -404,7 +417,7 @@ int main(int argc, char** argv) {
         for (Kernel* k : kernels)
             if (k->supports(Metric::Cdtw)) {
                 testLargerThanTile(*k);
-                if (k->name().find(".band") != std::string::npos) testLargerThanTile(*k, true);
+                if (isBandKernel(*k)) testLargerThanTile(*k, true);
             }
         testSdtw();
         testSoftDtwGradient();
