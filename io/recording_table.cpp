@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "io/file_bytes.h"
 #include "io/io_error.h"
 #include "io/npy.h"
+#include "io/number_column.h"
 #include "io/recording_backends.h"
 #include "io/text_table.h"
 
@@ -85,8 +87,18 @@ std::unique_ptr<Recording> openTableRecording(const std::string& path, double ra
         }
         return rec;
     }
-    TextTable t = readTextTable(path);
-    auto rec = std::make_unique<TableRecording>(path, ext == ".csv" || ext == ".tsv" ? Format::Csv : Format::Text, rateHz);
+    const Format format = ext == ".csv" || ext == ".tsv" ? Format::Csv : Format::Text;
+    const FileBytes content(path);
+    // One number a line (a long channel exported as text): straight into one channel, as the
+    // single-column case below names and describes it, without a row vector per line.
+    if (auto column = parseNumberColumn(content.view())) {
+        auto rec = std::make_unique<TableRecording>(path, format, rateHz);
+        rec->addChannel("column 1", std::move(*column));
+        rec->finish("one channel per column");
+        return rec;
+    }
+    TextTable t = parseTextTable(path, content.view());
+    auto rec = std::make_unique<TableRecording>(path, format, rateHz);
     std::size_t width = 0;
     bool equal = true;
     for (const auto& r : t.rows) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/number_column.h"
+#include "io/recording.h"
 #include "io/series_file.h"
 #include "io/text_table.h"
 #include "io_test_util.h"
@@ -87,6 +88,16 @@ private slots:
         QCOMPARE(s.size(), std::size_t(1));
         QVERIFY(s[0].values == *fast);
         QCOMPARE(s[0].name, std::string("col"));
+        // Opened as a recording (info, the GUI, --channel): one channel, named and described as
+        // the general parser's single column, the same samples.
+        const auto rec = Recording::open(make("rec.txt", text));
+        QCOMPARE(rec->signals().size(), std::size_t(1));
+        QCOMPARE(rec->signals()[0].label, std::string("column 1"));
+        QVERIFY(rec->read(0, 0, rec->signals()[0].samples) == *fast);
+        const auto viaRows = Recording::open(make("rows.txt", "# a comment sends it to the general parser\n" + text));
+        QCOMPARE(viaRows->signals()[0].label, rec->signals()[0].label);
+        QCOMPARE(viaRows->signals()[0].samples, rec->signals()[0].samples);
+        QCOMPARE(viaRows->layout(), rec->layout());
     }
 
     // Anything but plain numbers goes to the general parser (which may still accept it).
