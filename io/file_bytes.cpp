@@ -1,8 +1,10 @@
 // FileBytes (file_bytes.h).
 #include "io/file_bytes.h"
 
+#include <fstream>
+#include <sstream>
+
 #include "io/io_error.h"
-#include "io/text_table.h"
 
 #if defined(__linux__)
 #include <fcntl.h>
@@ -12,6 +14,31 @@
 #endif
 
 namespace warplab::io {
+
+namespace {
+
+// The whole file copied into memory (where it cannot be mapped: a pipe, no mmap).
+std::string readFileText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path, "", "cannot open for reading");
+    // One read into a string of the file's size (a stringstream would copy it twice).
+    std::string content;
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+        content.resize(std::size_t(size));
+        in.read(content.data(), size);
+        content.resize(std::size_t(in.gcount()));
+    } else {
+        std::ostringstream ss;  // not seekable (a pipe): read what comes
+        ss << in.rdbuf();
+        content = ss.str();
+    }
+    return content;
+}
+
+}  // namespace
 
 FileBytes::FileBytes(const std::string& path) {
 #if defined(__linux__)

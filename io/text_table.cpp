@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "io/io_error.h"
 
@@ -123,27 +121,5 @@ TextTable parseTextTable(const std::string& file, std::string_view content) {
     if (t.rows.empty()) throw IoError(file, "", "no numeric data");
     return t;
 }
-
-std::string readFileText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path, "", "cannot open for reading");
-    // One read into a string of the file's size (a stringstream would copy it twice).
-    std::string content;
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0, std::ios::beg);
-    if (size > 0) {
-        content.resize(std::size_t(size));
-        in.read(content.data(), size);
-        content.resize(std::size_t(in.gcount()));
-    } else {
-        std::ostringstream ss;  // not seekable (a pipe): read what comes
-        ss << in.rdbuf();
-        content = ss.str();
-    }
-    return content;
-}
-
-TextTable readTextTable(const std::string& path) { return parseTextTable(path, readFileText(path)); }
 
 }  // namespace warplab::io

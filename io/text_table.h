@@ -22,11 +22,6 @@ struct TextTable {
 // between data lines. NaN at the end of a row is UCR's padding and is dropped.
 TextTable parseTextTable(const std::string& file, std::string_view content);
 
-// The whole file as bytes (IoError when it cannot be opened).
-std::string readFileText(const std::string& path);
-
-TextTable readTextTable(const std::string& path);
-
 // Shortest text that reads back as the same double ("1", "-0.25", "3.0000000000000004").
 std::string formatDouble(double v);
 
