@@ -59,11 +59,7 @@ void runSearch(const SearchOptions& o) {
                 if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, "")) {
                     sc.excluded = selfExclusion(*span, q.length, window);
                     // Said before the list, as for one reference, naming the series it applies to.
-                    std::string note = selfExclusionNote(*span, sc.excluded, window);
-                    const std::string generic = "of the searched channel";
-                    if (const auto at = note.find(generic); at != std::string::npos)
-                        note.replace(at, generic.size(), "of " + src.recording + ", channel " + src.channel);
-                    std::cerr << note;
+                    std::cerr << selfExclusionNote(*span, sc.excluded, window, src.recording + ", channel " + src.channel);
                 }
             return searchOne(q, ref, p, ro, o.modes, sc).matches;
         };

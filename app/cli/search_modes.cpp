@@ -76,8 +76,7 @@ int windowBand(const SearchModeFlags& o, std::size_t m) {
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> selfExclusion(const SelfSpan& span, std::size_t m, bool window) {
-    const std::size_t h = m / 2, at = window ? span.first : span.last;
-    return {{at >= h ? at - h : 0, at + h}};
+    return {compute::exclusionZone(window ? span.first : span.last, m)};
 }
 
 OneSearch searchOne(const compute::Series& query, const compute::Series& reference, compute::Params params,
@@ -106,10 +105,10 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
 }
 
 std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<std::size_t, std::size_t>>& ex,
-                              bool window) {
+                              bool window, const std::string& where) {
     std::ostringstream s;
     s << "# self-exclusion: the query is samples " << span.first << ".." << span.last
-      << " of the searched channel; matches with " << (window ? "start" : "end") << " in " << ex.front().first
+      << " of " << where << "; matches with " << (window ? "start" : "end") << " in " << ex.front().first
       << ".." << ex.front().second << " are not reported (--include-self keeps them)\n";
     return s.str();
 }

@@ -58,8 +58,9 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
                     const compute::RunOptions& run, const SearchModeFlags& o, const compute::SearchScope& scope);
 
 // The `#` lines printed on stderr before the CSV (self-exclusion, stats).
+// `where` names the searched series ("s_c.edf, channel CZ" in a search of several).
 std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<std::size_t, std::size_t>>& excluded,
-                              bool window);
+                              bool window, const std::string& where = "the searched channel");
 std::string statsNote(const compute::WindowSearchStats& s, double seconds);
 
 }  // namespace warplab::cli

@@ -221,11 +221,10 @@ quint64 AnalysisController::searchQuery(int topK) {
     // channel here, so its own place is excluded unless "include the query itself" is ticked.
     const widgets::SearchChoice choice = view->options()->choice();
     compute::SearchScope scope;
-    const std::size_t m = query.length, h = m / 2;
+    const std::size_t m = query.length;
     // The same first sample as Document::segment (floor).
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(q->startS * rate)));
-    const std::size_t self = choice.window ? first : first + m - 1;
-    if (!choice.includeSelf) scope.excluded = {{self >= h ? self - h : 0, self + h}};
+    if (!choice.includeSelf) scope.excluded = {compute::exclusionZone(choice.window ? first : first + m - 1, m)};
     if (choice.half2 && !choice.window) scope.precision = compute::SearchPrecision::Half2;
     const int band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
     if (choice.window) {

@@ -267,7 +267,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
     // Issue 11, section 3: the query would find itself in the series it was cut from (the open
     // recording, its channel), so matches ending within floor(m/2) of its own end are not
     // reported there, as the single-channel search does; other series are searched whole.
-    const std::size_t m = query.length, h = m / 2;
+    const std::size_t m = query.length;
     const double queryRate = doc_->channelRate(channel);
     const std::size_t selfEnd =
         std::size_t(std::max(0LL, (long long)std::floor(region->startS * queryRate))) + (m ? m - 1 : 0);
@@ -279,13 +279,12 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
     auto isOwn = [=](const compute::SearchSource& s) {
         return s.channelIndex == ownChannel && (!studyScope || (ownRecording >= 0 && s.recordingIndex == ownRecording));
     };
-    bool selfExcluded = false;
-    for (const auto& s : sources) selfExcluded = selfExcluded || isOwn(s);
+    const bool selfExcluded = std::any_of(sources.begin(), sources.end(), isOwn);
     const compute::SeriesSearch perSeries = [=](const compute::Series& qs, const compute::Series& ref,
                                                 const compute::SearchSource& src, const compute::Params& pp,
                                                 const compute::RunOptions& ro) {
         compute::SearchScope sc;
-        if (isOwn(src)) sc.excluded = {{selfEnd >= h ? selfEnd - h : 0, selfEnd + h}};
+        if (isOwn(src)) sc.excluded = {compute::exclusionZone(selfEnd, m)};
         return compute::Engine::search(qs, ref, pp, ro, sc);
     };
     const QString desc = tr("Top %1 matches of the query %2–%3 s (%4) in %5: %6 series searched (subsequence DTW%8)%7")

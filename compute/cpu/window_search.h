@@ -63,6 +63,14 @@ struct SearchScope {
     SearchPrecision precision = SearchPrecision::Fp32;  // subsequence on a GPU only
 };
 
+// The places METRICS.md's exclusion zone removes around `at` (a start in window mode, an end in
+// subsequence mode) for a query of length m: [at - floor(m/2), at + floor(m/2)], clipped at 0.
+// A query's own place is excluded with it, as if it had been reported first.
+inline std::pair<std::size_t, std::size_t> exclusionZone(std::size_t at, std::size_t m) {
+    const std::size_t h = m / 2;
+    return {at >= h ? at - h : 0, at + h};
+}
+
 // A window whose cost was computed in full (a candidate of the greedy top-k selection).
 struct WindowCandidate {
     double cost;
