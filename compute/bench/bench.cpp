@@ -48,7 +48,7 @@ std::vector<Kernel*> chosenKernels(const BenchConfig& cfg, std::vector<std::stri
 
 // Only GPU boards have an energy counter; a HIP kernel's boards come with the HIP reason.
 EnergyMeter energyMeterFor(const Kernel& k, const EnergyBoards& gpuBoards) {
-    if (k.backend() == Backend::Cpu) return EnergyMeter("CPU kernel: no board energy counter");
+    if (k.backend() == Backend::Cpu) return EnergyMeter(kCpuEnergyNote);
     return openEnergyMeter(gpuBoards);
 }
 

@@ -19,6 +19,9 @@ namespace warplab::compute {
 // quantisation of one update stays a small part of the figure.
 inline constexpr double kMinEnergyWindowS = 0.25;
 
+// The note of every CPU row: a CPU kernel has no board counter to read.
+inline constexpr const char* kCpuEnergyNote = "CPU kernel: no board energy counter";
+
 // The NVML entry points used, with NVML's C signatures (nvml.h: nvmlReturn_t is an int-sized
 // enum, 0 = NVML_SUCCESS; nvmlDevice_t an opaque pointer). Energy is in millijoules.
 struct NvmlApi {
@@ -73,7 +76,7 @@ EnergyFigure energyFigure(const std::vector<unsigned long long>& beforeMj, const
 // a window: start(), the runs, then stop(). Without a counter every stop() gives the reason.
 class EnergyMeter {
 public:
-    // No counter: each figure's note is `reason` ("CPU kernel: no board energy counter").
+    // No counter: each figure's note is `reason` (kCpuEnergyNote, ...).
     explicit EnergyMeter(std::string reason);
     // The boards through `api` (null: `whyNoApi` is the reason). Each board's counter is read
     // once here, so that a board without one is known before the runs.

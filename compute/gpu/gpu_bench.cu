@@ -241,7 +241,7 @@ BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength,
     row.median_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     row.cells_per_s = double(queryLength) * double(referenceLength) * queries / row.median_s;
     row.distances_per_s = queries / row.median_s;
-    row.energy.note = "CPU kernel: no board energy counter";
+    row.energy.note = kCpuEnergyNote;
     row.note = "CPU search (reference::sdtwTopK, double, one core; Engine::search's CPU path), " + std::to_string(queries) +
                " queries, one run";
     return row;
@@ -315,7 +315,7 @@ BenchRow runCpuComparison(const Params& params, std::size_t length, std::size_t 
     row.median_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     row.cells_per_s = double(dpCells(params.metric, length, length, params.band)) * double(row.pairs) / row.median_s;
     row.distances_per_s = double(row.pairs) / row.median_s;
-    row.energy.note = "CPU kernel: no board energy counter";
+    row.energy.note = kCpuEnergyNote;
     row.note = "CPU, " + std::to_string(nrows) + " x " + std::to_string(side) + " subset of the same work, one run";
     return row;
 }
