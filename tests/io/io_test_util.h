@@ -27,6 +27,13 @@ inline void writeFile(const std::string& path, const std::string& bytes) {
     out.write(bytes.data(), std::streamsize(bytes.size()));
 }
 
+// Writes `bytes` as file `name` of `dir`; returns its path.
+inline std::string writeIn(const QTemporaryDir& dir, const std::string& name, const std::string& bytes) {
+    const std::string p = dir.filePath(QString::fromStdString(name)).toStdString();
+    writeFile(p, bytes);
+    return p;
+}
+
 inline std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});

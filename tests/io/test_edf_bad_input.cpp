@@ -30,11 +30,7 @@ class TestEdfBadInput : public QObject {
     QTemporaryDir dir_;
     std::string original_;
 
-    std::string make(const std::string& name, const std::string& bytes) {
-        const std::string p = dir_.filePath(QString::fromStdString(name)).toStdString();
-        iotest::writeFile(p, bytes);
-        return p;
-    }
+    std::string make(const std::string& name, const std::string& bytes) { return iotest::writeIn(dir_, name, bytes); }
     static void expectRefused(const std::string& path, const std::vector<std::string>& parts) {
         const std::string m = errorOf([&] { Recording::open(path); });
         QVERIFY2(!m.empty(), ("opened but should be refused: " + path).c_str());

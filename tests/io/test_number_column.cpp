@@ -61,11 +61,7 @@ std::string column(std::size_t n, const char* eol, unsigned seed) {
 class TestNumberColumn : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    std::string make(const std::string& name, const std::string& bytes) {
-        const std::string p = dir_.filePath(QString::fromStdString(name)).toStdString();
-        iotest::writeFile(p, bytes);
-        return p;
-    }
+    std::string make(const std::string& name, const std::string& bytes) { return iotest::writeIn(dir_, name, bytes); }
 
 private slots:
     // Several 1 MiB pieces (so piece boundaries fall at arbitrary lines), LF and CRLF, with and

@@ -54,11 +54,7 @@ std::string npyBytes(const std::string& descr, const std::string& shape, bool fo
 class TestSeriesFiles : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    std::string make(const std::string& name, const std::string& bytes) {
-        const std::string p = dir_.filePath(QString::fromStdString(name)).toStdString();
-        iotest::writeFile(p, bytes);
-        return p;
-    }
+    std::string make(const std::string& name, const std::string& bytes) { return iotest::writeIn(dir_, name, bytes); }
 
 private slots:
     void ucrEcg200WithLabels() {
