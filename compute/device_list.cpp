@@ -16,6 +16,23 @@ std::vector<std::string> gpuDeviceLabels() {
     return out;
 }
 
+std::jthread warmUpGpus(std::vector<int> devices) {
+    return std::jthread([devices = std::move(devices)] {
+#if WARPLAB_HAVE_GPU
+        std::vector<int> list;
+        try {
+            list = gpu::resolveDevices(devices);
+        } catch (...) {
+            return;
+        }
+        std::vector<std::jthread> each;
+        for (int d : list) each.emplace_back([d] { gpu::startContext(d); });
+#else
+        (void)devices;
+#endif
+    });
+}
+
 std::string gpuUnavailableReason() {
 #if WARPLAB_HAVE_GPU
     return gpu::unavailableReason();

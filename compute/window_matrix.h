@@ -6,6 +6,7 @@
 // reduces block k on the host while the device computes the blocks after it.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,9 +26,25 @@ struct Stretch {
 // "stretches[i]") for a stretch that is empty, outside [0, samples) or overlaps the one before.
 std::vector<long long> windowStarts(const std::vector<Stretch>& stretches, long long samples, int e, int s);
 
-// Rows [rowBegin, rowEnd) of the matrix, row-major, `cols` doubles a row (cols = windows).
+// One finished block of rows [rowBegin, rowEnd) of the matrix (cols = windows). `rows` is
+// row-major, `cols` doubles a row, when the request keeps rows; `sortedDistance` and
+// `sortedWindow` hold each row sorted by (distance, window) when it sorts them (row k of the
+// block at offset k * cols; equal distances in window order, as a stable sort gives).
+struct RowBlock {
+    std::size_t rowBegin = 0, rowEnd = 0;
+    const double* rows = nullptr;
+    const float* sortedDistance = nullptr;
+    const std::uint32_t* sortedWindow = nullptr;
+};
 // Called on the thread that called gpuWindowMatrix, one block at a time, in row order.
-using RowBlockSink = std::function<void(std::size_t rowBegin, std::size_t rowEnd, const double* rows)>;
+using RowBlockSink = std::function<void(const RowBlock& block)>;
+
+// Where the time of a gpuWindowMatrix call went (for --timing and the scaling figures).
+struct WindowMatrixStats {
+    double setupSeconds = 0;            // devices ready: context, channel upload, buffers (in parallel)
+    double waitSeconds = 0;             // the calling thread waiting for finished blocks
+    std::vector<double> deviceSeconds;  // per device used: time its blocks ran (kernels, sort, copies)
+};
 
 struct WindowMatrixRequest {
     const float* queries = nullptr;  // queryCount x e floats, row-major
@@ -39,12 +56,22 @@ struct WindowMatrixRequest {
     Params params;                   // cdtw, band <= 32
     bool dpx = false;                // the band kernel's DPX minimum (cuda.band_dpx)
     std::size_t rowBlock = 32;       // queries per block handed to the sink
+    bool keepRows = true;            // hand each block's rows in window order to the sink
+    bool sortRows = false;           // hand each row sorted (needs gpuWindowMatrixSortsRows())
+    WindowMatrixStats* stats = nullptr;  // filled when not null
 };
 
 // Empty when gpuWindowMatrix can run `kernelName` with these parameters (a GPU build, a device,
 // a cuda.band / cuda.band_dpx kernel or its hip.* twin, cdtw with band <= 32), else why not.
 std::string gpuWindowMatrixUnavailable(const std::string& kernelName, const Params& params);
 
+// Whether this build sorts rows on the device (CUDA, through CUB's stable radix sort; a HIP
+// build hands rows in window order and the caller sorts them).
+bool gpuWindowMatrixSortsRows();
+
+// Blocks of rows go round-robin to the devices of options.devices (empty: every visible GPU),
+// each with its own stream, buffers and copy of the channel; the sink still sees them in row
+// order, so the result does not depend on how many devices computed it.
 // The matrix through the band kernel (the same arithmetic as that kernel through the engine:
 // bit for bit the same distances). Throws EngineError (Device, Cancelled; whatever the sink
 // throws, after the device work in flight is finished).

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -23,11 +24,13 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/devices_option.h"
 #include "app/cli/mpi_patterns.h"
 #include "app/cli/mpi_session.h"
 #include "app/cli/patterns_study.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
+#include "compute/device_list.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
 #include "io/matrix_io.h"
@@ -134,9 +137,33 @@ void addEta(compute::RunOptions& ro) {
     };
 }
 
+// " (device setup 0.210 s; busy GPU 0 0.61 s, GPU 1 0.60 s)" for the device-epoch path.
+std::string deviceTiming(const compute::PatternRanking& r) {
+    if (!r.deviceEpochs) return {};
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (device setup %.3f s; busy", r.deviceSetupSeconds);
+    std::string t = buf;
+    for (std::size_t d = 0; d < r.deviceBusySeconds.size(); ++d) {
+        std::snprintf(buf, sizeof buf, "%s device %zu %.3f s", d ? "," : "", d, r.deviceBusySeconds[d]);
+        t += buf;
+    }
+    return t + ")";
+}
+
 void runPatterns(const PatternsOptions& o) {
     const auto quality = compute::parseQuality(o.quality);
     if (!quality) throw EngineError(EngineError::Kind::BadParameter, "quality", "must be auc or infogain, got \"" + o.quality + "\"");
+
+    // The GPUs' contexts start while the input is read or generated (device_list.h).
+    std::jthread warm;
+    if (o.run.backend != compute::Backend::Cpu) {
+        std::vector<int> devices;
+        try {
+            devices = parseDevices(o.run.devices);
+        } catch (const EngineError&) {
+        }  // reported by toRunOptions below
+        warm = compute::warmUpGpus(devices);
+    }
 
     std::unique_ptr<io::Recording> rec;
     std::vector<float> syntheticData;
@@ -259,10 +286,10 @@ void runPatterns(const PatternsOptions& o) {
             std::fprintf(stderr,
                          "timing: channel %s kernel %s: %zu patterns x %zu epochs = %.0f distances of length %d "
                          "band %d (%.4g cells) in %.3f s: %.1f distances/ms, %.4g cells/s "
-                         "[epochs %.3f s, matrix %.3f s = %.1f distances/ms, ranking %.3f s]%s\n",
+                         "[epochs %.3f s, matrix %.3f s = %.1f distances/ms, ranking %.3f s]%s%s\n",
                          r.channel.c_str(), r.kernel.c_str(), r.patternCount, r.epochCount, distances, r.epoch, r.band,
                          r.cells, r.seconds, distances / (r.seconds * 1e3), r.cells / r.seconds, r.epochSeconds,
-                         r.engineSeconds, distances / (r.engineSeconds * 1e3), r.rankSeconds,
+                         r.engineSeconds, distances / (r.engineSeconds * 1e3), r.rankSeconds, deviceTiming(r).c_str(),
                          generateSeconds > 0 ? (" (generating the channel took " + std::to_string(generateSeconds) + " s, not counted)").c_str() : "");
         }
     }

@@ -70,6 +70,14 @@ std::vector<int> resolveDevices(const std::vector<int>& wanted) {
     return out;
 }
 
+void startContext(int index) noexcept {
+    try {
+        DeviceScope scope(index);
+        if (gpuFree(nullptr) != gpuSuccess) (void)gpuGetLastError();
+    } catch (...) {
+    }
+}
+
 DeviceScope::DeviceScope(int index) {
     check(gpuGetDevice(&previous_), "device query");
     if (previous_ == index) return;

@@ -18,6 +18,10 @@ std::vector<int> resolveDevices(const std::vector<int>& wanted);
 // "GPU 1 (NVIDIA H200)": how errors and the Metric panel name a device.
 std::string deviceLabel(int index);
 
+// Creates device `index`'s context now (the runtime would on first use), so that a job does
+// not pay for it. Errors are left for the job to meet and report.
+void startContext(int index) noexcept;
+
 // Makes `index` the calling thread's current device for the scope and restores the previous
 // one after (the runtime's current device is per thread).
 class DeviceScope {

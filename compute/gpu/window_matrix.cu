@@ -3,22 +3,31 @@
 // band_cdtw_kernel.h computes blocks of query rows x all windows. No window is ever packed on
 // the host, and the same kernel instantiations as cuda.band / cuda.band_dpx do the arithmetic.
 //
-// Pipeline: up to kInFlight blocks are queued on one stream (kernels, then the copy of the
-// block's rows into pinned host memory); while the device works on them the calling thread
-// hands the oldest finished block to the sink (the pattern ranking), so the host reduction of
-// block k overlaps the device's blocks k+1, k+2.
+// Pipeline: blocks of rows go round-robin to the job's devices, each with its own stream, copy
+// of the channel and kInFlight slots (device rows, and where this build can, the rows sorted on
+// the device: row_sort.h; pinned host copies). While the devices work, the calling thread
+// hands the oldest finished block to the sink (the pattern ranking) in row order, so the host
+// reduction of block k overlaps the devices' blocks after it, and the sink sees the same
+// blocks whatever the number of devices.
 // gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
 #include "compute/gpu/gpu_runtime.h"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <exception>
+#include <future>
+#include <mutex>
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "compute/core/error.h"
 #include "compute/gpu/band_cdtw.h"
+#include "compute/gpu/device_set.h"
 #include "compute/gpu/gpu_device.h"
+#include "compute/gpu/row_sort.h"
 #include "compute/window_matrix.h"
 
 namespace warplab::compute {
@@ -42,21 +51,61 @@ bool endsWith(const std::string& s, const std::string& t) {
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
 }
 
+// Pinned host blocks are kept for the next call (a study's next channel, the application's
+// next run) instead of being freed: pinning costs about 0.3 s per GB, every time. Up to
+// kPinnedCacheBytes stay cached; they go back to the system when the process ends.
+constexpr std::size_t kPinnedCacheBytes = std::size_t(2) << 30;
+std::mutex pinnedMutex;
+std::vector<std::pair<std::size_t, void*>> pinnedCache;  // (bytes, block), free for reuse
+std::size_t pinnedCached = 0;
+
+// A block of at least `bytes`; `bytes` becomes its real size.
+void* acquirePinned(std::size_t& bytes) {
+    {
+        std::lock_guard<std::mutex> lock(pinnedMutex);
+        auto best = pinnedCache.end();
+        for (auto it = pinnedCache.begin(); it != pinnedCache.end(); ++it)
+            if (it->first >= bytes && (best == pinnedCache.end() || it->first < best->first)) best = it;
+        if (best != pinnedCache.end()) {
+            void* p = best->second;
+            bytes = best->first;
+            pinnedCached -= best->first;
+            pinnedCache.erase(best);
+            return p;
+        }
+    }
+    void* p = nullptr;
+    gpu::check(gpuMallocHost(&p, bytes), "pinned host allocation");
+    return p;
+}
+
+void releasePinned(void* p, std::size_t bytes) {
+    {
+        std::lock_guard<std::mutex> lock(pinnedMutex);
+        if (pinnedCached + bytes <= kPinnedCacheBytes) {
+            pinnedCache.emplace_back(bytes, p);
+            pinnedCached += bytes;
+            return;
+        }
+    }
+    (void)gpuFreeHost(p);
+}
+
 // Pinned host memory, so that the rows' copies run asynchronously at full speed.
+template <typename T>
 class Pinned {
 public:
-    explicit Pinned(std::size_t count) {
-        void* p = nullptr;
-        gpu::check(gpuMallocHost(&p, count * sizeof(double)), "pinned host allocation");
-        p_ = static_cast<double*>(p);
+    explicit Pinned(std::size_t count) : bytes_(std::max<std::size_t>(count, 1) * sizeof(T)) {
+        p_ = static_cast<T*>(acquirePinned(bytes_));
     }
-    ~Pinned() { if (p_) (void)gpuFreeHost(p_); }
+    ~Pinned() { if (p_) releasePinned(p_, bytes_); }
     Pinned(const Pinned&) = delete;
     Pinned& operator=(const Pinned&) = delete;
-    double* get() const { return p_; }
+    T* get() const { return p_; }
 
 private:
-    double* p_ = nullptr;
+    std::size_t bytes_;
+    T* p_ = nullptr;
 };
 
 // Row-major (query, window) pairs of rows x cols: consecutive threads share the query, as in
@@ -80,92 +129,282 @@ std::string gpuWindowMatrixUnavailable(const std::string& kernelName, const Para
     return {};
 }
 
+bool gpuWindowMatrixSortsRows() {
+#if WL_GPU_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+namespace {
+
+// One device's share of the job: its stream, its copy of the channel, queries and pair lists,
+// and the slots its blocks cycle through.
+struct DeviceWork {
+    struct Slot {
+        gpu::DeviceBuffer<double> out;
+        gpu::DeviceBuffer<float> dist;
+        gpu::DeviceBuffer<std::uint32_t> col;
+        gpu::DeviceBuffer<int> notFloat;
+        std::unique_ptr<Pinned<double>> hRows;
+        std::unique_ptr<Pinned<float>> hDist;
+        std::unique_ptr<Pinned<std::uint32_t>> hCol;
+        std::unique_ptr<Pinned<int>> hNotFloat;
+        std::unique_ptr<gpu::Event> start, done;
+        std::future<void> pinned;  // the host buffers above, allocated by `pinner`
+    };
+    int device = 0;
+    std::unique_ptr<gpu::Stream> stream;
+    gpu::DeviceBuffer<float> samples, queries;
+    gpu::DeviceBuffer<long long> starts, queryOffsets;
+    gpu::DeviceBuffer<int> rowFull, colFull, rowLast, colLast;
+    std::vector<Slot> slots;
+#if WL_GPU_CUDA
+    std::unique_ptr<gpu::RowSorter> sorter;
+#endif
+    std::jthread pinner;  // declared last: joined before the slots it fills are destroyed
+};
+
+// Runs f with `device` current; a Device error from it names the device ("on GPU 1 (...)").
+template <typename F>
+void onDevice(int device, F&& f) {
+    try {
+        gpu::DeviceScope scope(device);
+        f();
+    } catch (const EngineError& e) {
+        if (e.kind() != EngineError::Kind::Device) throw;
+        throw EngineError(e.kind(), e.field(), "on " + gpu::deviceLabel(device) + ": " + e.what());
+    }
+}
+
+}  // namespace
+
 void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, const RunOptions& options) {
     using K = EngineError::Kind;
     if (q.params.metric != Metric::Cdtw || q.params.band < 0 || q.params.band > gpu::kMaxBandKernelHalfWidth)
         throw EngineError(K::Internal, "band", "the window path takes cdtw with band <= 32");
+    if (q.sortRows && !gpuWindowMatrixSortsRows())
+        throw EngineError(K::Internal, "sortRows", "this build does not sort rows on the device");
+    if (!q.sortRows && !q.keepRows) throw EngineError(K::Internal, "keepRows", "a block must carry rows, sorted or not");
     if (q.e < 1 || q.queryCount == 0 || q.starts.empty()) return;
     for (long long b : {q.starts.front(), q.starts.back()})
         if (b < 0 || b + q.e > q.sampleCount)
             throw EngineError(K::Internal, "starts", "a window lies outside the channel buffer");
+    if (q.starts.size() > std::size_t(UINT32_MAX))
+        throw EngineError(K::BadInput, "epochs", "more than 2^32 windows in one channel");
     const std::size_t nQ = q.queryCount, nW = q.starts.size(), e = std::size_t(q.e);
-    const std::size_t R = std::clamp<std::size_t>(q.rowBlock, 1, nQ);
+    std::size_t R = std::clamp<std::size_t>(q.rowBlock, 1, nQ);
     const std::size_t CT = std::min(kColChunk, nW);
     if (R * CT > std::size_t(1) << 30) throw EngineError(K::Internal, "rowBlock", "too many pairs per launch");
+    std::size_t blocks = (nQ + R - 1) / R;
 
-    gpu::Stream stream;
-    const gpuStream_t s = stream.get();
-    gpu::DeviceBuffer<float> dSamples, dQueries;
-    gpu::DeviceBuffer<long long> dStarts, dQueryOffsets;
-    dSamples.upload(q.samples, std::size_t(q.sampleCount), s);
-    dQueries.upload(q.queries, nQ * e, s);
-    dStarts.upload(q.starts.data(), nW, s);
+    // Devices beyond the number of blocks would only copy the channel.
+    std::vector<int> devices = gpu::resolveDevices(options.devices);
+    if (devices.size() > blocks) devices.resize(blocks);
+    const std::size_t D = devices.size();
+    // Each device's blocks are 1/D of the rows asked for, so that the pinned host memory of
+    // all its slots stays what one device would need (pinning it is what starting costs most).
+    if (D > 1) {
+        R = std::max<std::size_t>(1, R / D);
+        blocks = (nQ + R - 1) / R;
+    }
+    // Every device gets the same number of blocks (a few rows fewer each, never more), so that
+    // none finishes a whole block after the others: 415 rows on 2 devices are 14 blocks of 30
+    // (7 each), not 13 of 32. Each cell is computed alone, so the block size changes no value.
+    if (blocks % D) {
+        blocks += D - blocks % D;
+        R = (nQ + blocks - 1) / blocks;
+        blocks = (nQ + R - 1) / R;
+    }
+    std::vector<DeviceWork> work(D);
+
     std::vector<long long> qOff(nQ);
     for (std::size_t i = 0; i < nQ; ++i) qOff[i] = (long long)(i * e);
-    dQueryOffsets.upload(qOff.data(), nQ, s);
-
     // Pair lists for a full chunk of CT windows and for the ragged last chunk; a launch over
     // windows [c0, c0 + cols) shifts the window offsets and the output by c0.
     const std::size_t lastCols = nW % CT ? nW % CT : CT;
-    gpu::DeviceBuffer<int> dRowFull, dColFull, dRowLast, dColLast;
-    {
-        const auto rf = pairIndex(R, CT, true), cf = pairIndex(R, CT, false);
-        dRowFull.upload(rf.data(), rf.size(), s);
-        dColFull.upload(cf.data(), cf.size(), s);
-        const auto rl = pairIndex(R, lastCols, true), cl = pairIndex(R, lastCols, false);
-        dRowLast.upload(rl.data(), rl.size(), s);
-        dColLast.upload(cl.data(), cl.size(), s);
+    const auto rf = pairIndex(R, CT, true), cf = pairIndex(R, CT, false);
+    const auto rl = pairIndex(R, lastCols, true), cl = pairIndex(R, lastCols, false);
+
+    // Every device is set up at once, each by its own thread: the channel's upload and the
+    // pinned allocations are most of the start-up time and would otherwise add up.
+    auto setUp = [&](DeviceWork& w) {
+        onDevice(w.device, [&] {
+            w.stream = std::make_unique<gpu::Stream>();
+            const gpuStream_t s = w.stream->get();
+            w.samples.upload(q.samples, std::size_t(q.sampleCount), s);
+            w.queries.upload(q.queries, nQ * e, s);
+            w.starts.upload(q.starts.data(), nW, s);
+            w.queryOffsets.upload(qOff.data(), nQ, s);
+            w.rowFull.upload(rf.data(), rf.size(), s);
+            w.colFull.upload(cf.data(), cf.size(), s);
+            w.rowLast.upload(rl.data(), rl.size(), s);
+            w.colLast.upload(cl.data(), cl.size(), s);
+#if WL_GPU_CUDA
+            if (q.sortRows) w.sorter = std::make_unique<gpu::RowSorter>(R, nW);
+#endif
+            // Pinned host buffers come later (pinHost), while the device computes.
+            w.slots.resize(kInFlight);
+            for (auto& slot : w.slots) {
+                slot.out.resize(R * nW);
+                if (q.sortRows) {
+                    slot.dist.resize(R * nW);
+                    slot.col.resize(R * nW);
+                    slot.notFloat.resize(1);
+                }
+                slot.start = std::make_unique<gpu::Event>();
+                slot.done = std::make_unique<gpu::Event>();
+            }
+            w.stream->sync();
+        });
+    };
+    for (std::size_t d = 0; d < D; ++d) work[d].device = devices[d];
+    const auto tSetUp = std::chrono::steady_clock::now();
+    if (D == 1) {
+        setUp(work[0]);
+    } else {
+        std::vector<std::exception_ptr> failed(D);
+        std::vector<std::thread> threads;
+        for (std::size_t d = 0; d < D; ++d)
+            threads.emplace_back([&, d] {
+                try {
+                    setUp(work[d]);
+                } catch (...) {
+                    failed[d] = std::current_exception();
+                }
+            });
+        for (auto& t : threads) t.join();
+        for (auto& f : failed)
+            if (f) std::rethrow_exception(f);
     }
-    stream.sync();  // the host vectors above go out of scope
+    const auto secondsSince = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
+    if (q.stats) {
+        q.stats->setupSeconds = secondsSince(tSetUp);
+        q.stats->deviceSeconds.assign(D, 0.0);
+    }
 
     static constexpr auto launchers = launchTable(std::make_integer_sequence<int, gpu::kMaxBandKernelHalfWidth + 1>{});
     const LaunchFn launch = launchers[std::size_t(q.params.band)];
     const bool absCost = q.params.cost == Cost::Absolute;
 
-    std::vector<gpu::DeviceBuffer<double>> dOut(kInFlight);
-    std::vector<std::unique_ptr<Pinned>> hOut;
-    std::vector<std::unique_ptr<gpu::Event>> done;
-    for (int k = 0; k < kInFlight; ++k) {
-        dOut[std::size_t(k)].resize(R * nW);
-        hOut.push_back(std::make_unique<Pinned>(R * nW));
-        done.push_back(std::make_unique<gpu::Event>());
-    }
-
-    const std::size_t blocks = (nQ + R - 1) / R;
-    auto enqueue = [&](std::size_t b) {
-        const std::size_t r0 = b * R, rows = std::min(R, nQ - r0);
-        const int slot = int(b % kInFlight);
-        const SetView qv{dQueries.get(), dQueryOffsets.get() + r0, nullptr};
-        double* out = dOut[std::size_t(slot)].get();
-        for (std::size_t c0 = 0; c0 < nW; c0 += CT) {
-            const std::size_t cols = std::min(CT, nW - c0);
-            const bool last = cols != CT;
-            // The pair lists are row-major with `cols` columns, so the first rows * cols pairs
-            // are exactly this block's (the last block of rows may be shorter).
-            PairsView pv{last ? dRowLast.get() : dRowFull.get(), last ? dColLast.get() : dColFull.get(),
-                         int(rows * cols), int(nW), out + c0};
-            const SetView wv{dSamples.get(), dStarts.get() + c0, nullptr};
-            launch(absCost, q.dpx, int((rows * cols + kBlock - 1) / kBlock), qv, wv, pv, q.e, s);
+    auto slotOf = [&](std::size_t b) -> DeviceWork::Slot& { return work[b % D].slots[(b / D) % kInFlight]; };
+    // Each device's slots get their pinned buffers from a thread of the device's own, slot 0
+    // first, awaited only when a slot's first copy is queued: pinning hundreds of megabytes
+    // takes a good part of a second, which the devices' first blocks hide instead of the
+    // start-up (or the thread that queues every device's work) waiting for it.
+    auto startPinning = [&] {
+        for (auto& w : work) {
+            std::vector<std::packaged_task<void()>> tasks;
+            for (auto& slot : w.slots) {
+                tasks.emplace_back([&q, &slot, n = R * nW, device = w.device] {
+                    gpu::DeviceScope scope(device);  // pinned memory belongs to the device's context
+                    if (q.keepRows) slot.hRows = std::make_unique<Pinned<double>>(n);
+                    if (q.sortRows) {
+                        slot.hDist = std::make_unique<Pinned<float>>(n);
+                        slot.hCol = std::make_unique<Pinned<std::uint32_t>>(n);
+                        slot.hNotFloat = std::make_unique<Pinned<int>>(1);
+                    }
+                });
+                slot.pinned = tasks.back().get_future();
+            }
+            // A task's failure (out of pinned memory) is kept in its future and thrown by pinHost.
+            w.pinner = std::jthread([tasks = std::move(tasks)]() mutable {
+                for (auto& t : tasks) t();
+            });
         }
-        gpu::check(gpuMemcpyAsync(hOut[std::size_t(slot)]->get(), out, rows * nW * sizeof(double),
-                                  gpuMemcpyDeviceToHost, s),
-                   "copy from device");
-        done[std::size_t(slot)]->record(s);
+    };
+    // Waits for (and rethrows the failure of) a slot's allocation; later calls return at once.
+    auto pinHost = [&](DeviceWork::Slot& slot) {
+        if (slot.pinned.valid()) slot.pinned.get();
+    };
+    // A block is queued in two steps: its kernels and row sort (device memory only), then the
+    // copies into its slot's pinned buffers. The first blocks' kernels go first, so that the
+    // devices are busy while the pinned buffers are being allocated.
+    auto enqueueCompute = [&](std::size_t b) {
+        DeviceWork& w = work[b % D];
+        DeviceWork::Slot& slot = slotOf(b);
+        onDevice(w.device, [&] {
+            const gpuStream_t s = w.stream->get();
+            const std::size_t r0 = b * R, rows = std::min(R, nQ - r0);
+            const SetView qv{w.queries.get(), w.queryOffsets.get() + r0, nullptr};
+            double* out = slot.out.get();
+            slot.start->record(s);
+            for (std::size_t c0 = 0; c0 < nW; c0 += CT) {
+                const std::size_t cols = std::min(CT, nW - c0);
+                const bool last = cols != CT;
+                // The pair lists are row-major with `cols` columns, so the first rows * cols pairs
+                // are exactly this block's (the last block of rows may be shorter).
+                PairsView pv{last ? w.rowLast.get() : w.rowFull.get(), last ? w.colLast.get() : w.colFull.get(),
+                             int(rows * cols), int(nW), out + c0};
+                const SetView wv{w.samples.get(), w.starts.get() + c0, nullptr};
+                launch(absCost, q.dpx, int((rows * cols + kBlock - 1) / kBlock), qv, wv, pv, q.e, s);
+            }
+#if WL_GPU_CUDA
+            if (q.sortRows) {
+                gpu::check(gpuMemsetAsync(slot.notFloat.get(), 0, sizeof(int), s), "row sort flag");
+                w.sorter->sort(out, rows, slot.dist.get(), slot.col.get(), slot.notFloat.get(), s);
+            }
+#endif
+        });
+    };
+    auto enqueueCopy = [&](std::size_t b) {
+        DeviceWork& w = work[b % D];
+        DeviceWork::Slot& slot = slotOf(b);
+        onDevice(w.device, [&] {
+            const gpuStream_t s = w.stream->get();
+            const std::size_t r0 = b * R, rows = std::min(R, nQ - r0);
+            double* out = slot.out.get();
+            pinHost(slot);
+            if (q.keepRows)
+                gpu::check(gpuMemcpyAsync(slot.hRows->get(), out, rows * nW * sizeof(double), gpuMemcpyDeviceToHost, s),
+                           "copy from device");
+#if WL_GPU_CUDA
+            if (q.sortRows) {
+                gpu::check(gpuMemcpyAsync(slot.hDist->get(), slot.dist.get(), rows * nW * sizeof(float),
+                                          gpuMemcpyDeviceToHost, s), "copy from device");
+                gpu::check(gpuMemcpyAsync(slot.hCol->get(), slot.col.get(), rows * nW * sizeof(std::uint32_t),
+                                          gpuMemcpyDeviceToHost, s), "copy from device");
+                gpu::check(gpuMemcpyAsync(slot.hNotFloat->get(), slot.notFloat.get(), sizeof(int), gpuMemcpyDeviceToHost, s),
+                           "copy from device");
+            }
+#endif
+            slot.done->record(s);
+        });
     };
 
-    std::size_t queued = 0;
+    std::size_t queued = std::min<std::size_t>(blocks, D * (kInFlight - 1));
     try {
-        for (; queued < std::min<std::size_t>(blocks, kInFlight - 1); ++queued) enqueue(queued);
+        for (std::size_t b = 0; b < queued; ++b) enqueueCompute(b);
+        startPinning();
+        for (std::size_t b = 0; b < queued; ++b) enqueueCopy(b);
         for (std::size_t b = 0; b < blocks; ++b) {
-            if (queued < blocks) enqueue(queued++);
-            done[b % kInFlight]->sync();
+            if (queued < blocks) {
+                enqueueCompute(queued);
+                enqueueCopy(queued++);
+            }
+            DeviceWork::Slot& slot = slotOf(b);
+            const auto tWait = std::chrono::steady_clock::now();
+            onDevice(work[b % D].device, [&] {
+                slot.done->sync();
+                if (q.stats) q.stats->deviceSeconds[b % D] += slot.done->since(*slot.start) / 1e3;
+            });
+            if (q.stats) q.stats->waitSeconds += secondsSince(tWait);
             if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+            if (q.sortRows && *slot.hNotFloat->get())
+                throw EngineError(K::Internal, "sortRows", "the band kernel returned a distance that is not a float");
             const std::size_t r0 = b * R, r1 = std::min(nQ, r0 + R);
-            sink(r0, r1, hOut[b % kInFlight]->get());
+            RowBlock block{r0, r1, q.keepRows ? slot.hRows->get() : nullptr, q.sortRows ? slot.hDist->get() : nullptr,
+                           q.sortRows ? slot.hCol->get() : nullptr};
+            sink(block);
             if (options.progress) options.progress(double(r1) / double(nQ));
         }
     } catch (...) {
-        (void)gpuStreamSynchronize(s);  // no kernel may still write into buffers freed below
+        // No kernel may still write into buffers freed below.
+        for (auto& w : work)
+            if (w.stream) (void)gpuStreamSynchronize(w.stream->get());
         throw;
     }
 }

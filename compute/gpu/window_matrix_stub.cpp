@@ -4,6 +4,8 @@
 
 namespace warplab::compute {
 
+bool gpuWindowMatrixSortsRows() { return false; }
+
 std::string gpuWindowMatrixUnavailable(const std::string&, const Params&) { return "no GPU backend in this build"; }
 
 void gpuWindowMatrix(const WindowMatrixRequest&, const RowBlockSink&, const RunOptions&) {

@@ -91,9 +91,12 @@ void checkCancel(const RunOptions& o) {
     if (o.cancel && o.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
 }
 
-// Reduces one finished row to the pattern's score. The row is sorted once, for the quality
-// and the nearest epochs.
-PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, std::span<const double> row) {
+// Reduces one finished row, sorted by (distance, epoch), to the pattern's score: quality,
+// histogram, class means and nearest epochs. Every path (host sort, device sort, float or
+// double distances) goes through here, so equal sorted rows give bit-identical scores; the
+// means are summed in sorted order for that reason.
+template <typename D>
+PatternScore scoreSorted(const PatternRequest& r, const Layout& L, std::size_t i, SortedView<D> sorted) {
     PatternScore sc;
     sc.index = i;
     const PatternOrigin origin = patternOrigin(L, i, r.stride);
@@ -102,40 +105,47 @@ PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, s
     sc.recordingSample = origin.recordingSample;
     sc.startS = double(sc.recordingSample) / r.rateHz;
     sc.clockS = L.segments[sc.segment].clockStartS + sc.startS;
-    const std::vector<RankedDistance> sorted = sortRow(row);
     sc.quality = qualitySorted(r.quality, sorted, L.ictal);
 
+    const std::size_t n = sorted.size();
     double sumI = 0, sumN = 0;
     auto& h = sc.histogram;
-    h.lo = sorted.front().distance;
-    h.hi = sorted.back().distance;
+    h.lo = double(sorted.distance.front());
+    h.hi = double(sorted.distance.back());
     const std::size_t bins = std::max<std::size_t>(1, r.histogramBins);
     h.ictal.assign(bins, 0);
     h.interictal.assign(bins, 0);
     const double width = h.hi - h.lo;
-    for (std::size_t j = 0; j < row.size(); ++j) {
-        std::size_t b = width > 0 ? std::size_t((row[j] - h.lo) / width * double(bins)) : 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const double v = double(sorted.distance[k]);
+        std::size_t b = width > 0 ? std::size_t((v - h.lo) / width * double(bins)) : 0;
         b = std::min(b, bins - 1);
-        if (L.ictal[j]) {
+        if (L.ictal[sorted.epoch[k]]) {
             ++h.ictal[b];
-            sumI += row[j];
+            sumI += v;
         } else {
             ++h.interictal[b];
-            sumN += row[j];
+            sumN += v;
         }
     }
     sc.meanIctal = sumI / double(L.ictalCount);
-    sc.meanInterictal = sumN / double(row.size() - L.ictalCount);
+    sc.meanInterictal = sumN / double(n - L.ictalCount);
 
-    const std::size_t k = std::min(r.nearestCount, sorted.size());
+    const std::size_t k = std::min(r.nearestCount, n);
     for (std::size_t q = 0; q < k; ++q) {
-        const std::size_t j = sorted[q].epoch;
+        const std::size_t j = sorted.epoch[q];
         const EpochOrigin eo = epochOrigin(L, j);
         const double startS = double(eo.local) * r.stride / r.rateHz;
-        sc.nearest.push_back({j, eo.segment, startS, L.segments[eo.segment].clockStartS + startS, sorted[q].distance,
+        sc.nearest.push_back({j, eo.segment, startS, L.segments[eo.segment].clockStartS + startS, double(sorted.distance[q]),
                               L.ictal[j] != 0});
     }
     return sc;
+}
+
+// A row in epoch order: sorted on the host, then scored as above.
+PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, std::span<const double> row) {
+    const SortedRow s = sortRow(row);
+    return s.floats ? scoreSorted(r, L, i, s.viewF()) : scoreSorted(r, L, i, s.viewD());
 }
 
 PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& options, double progressBase,
@@ -209,10 +219,12 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         WindowRowsInput in{r, L, query, pBegin, pEnd, params, kernel.name().find("band_dpx") != std::string::npos};
         // Three blocks of rows are held (device and pinned host memory): within the budget.
         in.rowBlock = std::clamp<std::size_t>(budget / (3 * nE * sizeof(double)), 1, 32);
-        in.score = [&](std::size_t i, std::span<const double> row) {
-            if (keep) std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
-            return scoreRow(r, L, i, row);
-        };
+        in.score = [&](std::size_t i, std::span<const double> row) { return scoreRow(r, L, i, row); };
+        in.scoreSorted = [&](std::size_t i, SortedView<float> sorted) { return scoreSorted(r, L, i, sorted); };
+        if (keep)
+            in.keepRow = [&](std::size_t i, std::span<const double> row) {
+                std::copy(row.begin(), row.end(), out.matrix.values.begin() + std::ptrdiff_t(i * nE));
+            };
         RunOptions o = options;
         if (options.progress)
             o.progress = [&](double f) { options.progress(progressBase + progressScale * f); };

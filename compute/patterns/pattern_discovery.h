@@ -152,6 +152,10 @@ struct PatternRanking {
                                            //   (device epochs: the host's share not overlapped
                                            //   by the device; engineSeconds the rest of the call)
     bool deviceEpochs = false;             // the matrix came from the device-epoch path
+    // Device epochs: of engineSeconds, getting the devices ready (channel upload, buffers), and
+    // per device the time its blocks ran (kernels, row sort, copies).
+    double deviceSetupSeconds = 0;
+    std::vector<double> deviceBusySeconds;
     double cells = 0;                      // band cells computed (for throughput figures)
 };
 

@@ -86,19 +86,34 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
     out.epochSeconds += secondsSince(tRead);
 
     const std::size_t nE = q.starts.size();
+    // Rows sorted on the device where the build can (the host then only scans them); rows in
+    // epoch order as well where the matrix is kept or streamed out.
+    q.sortRows = gpuWindowMatrixSortsRows() && in.scoreSorted != nullptr;
+    q.keepRows = !q.sortRows || in.keepRow != nullptr || r.matrixSink != nullptr;
+    WindowMatrixStats stats;
+    q.stats = &stats;
     const auto tCall = std::chrono::steady_clock::now();
     double rank = 0;
-    gpuWindowMatrix(q, [&](std::size_t r0, std::size_t r1, const double* rows) {
+    gpuWindowMatrix(q, [&](const RowBlock& block) {
         const auto tRank = std::chrono::steady_clock::now();
+        const std::size_t r0 = block.rowBegin, r1 = block.rowEnd;
         std::vector<PatternScore> scores(r1 - r0);
         tbb::parallel_for(r0, r1, [&](std::size_t i) {
-            scores[i - r0] = in.score(in.rowBegin + i, std::span<const double>(rows + (i - r0) * nE, nE));
+            const std::size_t at = (i - r0) * nE;
+            if (block.rows && in.keepRow) in.keepRow(in.rowBegin + i, std::span<const double>(block.rows + at, nE));
+            scores[i - r0] = block.sortedDistance
+                                 ? in.scoreSorted(in.rowBegin + i, SortedView<float>{std::span<const float>(block.sortedDistance + at, nE),
+                                                                                     std::span<const std::uint32_t>(block.sortedWindow + at, nE)})
+                                 : in.score(in.rowBegin + i, std::span<const double>(block.rows + at, nE));
         });
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
-        if (r.matrixSink) r.matrixSink(Tile{in.rowBegin + r0, in.rowBegin + r1, 0, nE}, rows);
+        if (r.matrixSink) r.matrixSink(Tile{in.rowBegin + r0, in.rowBegin + r1, 0, nE}, block.rows);
         rank += secondsSince(tRank);
     }, options);
     out.engineSeconds += secondsSince(tCall) - rank;
+    out.deviceSetupSeconds += stats.setupSeconds;
+    out.deviceBusySeconds.resize(std::max(out.deviceBusySeconds.size(), stats.deviceSeconds.size()), 0.0);
+    for (std::size_t d = 0; d < stats.deviceSeconds.size(); ++d) out.deviceBusySeconds[d] += stats.deviceSeconds[d];
     out.rankSeconds += rank;
 }
 

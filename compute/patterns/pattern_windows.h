@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/patterns/quality.h"
 #include "compute/patterns/study_layout.h"
 #include "compute/window_matrix.h"
 
@@ -34,8 +35,13 @@ struct WindowRowsInput {
     Params params;
     bool dpx = false;
     std::size_t rowBlock = 32;                // patterns per block (3 blocks of rows held at once)
-    // Row i (global; all epochs) -> its score; called from several threads at once, one row each.
+    // Row i (global; all epochs) -> its score, from the row in epoch order (sorted on the host)
+    // or from the row sorted on the device (where the build can: gpuWindowMatrixSortsRows);
+    // called from several threads at once, one row each. Both give the same score.
     std::function<PatternScore(std::size_t i, std::span<const double> row)> score;
+    std::function<PatternScore(std::size_t i, SortedView<float> sorted)> scoreSorted;
+    // Where the matrix is kept: row i in epoch order (several threads at once); else null.
+    std::function<void(std::size_t i, std::span<const double> row)> keepRow;
 };
 
 // Fills out.ranked (pattern order), out.epochSeconds (reading the channel, laying out the

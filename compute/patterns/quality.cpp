@@ -82,7 +82,7 @@ void radixSort(std::vector<Key>& key, std::vector<std::uint32_t>& idx) {
 
 }  // namespace
 
-std::vector<RankedDistance> sortRow(std::span<const double> d) {
+SortedRow sortRow(std::span<const double> d) {
     // LSD radix sort, 16-bit digits: rows hold up to ~10^6 epochs and the pipeline sorts one
     // per pattern, so this is several times faster than a comparison sort. Each pass is
     // stable and the input is in epoch order, so equal distances stay in epoch order.
@@ -90,40 +90,45 @@ std::vector<RankedDistance> sortRow(std::span<const double> d) {
     // double: then 32-bit keys (two passes instead of three or four) order them the same way,
     // since widening is exact and monotone, so the permutation is the same either way.
     const std::size_t n = d.size();
-    std::vector<std::uint32_t> idx(n);
-    for (std::size_t j = 0; j < n; ++j) idx[j] = std::uint32_t(j);
-    bool allFloat = true;
-    for (std::size_t j = 0; j < n && allFloat; ++j) allFloat = double(float(d[j])) == d[j];  // NaN: the 64-bit path
-    if (allFloat) {
+    SortedRow out;
+    out.epoch.resize(n);
+    for (std::size_t j = 0; j < n; ++j) out.epoch[j] = std::uint32_t(j);
+    for (std::size_t j = 0; j < n && out.floats; ++j) out.floats = double(float(d[j])) == d[j];  // NaN: the 64-bit path
+    if (out.floats) {
         std::vector<std::uint32_t> key(n);
         for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits32(float(d[j]));
-        radixSort(key, idx);
+        radixSort(key, out.epoch);
+        out.distanceF.resize(n);
+        for (std::size_t j = 0; j < n; ++j) out.distanceF[j] = float(d[out.epoch[j]]);
     } else {
         std::vector<std::uint64_t> key(n);
         for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits(d[j]);
-        radixSort(key, idx);
+        radixSort(key, out.epoch);
+        out.distanceD.resize(n);
+        for (std::size_t j = 0; j < n; ++j) out.distanceD[j] = d[out.epoch[j]];
     }
-    std::vector<RankedDistance> sorted(n);
-    for (std::size_t j = 0; j < n; ++j) sorted[j] = {d[idx[j]], idx[j]};
-    return sorted;
+    return out;
 }
 
-double aucSorted(std::span<const RankedDistance> s, std::span<const unsigned char> ictal) {
-    // Sum of the (1-based, tie-averaged) ranks of the ictal epochs, ascending distance.
+template <typename D>
+double aucSorted(SortedView<D> s, std::span<const unsigned char> ictal) {
+    // Sum of the (1-based, tie-averaged) ranks of the ictal epochs, ascending distance. Every
+    // term is a multiple of 1/2 below 2^40, so the sum is exact whatever the order.
     double rankSumIctal = 0;
     double nIctal = 0;
-    for (std::size_t a = 0; a < s.size();) {
+    const std::size_t n = s.size();
+    for (std::size_t a = 0; a < n;) {
         std::size_t b = a;
-        while (b < s.size() && s[b].distance == s[a].distance) ++b;
+        while (b < n && s.distance[b] == s.distance[a]) ++b;
         const double meanRank = (double(a + 1) + double(b)) / 2.0;
         for (std::size_t k = a; k < b; ++k)
-            if (ictal[s[k].epoch]) {
+            if (ictal[s.epoch[k]]) {
                 rankSumIctal += meanRank;
                 nIctal += 1;
             }
         a = b;
     }
-    const double nInter = double(s.size()) - nIctal;
+    const double nInter = double(n) - nIctal;
     if (nIctal == 0 || nInter == 0) return 0.5;
     // U counts the (ictal, interictal) pairs where the interictal epoch is nearer (ties one
     // half); a pattern that puts every ictal epoch first has U = 0 and AUC 1.
@@ -131,16 +136,18 @@ double aucSorted(std::span<const RankedDistance> s, std::span<const unsigned cha
     return 1.0 - uIctalAbove / (nIctal * nInter);
 }
 
-double infoGainSorted(std::span<const RankedDistance> s, std::span<const unsigned char> ictal) {
-    const double total = double(s.size());
+template <typename D>
+double infoGainSorted(SortedView<D> s, std::span<const unsigned char> ictal) {
+    const std::size_t n = s.size();
+    const double total = double(n);
     double totalIctal = 0;
-    for (const auto& r : s) totalIctal += ictal[r.epoch] ? 1 : 0;
+    for (std::size_t k = 0; k < n; ++k) totalIctal += ictal[s.epoch[k]] ? 1 : 0;
     const double parent = entropy(totalIctal, total);
     double best = 0;
     double leftIctal = 0;
-    for (std::size_t k = 0; k + 1 < s.size(); ++k) {
-        leftIctal += ictal[s[k].epoch] ? 1 : 0;
-        if (s[k].distance == s[k + 1].distance) continue;  // a threshold cannot split equal distances
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+        leftIctal += ictal[s.epoch[k]] ? 1 : 0;
+        if (s.distance[k] == s.distance[k + 1]) continue;  // a threshold cannot split equal distances
         const double left = double(k + 1), right = total - left;
         const double h = (left / total) * entropy(leftIctal, left) +
                          (right / total) * entropy(totalIctal - leftIctal, right);
@@ -149,20 +156,28 @@ double infoGainSorted(std::span<const RankedDistance> s, std::span<const unsigne
     return best;
 }
 
-double qualitySorted(Quality q, std::span<const RankedDistance> s, std::span<const unsigned char> ictal) {
-    return q == Quality::Auc ? aucSorted(s, ictal) : infoGainSorted(s, ictal);
+template double aucSorted<float>(SortedView<float>, std::span<const unsigned char>);
+template double aucSorted<double>(SortedView<double>, std::span<const unsigned char>);
+template double infoGainSorted<float>(SortedView<float>, std::span<const unsigned char>);
+template double infoGainSorted<double>(SortedView<double>, std::span<const unsigned char>);
+
+namespace {
+double qualityOf(Quality q, std::span<const double> d, std::span<const unsigned char> ictal) {
+    const SortedRow s = sortRow(d);
+    return s.floats ? qualitySorted(q, s.viewF(), ictal) : qualitySorted(q, s.viewD(), ictal);
 }
+}  // namespace
 
 double aucQuality(std::span<const double> d, std::span<const unsigned char> ictal) {
-    return aucSorted(sortRow(d), ictal);
+    return qualityOf(Quality::Auc, d, ictal);
 }
 
 double infoGainQuality(std::span<const double> d, std::span<const unsigned char> ictal) {
-    return infoGainSorted(sortRow(d), ictal);
+    return qualityOf(Quality::InfoGain, d, ictal);
 }
 
 double quality(Quality q, std::span<const double> d, std::span<const unsigned char> ictal) {
-    return qualitySorted(q, sortRow(d), ictal);
+    return qualityOf(q, d, ictal);
 }
 
 }  // namespace warplab::compute

@@ -3,6 +3,7 @@
 // patterns x epochs matrix and the epoch labels; larger is better for both.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -29,14 +30,35 @@ double infoGainQuality(std::span<const double> distances, std::span<const unsign
 double quality(Quality q, std::span<const double> distances, std::span<const unsigned char> ictal);
 
 // The same measures from a row already sorted by (distance, epoch), so that the pipeline
-// sorts each row once for the quality and for the nearest epochs.
-struct RankedDistance {
-    double distance = 0;
-    std::size_t epoch = 0;
+// sorts each row once for the quality, the histogram and the nearest epochs. The sort happens
+// on the host (sortRow) or on the device (compute/gpu/row_sort.h); both give the same order.
+// Distances are floats when every one is a float widened to double (the fp32 kernels: the
+// GPU's, cpu.simd's), else doubles (the reference kernels).
+template <typename D>
+struct SortedView {
+    std::span<const D> distance;             // ascending
+    std::span<const std::uint32_t> epoch;    // the epoch of each; equal distances in epoch order
+    std::size_t size() const { return distance.size(); }
 };
-std::vector<RankedDistance> sortRow(std::span<const double> distances);
-double aucSorted(std::span<const RankedDistance> sorted, std::span<const unsigned char> ictal);
-double infoGainSorted(std::span<const RankedDistance> sorted, std::span<const unsigned char> ictal);
-double qualitySorted(Quality q, std::span<const RankedDistance> sorted, std::span<const unsigned char> ictal);
+
+// A row sorted on the host: `floats` says which of the two distance vectors is filled.
+struct SortedRow {
+    bool floats = true;
+    std::vector<float> distanceF;
+    std::vector<double> distanceD;
+    std::vector<std::uint32_t> epoch;
+    SortedView<float> viewF() const { return {distanceF, epoch}; }
+    SortedView<double> viewD() const { return {distanceD, epoch}; }
+};
+SortedRow sortRow(std::span<const double> distances);
+
+template <typename D>
+double aucSorted(SortedView<D> sorted, std::span<const unsigned char> ictal);
+template <typename D>
+double infoGainSorted(SortedView<D> sorted, std::span<const unsigned char> ictal);
+template <typename D>
+double qualitySorted(Quality q, SortedView<D> sorted, std::span<const unsigned char> ictal) {
+    return q == Quality::Auc ? aucSorted(sorted, ictal) : infoGainSorted(sorted, ictal);
+}
 
 }  // namespace warplab::compute

@@ -317,13 +317,14 @@ private slots:
             d[17] = INFINITY;
             d[99] = 0.0;
             if (!widened) d[123] = 1.0 / 3.0;  // not a float: the 64-bit path
-            const auto got = sortRow(d);
+            const SortedRow got = sortRow(d);
+            QCOMPARE(got.floats, widened);
             std::vector<std::size_t> order(d.size());
             std::iota(order.begin(), order.end(), std::size_t(0));
             std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
             for (std::size_t k = 0; k < d.size(); ++k) {
-                QCOMPARE(got[k].epoch, order[k]);
-                QCOMPARE(got[k].distance, d[order[k]]);
+                QCOMPARE(std::size_t(got.epoch[k]), order[k]);
+                QCOMPARE(widened ? double(got.distanceF[k]) : got.distanceD[k], d[order[k]]);
             }
         }
     }

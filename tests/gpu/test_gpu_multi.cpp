@@ -96,7 +96,7 @@ void testPatterns(const std::vector<int>& a, const std::vector<int>& b) {
         return findPatterns(r, o);
     };
     const PatternRanking x = rank(a), y = rank(b);
-    bool same = x.ranked.size() == y.ranked.size() && !x.ranked.empty();
+    bool same = x.deviceEpochs && y.deviceEpochs && x.ranked.size() == y.ranked.size() && !x.ranked.empty();
     for (std::size_t k = 0; same && k < x.ranked.size(); ++k)
         same = x.ranked[k].index == y.ranked[k].index &&
                std::memcmp(&x.ranked[k].quality, &y.ranked[k].quality, sizeof(double)) == 0 &&
@@ -132,6 +132,26 @@ void testFullDevice(const SeriesSet& q, const Params& p) {
         ok = e.kind() == EngineError::Kind::Device && msg.find("GPU 1") != std::string::npos;
     }
     report(ok && !returned, "GPU 1 full: Device error naming it (\"" + msg + "\")", 0);
+    // The device-epoch pattern path (one copy of the channel per device) fails the same way.
+    msg.clear();
+    ok = false;
+    returned = false;
+    try {
+        SyntheticChannel c;
+        c.samples = 4'000'000;
+        c.seizureSamples = 40'000;
+        const std::vector<float> data = syntheticSamples(c);
+        PatternRequest r = syntheticRequest(c);
+        r.samples = data;
+        r.reader = nullptr;
+        RunOptions o;
+        o.devices = {0, 1};
+        returned = !findPatterns(r, o).ranked.empty();
+    } catch (const EngineError& e) {
+        msg = e.what();
+        ok = e.kind() == EngineError::Kind::Device && msg.find("GPU 1") != std::string::npos;
+    }
+    report(ok && !returned, "GPU 1 full, patterns on {0,1}: Device error naming it (\"" + msg + "\")", 0);
     gpu::DeviceScope on1(1);
     hog.clear();
 }

@@ -6,8 +6,11 @@
 // scalar reference (cpu.reference, double) on epochs and patterns cut independently per segment:
 // every distance within 2e-4 relative. Single recordings, multi-segment studies with gaps between
 // the pieces, a segment read lazily, a segment without seizures, an MPI share of the rows, and a
-// segment with a non-finite sample (named). Exit 1 on a failure, 77 without a device.
+// segment with a non-finite sample (named). The device row sort (row_sort.h) against the host's
+// sortRow on rows with many ties, zeros of both signs and infinities: the same order, bit for
+// bit, and a value that is not a float flagged. Exit 1 on a failure, 77 without a device.
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <span>
@@ -16,6 +19,8 @@
 
 #include "compute/cpu/reference.h"
 #include "compute/gpu/gpu_device.h"
+#include "compute/gpu/gpu_runtime.h"
+#include "compute/gpu/row_sort.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "tests/gpu/gpu_test_util.h"
 
@@ -139,6 +144,48 @@ PatternRanking runOn(PatternRequest r, const std::string& kernel, bool deviceEpo
     return findPatterns(r, o);
 }
 
+#if WL_GPU_CUDA
+// rows x cols doubles (floats widened) sorted on the device == sortRow row by row.
+void testRowSort(std::size_t rows, std::size_t cols, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> pick(-3, 60);
+    std::vector<double> in(rows * cols);
+    for (auto& v : in) v = double(float(pick(rng)) * 0.37f);  // many ties, some negative
+    for (std::size_t k = 0; k < in.size(); k += 977) in[k] = (k / 977) % 2 ? INFINITY : -0.0;
+    if (in.size() > 5) in[5] = 0.0;
+    gpu::Stream stream;
+    gpu::DeviceBuffer<double> dIn;
+    gpu::DeviceBuffer<float> dDist(rows * cols);
+    gpu::DeviceBuffer<std::uint32_t> dCol(rows * cols);
+    gpu::DeviceBuffer<int> dFlag(1);
+    dIn.upload(in.data(), in.size(), stream.get());
+    gpu::check(gpuMemsetAsync(dFlag.get(), 0, sizeof(int), stream.get()), "flag");
+    gpu::RowSorter sorter(rows + 3, cols);  // a sorter sized for more rows than it is given
+    sorter.sort(dIn.get(), rows, dDist.get(), dCol.get(), dFlag.get(), stream.get());
+    std::vector<float> dist(rows * cols);
+    std::vector<std::uint32_t> col(rows * cols);
+    int flag = -1;
+    dDist.download(dist.data(), dist.size(), stream.get());
+    dCol.download(col.data(), col.size(), stream.get());
+    dFlag.download(&flag, 1, stream.get());
+    stream.sync();
+    bool same = flag == 0;
+    for (std::size_t r = 0; r < rows && same; ++r) {
+        const SortedRow host = sortRow(std::span<const double>(in.data() + r * cols, cols));
+        same = host.floats && std::memcmp(host.epoch.data(), col.data() + r * cols, cols * sizeof(std::uint32_t)) == 0 &&
+               std::memcmp(host.distanceF.data(), dist.data() + r * cols, cols * sizeof(float)) == 0;
+    }
+    report(same, "device row sort, " + std::to_string(rows) + " x " + std::to_string(cols) + " (ties, +-0, inf) == host sortRow, bit for bit", 0);
+    // A distance that is not a float widened to double is flagged, not silently rounded.
+    in[in.size() / 2] = 1.0 / 3.0;
+    dIn.upload(in.data(), in.size(), stream.get());
+    sorter.sort(dIn.get(), rows, dDist.get(), dCol.get(), dFlag.get(), stream.get());
+    dFlag.download(&flag, 1, stream.get());
+    stream.sync();
+    report(flag == 1, "device row sort flags a value that is not a float", 0);
+}
+#endif
+
 }  // namespace
 
 int main() {
@@ -147,6 +194,12 @@ int main() {
         return 77;
     }
     std::printf("GPU pattern suite on %s\n", gpu::deviceName().c_str());
+#if WL_GPU_CUDA
+    testRowSort(1, 1, 1);
+    testRowSort(1, 100003, 2);
+    testRowSort(5, 65536, 3);
+    testRowSort(33, 1000, 4);
+#endif
     struct Case {
         std::size_t n;
         int e, s, w;
