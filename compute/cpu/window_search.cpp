@@ -14,9 +14,12 @@
 #include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
+#include "compute/cpu/window_bounds.h"
 #include "compute/core/job.h"
 
 namespace warplab::compute {
+
+bool windowbounds::available() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 
 namespace {
 
@@ -81,6 +84,28 @@ void envelope(const double* x, std::size_t len, long w, double* upper, double* l
         while (ql[lh] < loIdx) ++lh;
         upper[t] = x[qu[uh]];
         lower[t] = x[ql[lh]];
+    }
+}
+
+// The same envelope for a narrow band by shifts: for each offset d in [-w, w], one pass of
+// max/min over all t, which the compiler vectorises; for 2w + 1 up to kShiftEnvelope that beats
+// the queues, whose "pop or not" branches mispredict on noisy data. Same values exactly (max
+// and min of the same elements).
+constexpr long kShiftEnvelope = 33;
+void envelopeByShifts(const double* x, std::size_t len, long w, double* upper, double* lower) {
+    const long n = long(len);
+    std::copy(x, x + n, upper);
+    std::copy(x, x + n, lower);
+    for (long d = 1; d <= w && d < n; ++d) {
+        // t + d and t - d, each where it lies inside [0, n)
+        for (long t = 0; t + d < n; ++t) {
+            upper[t] = std::max(upper[t], x[t + d]);
+            lower[t] = std::min(lower[t], x[t + d]);
+        }
+        for (long t = d; t < n; ++t) {
+            upper[t] = std::max(upper[t], x[t - d]);
+            lower[t] = std::min(lower[t], x[t - d]);
+        }
     }
 }
 
@@ -238,6 +263,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         return b;
     };
 
+    // The AVX2 bounds for four consecutive windows where the CPU has them (window_bounds.h).
+    const bool simd = p.simd && windowbounds::available();
     auto body = [&](const tbb::blocked_range<std::size_t>& slots) {
         if (cancel && cancel->cancelled()) return;
         ThreadState& t = tls.local();
@@ -246,10 +273,15 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
             const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
             double slotMin = kInf;
-            // Running sums about an anchor, restarted every kRestart starts and at every slot.
+            // Running sums about an anchor, restarted every kRestart starts and at every slot;
+            // advanced once per start, in start order.
             double anchor = 0, s1sum = 0, s2sum = 0;
             std::size_t since = kRestart;
-            for (std::size_t s = s0; s < s1; ++s) {
+            struct Stats {
+                double mean = 0, sd = 0;
+                bool exact = false;
+            };
+            auto advance = [&](std::size_t s) {
                 if (since >= kRestart) {
                     anchor = y[s];
                     s1sum = s2sum = 0;
@@ -265,19 +297,25 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     s2sum += en * en - eo * eo;
                 }
                 ++since;
-                if (!ex.empty() && inExcluded(ex, s)) { ++st.excluded; continue; }
-                ++st.windows;
-                const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
-                const double limit = B + slack(B, m);
-                const T* x = y + s;
-
+                Stats st1;
                 const double mu1 = s1sum / double(m);
                 const double var = s2sum / double(m) - mu1 * mu1;
-                double mean = anchor + mu1, sd = var > 0 ? std::sqrt(var) : 0.0;
+                st1.mean = anchor + mu1;
+                st1.sd = var > 0 ? std::sqrt(var) : 0.0;
                 // Near-constant or ill-conditioned sums: the exact statistics decide (and a
                 // constant window, whose z are all 0, gets them too).
-                bool exact = !(sd > 1e-6 * std::max(1.0, std::fabs(mean))) ||
-                             s2sum / double(m) > kIllConditioned * var;
+                st1.exact = !(st1.sd > 1e-6 * std::max(1.0, std::fabs(st1.mean))) || s2sum / double(m) > kIllConditioned * var;
+                return st1;
+            };
+            auto currentLimit = [&] {
+                const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
+                return B + slack(B, m);
+            };
+            // One window through the scalar cascade; kimPassed: LB_Kim was already applied.
+            auto scalarWindow = [&](std::size_t s, const Stats& ws, bool kimPassed) {
+                const double limit = currentLimit();
+                const T* x = y + s;
+                const bool exact = ws.exact;
                 bool zReady = false;
                 if (exact) {
                     ++st.exactStats;
@@ -285,23 +323,22 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     zReady = true;
                 }
                 // Bounds only: a multiplication by 1/sd instead of the division (the slack covers it).
-                const double inv = exact ? 0.0 : 1.0 / sd;
+                const double mean = ws.mean, inv = exact ? 0.0 : 1.0 / ws.sd;
                 auto zAt = [&](std::size_t i) { return exact ? z[i] : (x[i] - mean) * inv; };
 
                 // LB_Kim: the first and the last cells lie on every path.
-                {
+                if (!kimPassed) {
                     const double d0 = q[0] - zAt(0);
                     double lb = d0 * d0;
                     if (m > 1) {
                         const double d1 = q[m - 1] - zAt(m - 1);
                         lb += d1 * d1;
                     }
-                    if (lb > limit) { ++st.prunedKim; continue; }
+                    if (lb > limit) { ++st.prunedKim; return; }
                 }
                 // LB_Keogh, query envelope against the window: column j's cells all cost at
                 // least the distance of z_j to [qL_j, qU_j].
                 double lbA = 0;
-                bool pruned = false;
                 for (std::size_t idx = 0; idx < m; ++idx) {
                     const std::size_t j = order[idx];
                     const double v = zAt(j);
@@ -310,15 +347,15 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     else if (v < qL[j]) d = qL[j] - v;
                     t.cbA[j] = d * d;
                     lbA += d * d;
-                    if (lbA > limit) { pruned = true; break; }
+                    if (lbA > limit) { ++st.prunedKeoghQuery; return; }
                 }
-                if (pruned) { ++st.prunedKeoghQuery; continue; }
                 // LB_Keogh, window envelope against the query: row i's cells all cost at least
                 // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
                 // to the window). Few windows get here, so the window's exact z (which the DTW
                 // needs anyway) and its envelope are computed now: no rounding slack involved.
                 if (!zReady) { znormOf(x, m, z); zReady = true; }
-                envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
+                if (2 * w + 1 <= kShiftEnvelope) envelopeByShifts(z, m, w, t.wU.data(), t.wL.data());
+                else envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
                 double lbB = 0;
                 for (std::size_t idx = 0; idx < m; ++idx) {
                     const std::size_t i = order[idx];
@@ -328,9 +365,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     else if (q[i] < l) d = l - q[i];
                     t.cbB[i] = d * d;
                     lbB += d * d;
-                    if (lbB > limit) { pruned = true; break; }
+                    if (lbB > limit) { ++st.prunedKeoghWindow; return; }
                 }
-                if (pruned) { ++st.prunedKeoghWindow; continue; }
                 // Cumulative bound of the larger LB feeds the early-abandoning DTW: rows i+1..
                 // of the DTW (query rows for cbB, window rows for cbA) still add at least
                 // cbTail[i+1].
@@ -338,12 +374,11 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 const double* cb = useA ? t.cbA.data() : t.cbB.data();
                 t.cbTail[m] = 0;
                 for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i];
-                if (!zReady) znormOf(x, m, z);
                 // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
                 // the window may be the row sequence when its bound is the stronger one.
                 const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
                                          : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
-                if (cost == kInf) { ++st.abandonedDtw; continue; }
+                if (cost == kInf) { ++st.abandonedDtw; return; }
                 ++st.fullDtw;
                 t.candidates.push_back({cost, s});
                 if (k == 1) {
@@ -351,6 +386,47 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 } else {
                     slotMin = std::min(slotMin, cost);
                 }
+            };
+            for (std::size_t s = s0; s < s1;) {
+                if (simd && s + 4 <= s1 && s + 3 + m <= N) {
+                    // Four consecutive windows: statistics in start order, then both first
+                    // bounds at once; the few survivors (and windows needing exact
+                    // statistics) go on through the scalar cascade.
+                    Stats w4[4];
+                    bool excluded[4];
+                    double mean4[4], inv4[4];
+                    unsigned active = 0;
+                    for (unsigned l = 0; l < 4; ++l) {
+                        w4[l] = advance(s + l);
+                        excluded[l] = !ex.empty() && inExcluded(ex, s + l);
+                        const bool vec = !excluded[l] && !w4[l].exact;
+                        mean4[l] = vec ? w4[l].mean : 0.0;
+                        inv4[l] = vec ? 1.0 / w4[l].sd : 0.0;
+                        if (vec) active |= 1u << l;
+                    }
+                    unsigned kim = 0;
+                    const unsigned pass =
+                        active ? windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), mean4, inv4, currentLimit(), active, &kim)
+                               : 0u;
+                    for (unsigned l = 0; l < 4; ++l) {
+                        if (excluded[l]) { ++st.excluded; continue; }
+                        ++st.windows;
+                        if (w4[l].exact) scalarWindow(s + l, w4[l], false);
+                        else if ((kim >> l) & 1u) ++st.prunedKim;
+                        else if (!((pass >> l) & 1u)) ++st.prunedKeoghQuery;
+                        else scalarWindow(s + l, w4[l], true);
+                    }
+                    s += 4;
+                    continue;
+                }
+                const Stats w1 = advance(s);
+                if (!ex.empty() && inExcluded(ex, s)) {
+                    ++st.excluded;
+                } else {
+                    ++st.windows;
+                    scalarWindow(s, w1, false);
+                }
+                ++s;
             }
             if (k > 1 && slotMin < kInf) {
                 auto& h = t.heap[slot & 1];
