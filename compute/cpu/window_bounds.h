@@ -13,17 +13,25 @@ namespace warplab::compute::windowbounds {
 // for any x86-64, so that asking never executes an AVX instruction).
 bool available();
 
-// Lane l (bit l of the masks) is the window starting at x + l, z-normalised as
-// (x[l + i] - mean[l]) * inv[l]. Only lanes set in `active` are bounded. Returns the lanes
-// whose bounds both stay <= limit; *kim gets the lanes LB_Kim pruned (LB_Keogh pruned the
-// other active lanes that are not returned). The sums are the scalar bound's terms in the same
-// order (query positions by `order`), so they differ from it only by rounding, which the
-// caller's slack covers. Reads x[0 .. m + 2].
+// The statistics and first bounds of four windows. Lane l (bit l of the masks) is the window
+// starting at x + l, with running sums sum1[l], sum2[l] of (sample - anchor[l]) over its m
+// samples. Its mean, standard deviation and "exact statistics needed" flag are computed as
+// window_search.cpp's statsOf does, operation for operation (this file is compiled without
+// FMA contraction), into mean[l], sd[l] and the bits of *exact. Lanes in `active` that need
+// no exact statistics are then bounded with z = (x[l + i] - mean) * (1 / sd): LB_Kim, then
+// LB_Keogh of the query envelope, query positions in `order`; *kim gets the lanes LB_Kim
+// pruned. Returns the bounded lanes whose bounds both stay <= limit (the others were pruned by
+// LB_Keogh). The bounds differ from the scalar ones only by rounding, which the caller's slack
+// covers. Reads x[0 .. m + 2].
+struct Quad {
+    const double *anchor, *sum1, *sum2;  // 4 each
+    double *mean, *sd;                   // 4 each, written
+    unsigned active = 0;
+    unsigned kim = 0, exact = 0;         // written
+};
 unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, const double* qL,
-              const std::size_t* order, const double* mean, const double* inv, double limit, unsigned active,
-              unsigned* kim);
+              const std::size_t* order, double limit, Quad& lanes);
 unsigned quad(const double* x, std::size_t m, const double* q, const double* qU, const double* qL,
-              const std::size_t* order, const double* mean, const double* inv, double limit, unsigned active,
-              unsigned* kim);
+              const std::size_t* order, double limit, Quad& lanes);
 
 }  // namespace warplab::compute::windowbounds

@@ -12,9 +12,26 @@ inline __m256d load4(const double* p) { return _mm256_loadu_pd(p); }
 
 template <class T>
 unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
-                const double* mean4, const double* inv4, double limit, unsigned active, unsigned* kim) {
-    const __m256d mean = _mm256_loadu_pd(mean4), inv = _mm256_loadu_pd(inv4), lim = _mm256_set1_pd(limit);
-    const __m256d zero = _mm256_setzero_pd();
+                double limit, Quad& L) {
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), lim = _mm256_set1_pd(limit);
+    // Statistics, as window_search.cpp's statsOf.
+    const __m256d md = _mm256_set1_pd(double(m));
+    const __m256d mu1 = _mm256_div_pd(_mm256_loadu_pd(L.sum1), md);
+    const __m256d ms = _mm256_div_pd(_mm256_loadu_pd(L.sum2), md);
+    const __m256d var = _mm256_sub_pd(ms, _mm256_mul_pd(mu1, mu1));
+    const __m256d mean = _mm256_add_pd(_mm256_loadu_pd(L.anchor), mu1);
+    const __m256d sd = _mm256_and_pd(_mm256_sqrt_pd(_mm256_max_pd(var, zero)), _mm256_cmp_pd(var, zero, _CMP_GT_OQ));
+    const __m256d absMean = _mm256_andnot_pd(_mm256_set1_pd(-0.0), mean);
+    const __m256d scale = _mm256_mul_pd(_mm256_set1_pd(1e-6), _mm256_max_pd(one, absMean));
+    const __m256d ok = _mm256_cmp_pd(sd, scale, _CMP_GT_OQ);  // sd > 1e-6 * max(1, |mean|)
+    const __m256d ill = _mm256_cmp_pd(ms, _mm256_mul_pd(_mm256_set1_pd(1e4), var), _CMP_GT_OQ);
+    _mm256_storeu_pd(L.mean, mean);
+    _mm256_storeu_pd(L.sd, sd);
+    L.exact = unsigned(_mm256_movemask_pd(_mm256_or_pd(_mm256_xor_pd(ok, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))), ill)));
+    unsigned active = L.active & ~L.exact;
+    L.kim = 0;
+    if (!active) return 0;
+    const __m256d inv = _mm256_div_pd(one, sd);  // lanes with sd 0 are exact, not bounded here
     auto zAt = [&](std::size_t i) { return _mm256_mul_pd(_mm256_sub_pd(load4(x + i), mean), inv); };
     // LB_Kim: the first and the last cells lie on every path.
     const __m256d d0 = _mm256_sub_pd(_mm256_set1_pd(q[0]), zAt(0));
@@ -24,7 +41,7 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
         lb = _mm256_add_pd(lb, _mm256_mul_pd(d1, d1));
     }
     const unsigned kimMask = unsigned(_mm256_movemask_pd(_mm256_cmp_pd(lb, lim, _CMP_GT_OQ))) & active;
-    *kim = kimMask;
+    L.kim = kimMask;
     active &= ~kimMask;
     if (!active) return 0;
     // LB_Keogh: the distance of z_j to [qL_j, qU_j] (one of the two maxima is 0), largest |q|
@@ -49,13 +66,13 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
 }  // namespace
 
 unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
-              const double* mean, const double* inv, double limit, unsigned active, unsigned* kim) {
-    return quadOf(x, m, q, qU, qL, order, mean, inv, limit, active, kim);
+              double limit, Quad& lanes) {
+    return quadOf(x, m, q, qU, qL, order, limit, lanes);
 }
 
 unsigned quad(const double* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
-              const double* mean, const double* inv, double limit, unsigned active, unsigned* kim) {
-    return quadOf(x, m, q, qU, qL, order, mean, inv, limit, active, kim);
+              double limit, Quad& lanes) {
+    return quadOf(x, m, q, qU, qL, order, limit, lanes);
 }
 
 }  // namespace warplab::compute::windowbounds

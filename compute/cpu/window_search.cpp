@@ -281,6 +281,9 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 double mean = 0, sd = 0;
                 bool exact = false;
             };
+            struct Sums {
+                double anchor, s1, s2;
+            };
             auto advance = [&](std::size_t s) {
                 if (since >= kRestart) {
                     anchor = y[s];
@@ -297,14 +300,19 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     s2sum += en * en - eo * eo;
                 }
                 ++since;
+                return Sums{anchor, s1sum, s2sum};
+            };
+            // window_bounds.h computes the same for four windows, operation for operation.
+            auto statsOf = [&](const Sums& u) {
                 Stats st1;
-                const double mu1 = s1sum / double(m);
-                const double var = s2sum / double(m) - mu1 * mu1;
-                st1.mean = anchor + mu1;
+                const double mu1 = u.s1 / double(m);
+                const double ms = u.s2 / double(m);
+                const double var = ms - mu1 * mu1;
+                st1.mean = u.anchor + mu1;
                 st1.sd = var > 0 ? std::sqrt(var) : 0.0;
                 // Near-constant or ill-conditioned sums: the exact statistics decide (and a
                 // constant window, whose z are all 0, gets them too).
-                st1.exact = !(st1.sd > 1e-6 * std::max(1.0, std::fabs(st1.mean))) || s2sum / double(m) > kIllConditioned * var;
+                st1.exact = !(st1.sd > 1e-6 * std::max(1.0, std::fabs(st1.mean))) || ms > kIllConditioned * var;
                 return st1;
             };
             auto currentLimit = [&] {
@@ -392,34 +400,35 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     // Four consecutive windows: statistics in start order, then both first
                     // bounds at once; the few survivors (and windows needing exact
                     // statistics) go on through the scalar cascade.
-                    Stats w4[4];
+                    double a4[4], s14[4], s24[4], mean4[4], sd4[4];
                     bool excluded[4];
-                    double mean4[4], inv4[4];
-                    unsigned active = 0;
+                    windowbounds::Quad lanes{a4, s14, s24, mean4, sd4};
                     for (unsigned l = 0; l < 4; ++l) {
-                        w4[l] = advance(s + l);
+                        const Sums u = advance(s + l);
+                        a4[l] = u.anchor;
+                        s14[l] = u.s1;
+                        s24[l] = u.s2;
                         excluded[l] = !ex.empty() && inExcluded(ex, s + l);
-                        const bool vec = !excluded[l] && !w4[l].exact;
-                        mean4[l] = vec ? w4[l].mean : 0.0;
-                        inv4[l] = vec ? 1.0 / w4[l].sd : 0.0;
-                        if (vec) active |= 1u << l;
+                        if (!excluded[l]) lanes.active |= 1u << l;
                     }
-                    unsigned kim = 0;
                     const unsigned pass =
-                        active ? windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), mean4, inv4, currentLimit(), active, &kim)
-                               : 0u;
+                        windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), currentLimit(), lanes);
                     for (unsigned l = 0; l < 4; ++l) {
                         if (excluded[l]) { ++st.excluded; continue; }
                         ++st.windows;
-                        if (w4[l].exact) scalarWindow(s + l, w4[l], false);
-                        else if ((kim >> l) & 1u) ++st.prunedKim;
+                        Stats wl;
+                        wl.mean = mean4[l];
+                        wl.sd = sd4[l];
+                        wl.exact = (lanes.exact >> l) & 1u;
+                        if (wl.exact) scalarWindow(s + l, wl, false);
+                        else if ((lanes.kim >> l) & 1u) ++st.prunedKim;
                         else if (!((pass >> l) & 1u)) ++st.prunedKeoghQuery;
-                        else scalarWindow(s + l, w4[l], true);
+                        else scalarWindow(s + l, wl, true);
                     }
                     s += 4;
                     continue;
                 }
-                const Stats w1 = advance(s);
+                const Stats w1 = statsOf(advance(s));
                 if (!ex.empty() && inExcluded(ex, s)) {
                     ++st.excluded;
                 } else {
