@@ -1,10 +1,12 @@
 // The registered GPU kernels: cuda.antidiagonal (fp32), cuda.antidiagonal_fp64 and
 // cuda.shuffle (dtw, cdtw, softdtw), cuda.band and cuda.band_dpx (cdtw), cuda.twed and cuda.twed_fp64 (twed),
-// cuda.tiled, and cuTimeWarp's soft-DTW designs as cuda.softdtw.* (hip.* when built as HIP).
+// cuda.tiled, cuTimeWarp's soft-DTW designs as cuda.softdtw.* and cuTWED's layout as
+// cuda.twed.diagonals (hip.* when built as HIP).
 // "No device" is reported by unavailableReason().
 #include "compute/gpu/gpu_runtime.h"
 
 #include <memory>
+#include <optional>
 
 #include "compute/gpu/gpu_device.h"
 #include "compute/gpu/matrix_runner.h"
@@ -24,18 +26,20 @@ constexpr Backend kBackend = Backend::Cuda;
 
 class GpuMatrixKernel final : public Kernel {
 public:
-    // softOnly: the design computes more metrics, but this entry is registered for softdtw alone
-    // (cuda.softdtw.tiled, cuTimeWarp's fifth design, is cuda.tiled under its name).
+    // only: the design computes more metrics, but this entry is registered for one of them, as
+    // a published design's name (cuda.softdtw.tiled, cuTimeWarp's fifth design, is cuda.tiled
+    // for softdtw; cuda.twed.diagonals, cuTWED's layout, is cuda.antidiagonal for twed).
     GpuMatrixKernel(std::string suffix, std::string description, gpu::Design design, bool fp64, int priority,
-                    bool softOnly = false)
+                    std::optional<Metric> only = std::nullopt)
         : name_(std::string(kPrefix) + suffix), description_(std::move(description)), design_(design),
-          fp64_(fp64), softOnly_(softOnly), priority_(priority), runner_(design, fp64) {}
+          fp64_(fp64), only_(only), priority_(priority), runner_(design, fp64) {}
 
     std::string name() const override { return name_; }
     std::string description() const override { return description_; }
     Backend backend() const override { return kBackend; }
     bool supports(Metric m) const override {
-        if (softOnly_ || isSoftDtwDesign(design_)) return m == Metric::SoftDtw;
+        if (only_) return m == *only_;
+        if (isSoftDtwDesign(design_)) return m == Metric::SoftDtw;
         if (design_ == gpu::Design::Shuffle) return m == Metric::Dtw || m == Metric::Cdtw || m == Metric::SoftDtw;
         if (design_ == gpu::Design::ShuffleDpx || design_ == gpu::Design::ShuffleWave)
             return m == Metric::Dtw || m == Metric::Cdtw;
@@ -65,7 +69,8 @@ private:
 
     std::string name_, description_;
     gpu::Design design_;
-    bool fp64_, softOnly_;
+    bool fp64_;
+    std::optional<Metric> only_;
     int priority_;
     gpu::MatrixRunner runner_;
 };
@@ -144,7 +149,12 @@ void registerGpuKernels(KernelRegistry& registry) {
         gpu::Design::SoftBanded, false, -4));
     registry.add(std::make_unique<GpuMatrixKernel>(
         "softdtw.tiled", "cuTimeWarp's tiled wavefront for long series: tiled (512 x 512 tiles, one launch per tile diagonal) for softdtw, fp32",
-        gpu::Design::Tiled, false, -3, true));
+        gpu::Design::Tiled, false, -3, Metric::SoftDtw));
+    // cuTWED's layout (Tumanov et al.), the seed of the anti-diagonal family, under its name.
+    registry.add(std::make_unique<GpuMatrixKernel>(
+        "twed.diagonals", "cuTWED's layout: one block per pair, three rotating anti-diagonals in linear memory, fp32 "
+                          "(the antidiagonal kernel, for twed)",
+        gpu::Design::Antidiagonal, false, -3, Metric::Twed));
 }
 
 }  // namespace warplab::compute
