@@ -17,7 +17,6 @@
 #include <chrono>
 #include <exception>
 #include <future>
-#include <mutex>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -27,6 +26,7 @@
 #include "compute/gpu/band_cdtw.h"
 #include "compute/gpu/device_set.h"
 #include "compute/gpu/gpu_device.h"
+#include "compute/gpu/pinned_host.h"
 #include "compute/gpu/row_sort.h"
 #include "compute/window_matrix.h"
 
@@ -50,63 +50,6 @@ constexpr int kInFlight = 3;         // row blocks queued on the device (and pin
 bool endsWith(const std::string& s, const std::string& t) {
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
 }
-
-// Pinned host blocks are kept for the next call (a study's next channel, the application's
-// next run) instead of being freed: pinning costs about 0.3 s per GB, every time. Up to
-// kPinnedCacheBytes stay cached; they go back to the system when the process ends.
-constexpr std::size_t kPinnedCacheBytes = std::size_t(2) << 30;
-std::mutex pinnedMutex;
-std::vector<std::pair<std::size_t, void*>> pinnedCache;  // (bytes, block), free for reuse
-std::size_t pinnedCached = 0;
-
-// A block of at least `bytes`; `bytes` becomes its real size.
-void* acquirePinned(std::size_t& bytes) {
-    {
-        std::lock_guard<std::mutex> lock(pinnedMutex);
-        auto best = pinnedCache.end();
-        for (auto it = pinnedCache.begin(); it != pinnedCache.end(); ++it)
-            if (it->first >= bytes && (best == pinnedCache.end() || it->first < best->first)) best = it;
-        if (best != pinnedCache.end()) {
-            void* p = best->second;
-            bytes = best->first;
-            pinnedCached -= best->first;
-            pinnedCache.erase(best);
-            return p;
-        }
-    }
-    void* p = nullptr;
-    gpu::check(gpuMallocHost(&p, bytes), "pinned host allocation");
-    return p;
-}
-
-void releasePinned(void* p, std::size_t bytes) {
-    {
-        std::lock_guard<std::mutex> lock(pinnedMutex);
-        if (pinnedCached + bytes <= kPinnedCacheBytes) {
-            pinnedCache.emplace_back(bytes, p);
-            pinnedCached += bytes;
-            return;
-        }
-    }
-    (void)gpuFreeHost(p);
-}
-
-// Pinned host memory, so that the rows' copies run asynchronously at full speed.
-template <typename T>
-class Pinned {
-public:
-    explicit Pinned(std::size_t count) : bytes_(std::max<std::size_t>(count, 1) * sizeof(T)) {
-        p_ = static_cast<T*>(acquirePinned(bytes_));
-    }
-    ~Pinned() { if (p_) releasePinned(p_, bytes_); }
-    Pinned(const Pinned&) = delete;
-    Pinned& operator=(const Pinned&) = delete;
-    T* get() const { return p_; }
-
-private:
-    std::size_t bytes_;
-    T* p_ = nullptr;
-};
 
 // Row-major (query, window) pairs of rows x cols: consecutive threads share the query, as in
 // an engine tile, so its samples are one broadcast load.
@@ -147,10 +90,10 @@ struct DeviceWork {
         gpu::DeviceBuffer<float> dist;
         gpu::DeviceBuffer<std::uint32_t> col;
         gpu::DeviceBuffer<int> notFloat;
-        std::unique_ptr<Pinned<double>> hRows;
-        std::unique_ptr<Pinned<float>> hDist;
-        std::unique_ptr<Pinned<std::uint32_t>> hCol;
-        std::unique_ptr<Pinned<int>> hNotFloat;
+        std::unique_ptr<gpu::Pinned<double>> hRows;
+        std::unique_ptr<gpu::Pinned<float>> hDist;
+        std::unique_ptr<gpu::Pinned<std::uint32_t>> hCol;
+        std::unique_ptr<gpu::Pinned<int>> hNotFloat;
         std::unique_ptr<gpu::Event> start, done;
         std::future<void> pinned;  // the host buffers above, allocated by `pinner`
     };
@@ -301,11 +244,11 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
             for (auto& slot : w.slots) {
                 tasks.emplace_back([&q, &slot, n = R * nW, device = w.device] {
                     gpu::DeviceScope scope(device);  // pinned memory belongs to the device's context
-                    if (q.keepRows) slot.hRows = std::make_unique<Pinned<double>>(n);
+                    if (q.keepRows) slot.hRows = std::make_unique<gpu::Pinned<double>>(n);
                     if (q.sortRows) {
-                        slot.hDist = std::make_unique<Pinned<float>>(n);
-                        slot.hCol = std::make_unique<Pinned<std::uint32_t>>(n);
-                        slot.hNotFloat = std::make_unique<Pinned<int>>(1);
+                        slot.hDist = std::make_unique<gpu::Pinned<float>>(n);
+                        slot.hCol = std::make_unique<gpu::Pinned<std::uint32_t>>(n);
+                        slot.hNotFloat = std::make_unique<gpu::Pinned<int>>(1);
                     }
                 });
                 slot.pinned = tasks.back().get_future();
@@ -323,12 +266,17 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     // A block is queued in two steps: its kernels and row sort (device memory only), then the
     // copies into its slot's pinned buffers. The first blocks' kernels go first, so that the
     // devices are busy while the pinned buffers are being allocated.
-    auto enqueueCompute = [&](std::size_t b) {
+    // f(device work, slot, stream, first row, rows) for block b, on its device.
+    auto onBlock = [&](std::size_t b, auto&& f) {
         DeviceWork& w = work[b % D];
         DeviceWork::Slot& slot = slotOf(b);
         onDevice(w.device, [&] {
-            const gpuStream_t s = w.stream->get();
-            const std::size_t r0 = b * R, rows = std::min(R, nQ - r0);
+            const std::size_t r0 = b * R;
+            f(w, slot, w.stream->get(), r0, std::min(R, nQ - r0));
+        });
+    };
+    auto enqueueCompute = [&](std::size_t b) {
+        onBlock(b, [&](DeviceWork& w, DeviceWork::Slot& slot, gpuStream_t s, std::size_t r0, std::size_t rows) {
             const SetView qv{w.queries.get(), w.queryOffsets.get() + r0, nullptr};
             double* out = slot.out.get();
             slot.start->record(s);
@@ -351,15 +299,11 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
         });
     };
     auto enqueueCopy = [&](std::size_t b) {
-        DeviceWork& w = work[b % D];
-        DeviceWork::Slot& slot = slotOf(b);
-        onDevice(w.device, [&] {
-            const gpuStream_t s = w.stream->get();
-            const std::size_t r0 = b * R, rows = std::min(R, nQ - r0);
-            double* out = slot.out.get();
+        onBlock(b, [&](DeviceWork&, DeviceWork::Slot& slot, gpuStream_t s, std::size_t, std::size_t rows) {
             pinHost(slot);
             if (q.keepRows)
-                gpu::check(gpuMemcpyAsync(slot.hRows->get(), out, rows * nW * sizeof(double), gpuMemcpyDeviceToHost, s),
+                gpu::check(gpuMemcpyAsync(slot.hRows->get(), slot.out.get(), rows * nW * sizeof(double),
+                                          gpuMemcpyDeviceToHost, s),
                            "copy from device");
 #if WL_GPU_CUDA
             if (q.sortRows) {
