@@ -12,6 +12,8 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "widgets/search_options_bar.h"
+#include "widgets/search_results_view.h"
 #include "widgets/study_access.h"
 #include "widgets/signal_view.h"
 #include "widgets/study_navigator.h"
@@ -37,6 +39,8 @@ void MainWindow::buildStudy() {
     resultDocks_ << results;
 
     study_ = new StudyController(doc_, runner_, signal_, metric_, studyNav_, studyResults_, this);
+    // All-channel and study-wide searches follow the Search panel's options like the one-channel search.
+    study_->setSearchChoice([this] { return search_->options()->choice(); });
     connect(study_, &StudyController::errorOccurred, this, &MainWindow::showError);
     connect(study_, &StudyController::viewRequested, this, &MainWindow::showView);
     connect(study_, &StudyController::warningsReady, this, [this](const QString& title, const QString& message) {

@@ -261,16 +261,26 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
         Q_EMIT errorOccurred(tr("Search"), tr("Nothing to search in %1.").arg(where));
         return 0;
     }
+    // The Search panel's mode, band, precision and "include the query itself", as for one channel.
+    const widgets::SearchChoice choice = searchChoice_ ? searchChoice_() : widgets::SearchChoice{};
+    const std::size_t m = query.length;
     compute::Params p = metric_->params();
     p.metric = compute::Metric::Sdtw;
     p.topk = topK;
+    const int band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
+    if (choice.window) {
+        p.metric = compute::Metric::Cdtw;
+        p.band = band;
+        p.cost = compute::Cost::Squared;
+    }
+    const bool window = choice.window, half2 = choice.half2 && !choice.window;
     // Issue 11, section 3: the query would find itself in the series it was cut from (the open
-    // recording, its channel), so matches ending within floor(m/2) of its own end are not
-    // reported there, as the single-channel search does; other series are searched whole.
-    const std::size_t m = query.length;
+    // recording, its channel), so matches within floor(m/2) of its own place (its end for
+    // subsequence DTW, its start for windows) are not reported there, as the single-channel
+    // search does; other series are searched whole.
     const double queryRate = doc_->channelRate(channel);
-    const std::size_t selfEnd =
-        std::size_t(std::max(0LL, (long long)std::floor(region->startS * queryRate))) + (m ? m - 1 : 0);
+    const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(region->startS * queryRate)));
+    const std::size_t selfAt = window ? first : first + (m ? m - 1 : 0);
     const int ownRecording = current_;
     const int ownChannel = (scope == SearchScope::Channel || scope == SearchScope::AllChannels)
                                ? channel
@@ -279,15 +289,18 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
     auto isOwn = [=](const compute::SearchSource& s) {
         return s.channelIndex == ownChannel && (!studyScope || (ownRecording >= 0 && s.recordingIndex == ownRecording));
     };
-    const bool selfExcluded = std::any_of(sources.begin(), sources.end(), isOwn);
+    const bool selfExcluded = !choice.includeSelf && std::any_of(sources.begin(), sources.end(), isOwn);
     const compute::SeriesSearch perSeries = [=](const compute::Series& qs, const compute::Series& ref,
                                                 const compute::SearchSource& src, const compute::Params& pp,
                                                 const compute::RunOptions& ro) {
         compute::SearchScope sc;
-        if (isOwn(src)) sc.excluded = {compute::exclusionZone(selfEnd, m)};
-        return compute::Engine::search(qs, ref, pp, ro, sc);
+        if (selfExcluded && isOwn(src)) sc.excluded = {compute::exclusionZone(selfAt, m)};
+        if (half2) sc.precision = compute::SearchPrecision::Half2;
+        return window ? compute::Engine::windowSearch(qs, ref, pp, ro, sc) : compute::Engine::search(qs, ref, pp, ro, sc);
     };
-    const QString desc = tr("Top %1 matches of the query %2–%3 s (%4) in %5: %6 series searched (subsequence DTW%8)%7")
+    const QString how = window ? tr("z-normalised window search, band %1").arg(band)
+                               : (half2 ? tr("subsequence DTW, half2") : tr("subsequence DTW"));
+    const QString desc = tr("Top %1 matches of the query %2–%3 s (%4) in %5: %6 series searched (%8%9)%7")
                              .arg(topK).arg(region->startS, 0, 'f', 2).arg(region->endS, 0, 'f', 2).arg(channelName, where)
                              .arg(sources.size())
                              .arg(skipped.empty() ? QString() : tr("; skipped: %1").arg(q([&] {
@@ -295,6 +308,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                                  for (const auto& s : skipped) all += (all.empty() ? "" : "; ") + s;
                                  return all;
                              }())))
+                             .arg(how)
                              .arg(selfExcluded ? tr("; its own place excluded") : QString());
     auto study = study_;  // the sources read through it: it lives as long as the job
     auto* view = results_;

@@ -15,6 +15,7 @@
 
 #include "io/regions.h"
 #include "io/session.h"
+#include "widgets/search_options_bar.h"
 
 namespace warplab::io {
 class Study;
@@ -61,6 +62,10 @@ public:
     // when named, highlighted when endS > startS. Recording -1: the open one.
     bool goTo(int recording, double startS, double endS = -1, const QString& channel = {});
 
+    // The Search panel's options (mode, band, self, precision) that multi-series searches
+    // follow, as the one-channel search does; unset: subsequence DTW, its own place excluded.
+    void setSearchChoice(std::function<widgets::SearchChoice()> choice) { searchChoice_ = std::move(choice); }
+
     // Study-wide jobs; each returns the job id or 0 (errorOccurred says why).
     quint64 searchQuery(SearchScope scope, int topK = 10);
     quint64 findPatterns(int documentChannel, int epoch = 1024, int stride = 256);
@@ -102,6 +107,7 @@ private:
     // add, move or remove them), so the study itself is never changed.
     std::map<int, std::vector<io::Region>> regions_;
     Confirm confirm_;
+    std::function<widgets::SearchChoice()> searchChoice_;
 };
 
 }  // namespace warplab::app

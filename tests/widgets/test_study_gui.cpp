@@ -19,6 +19,8 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "widgets/search_options_bar.h"
+#include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
 #include "widgets/study_access.h"
 #include "widgets/study_navigator.h"
@@ -230,6 +232,43 @@ private Q_SLOTS:
         for (const auto& r : view->rows())  // ends within floor(m/2) of the query's own end, in a's FP1-F7
             QVERIFY(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.endS >= 5.5 - 1e-9 && r.endS <= 6.5 + 1e-9));
         for (std::size_t i = 1; i < view->rows().size(); ++i) QVERIFY(view->rows()[i - 1].value <= view->rows()[i].value);
+    }
+
+    // The Search panel's options hold for the study-wide search too: window mode (z-normalised,
+    // band 5 %) with the query's own place excluded around its start, then "include the query
+    // itself", which finds it at its own place with cost 0 (its z is the window's z, exactly).
+    void studySearchFollowsSearchPanel() {
+        QVERIFY(w_->openStudy(dir_.path() + "/study-summary.txt"));
+        w_->document()->addRegion({io::RegionKind::Query, 0, 5, 6, "burst"});
+        widgets::SearchChoice choice;
+        choice.window = true;
+        choice.bandPercent = 5;
+        w_->searchView()->options()->setChoice(choice);
+        QVERIFY(w_->studyController()->searchQuery(app::SearchScope::StudyChannel, 5) != 0);
+        auto* view = w_->studyResults();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 60000);
+        QVERIFY2(view->description().contains("z-normalised window search, band 3"), qPrintable(view->description()));
+        QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
+        // 64 samples at 64 Hz from sample 320: no window of a's FP1-F7 starts in 288..352.
+        for (const auto& r : view->rows()) {
+            QVERIFY2(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS >= 4.5 - 1e-9 && r.startS <= 5.5 + 1e-9),
+                     qPrintable(QString("the query itself at %1").arg(r.startS)));
+            QVERIFY2(std::abs(r.endS - r.startS - 1.0) < 1e-9, "a window match is as long as the query");
+        }
+        for (std::size_t i = 1; i < view->rows().size(); ++i) QVERIFY(view->rows()[i - 1].value <= view->rows()[i].value);
+        bool twin = false;  // the twin burst of c at 40 s is among the matches
+        for (const auto& r : view->rows()) twin = twin || (r.recordingName == "s_c.edf" && std::abs(r.startS - 40) < 0.2);
+        QVERIFY(twin);
+        snap(w_, "study-search-window");
+
+        choice.includeSelf = true;
+        w_->searchView()->options()->setChoice(choice);
+        QVERIFY(w_->studyController()->searchQuery(app::SearchScope::StudyChannel, 5) != 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->description().contains("its own place excluded") && !view->rows().empty(), 60000);
+        const auto best = view->rows().front();
+        QCOMPARE(best.recordingName, QString("s_a.edf"));
+        QVERIFY2(std::abs(best.startS - 5) < 1e-9 && best.value < 1e-6, qPrintable(QString("%1 at %2").arg(best.value).arg(best.startS)));
+        w_->searchView()->options()->setChoice(widgets::SearchChoice{});
     }
 
     void studyPatternsJumpToPattern() {
