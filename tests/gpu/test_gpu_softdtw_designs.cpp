@@ -152,18 +152,30 @@ void testRegistry() {
                k->name() + " describes itself in one line naming cuTimeWarp (\"" + d + "\")", 0);
         report(k->backend() == Backend::Cuda || k->backend() == Backend::Hip, k->name() + " is a GPU kernel", 0);
     }
-    // Below every other GPU kernel, so that the engine never picks one unless named.
-    int lowestOther = 1 << 30, highestDesign = -(1 << 30);
-    for (Kernel* k : KernelRegistry::instance().all()) {
-        if (k->backend() != Backend::Cuda && k->backend() != Backend::Hip) continue;
-        const bool design = std::find(designs.begin(), designs.end(), k) != designs.end();
-        if (design) highestDesign = std::max(highestDesign, k->priority());
-        else lowestOther = std::min(lowestOther, k->priority());
-    }
-    report(highestDesign < lowestOther,
-           "cuTimeWarp designs rank below every other GPU kernel (" + std::to_string(highestDesign) + " < " +
-               std::to_string(lowestOther) + ")",
-           0);
+    // Below every other GPU kernel of their metric, so that the engine never picks one unless named.
+    auto ranksBelow = [](const std::vector<Kernel*>& ds, Metric metric, const std::string& what) {
+        int lowestOther = 1 << 30, highestDesign = -(1 << 30);
+        for (Kernel* k : KernelRegistry::instance().all()) {
+            if ((k->backend() != Backend::Cuda && k->backend() != Backend::Hip) || !k->supports(metric)) continue;
+            const bool design = std::find(ds.begin(), ds.end(), k) != ds.end();
+            if (design) highestDesign = std::max(highestDesign, k->priority());
+            else lowestOther = std::min(lowestOther, k->priority());
+        }
+        report(highestDesign < lowestOther,
+               what + " rank below every other GPU kernel of " + std::string(metricName(metric)) + " (" +
+                   std::to_string(highestDesign) + " < " + std::to_string(lowestOther) + ")",
+               0);
+    };
+    ranksBelow(designs, Metric::SoftDtw, "cuTimeWarp designs");
+    // cuTWED's layout (the antidiagonal kernel under the paper's name): twed only, below the rest.
+    Kernel* cutwed = KernelRegistry::instance().find(prefix() + "twed.diagonals");
+    report(cutwed != nullptr, prefix() + "twed.diagonals is registered", 0);
+    if (!cutwed) return;
+    bool onlyTwed = true;
+    for (Metric m : allMetrics()) onlyTwed = onlyTwed && (cutwed->supports(m) == (m == Metric::Twed));
+    report(onlyTwed, cutwed->name() + " supports twed and nothing else", 0);
+    report(cutwed->description().rfind("cuTWED's ", 0) == 0, cutwed->name() + " names cuTWED (\"" + cutwed->description() + "\")", 0);
+    ranksBelow({cutwed}, Metric::Twed, "cuTWED's layout");
 }
 
 // 9 lengths from 1 to 1024 on both sides: 81 pairs, 72 of unequal length.
