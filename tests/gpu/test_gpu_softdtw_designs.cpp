@@ -162,7 +162,7 @@ void testRegistry() {
             else lowestOther = std::min(lowestOther, k->priority());
         }
         report(highestDesign < lowestOther,
-               what + " rank below every other GPU kernel of " + std::string(metricName(metric)) + " (" +
+               what + ": below every other GPU kernel of " + std::string(metricName(metric)) + " (" +
                    std::to_string(highestDesign) + " < " + std::to_string(lowestOther) + ")",
                0);
     };
