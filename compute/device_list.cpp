@@ -2,8 +2,8 @@
 #include "compute/device_list.h"
 
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/device_set.h"
-#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/runtime/device_set.h"
+#include "compute/gpu/runtime/gpu_device.h"
 #endif
 
 namespace warplab::compute {

@@ -8,8 +8,8 @@
 #include "compute/engine_row_watch.h"
 #include "compute/kernels/registry.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/sdtw_gpu.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #endif
 
 namespace warplab::compute {

@@ -17,7 +17,7 @@
 #include "compute/engine.h"
 #include "compute/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/device_set.h"
+#include "compute/gpu/runtime/device_set.h"
 #endif
 
 namespace warplab::compute {

@@ -10,9 +10,9 @@
 #include "compute/engine.h"
 #include "compute/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/sdtw_gpu.h"
-#include "compute/gpu/window_gpu.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
+#include "compute/gpu/kernels/window/window_gpu.h"
 #endif
 
 namespace warplab::compute {

@@ -5,10 +5,10 @@
 
 #include "compute/core/error.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/device_set.h"
-#include "compute/gpu/energy_boards.h"
-#include "compute/gpu/gpu_bench.h"
-#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/runtime/device_set.h"
+#include "compute/gpu/bench/energy_boards.h"
+#include "compute/gpu/bench/gpu_bench.h"
+#include "compute/gpu/runtime/gpu_device.h"
 #endif
 
 namespace warplab::compute {

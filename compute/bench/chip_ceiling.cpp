@@ -1,7 +1,7 @@
 #include "compute/bench/chip_ceiling.h"
 
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/runtime/gpu_device.h"
 #endif
 
 namespace warplab::compute {

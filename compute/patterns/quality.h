@@ -31,7 +31,7 @@ double quality(Quality q, std::span<const double> distances, std::span<const uns
 
 // The same measures from a row already sorted by (distance, epoch), so that the pipeline
 // sorts each row once for the quality, the histogram and the nearest epochs. The sort happens
-// on the host (sortRow) or on the device (compute/gpu/row_sort.h); both give the same order.
+// on the host (sortRow) or on the device (compute/gpu/kernels/sort/row_sort.h); both give the same order.
 // Distances are floats when every one is a float widened to double (the fp32 kernels: the
 // GPU's, cpu.simd's), else doubles (the reference kernels).
 template <typename D>

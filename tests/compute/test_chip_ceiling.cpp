@@ -4,7 +4,7 @@
 
 #include "compute/bench/chip_ceiling.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/runtime/gpu_device.h"
 #endif
 
 using namespace warplab::compute;

@@ -1,6 +1,6 @@
 // warplab-gpu-bench: the GPU benchmark for the GPU machine, where warplab-cli may not link
 // (it needs io's HDF5). Same options and output as `warplab-cli bench`, through the same code
-// (compute/bench/bench.h, compute/gpu/gpu_bench.h, app/cli/bench_report.h).
+// (compute/bench/bench.h, compute/gpu/bench/gpu_bench.h, app/cli/bench_report.h).
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
@@ -8,10 +8,10 @@
 #include "app/cli/bench_report.h"
 #include "compute/core/error.h"
 #include "compute/engine.h"
-#include "compute/gpu/gpu_bench.h"
-#include "compute/gpu/engine_matrix_bench.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/tile_lanes.h"
+#include "compute/gpu/bench/gpu_bench.h"
+#include "compute/gpu/bench/engine_matrix_bench.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/tile_lanes.h"
 
 using namespace warplab::compute;
 

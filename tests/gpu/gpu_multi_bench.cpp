@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "compute/engine.h"
-#include "compute/gpu/device_set.h"
+#include "compute/gpu/runtime/device_set.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "tests/gpu/gpu_test_util.h"
 

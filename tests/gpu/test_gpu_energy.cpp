@@ -12,9 +12,9 @@
 
 #include "compute/bench/bench.h"
 #include "compute/bench/energy_meter.h"
-#include "compute/gpu/energy_boards.h"
-#include "compute/gpu/gpu_bench.h"
-#include "compute/gpu/gpu_device.h"
+#include "compute/gpu/bench/energy_boards.h"
+#include "compute/gpu/bench/gpu_bench.h"
+#include "compute/gpu/runtime/gpu_device.h"
 #include "compute/kernels/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 

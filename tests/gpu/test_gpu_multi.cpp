@@ -1,4 +1,4 @@
-// Several GPUs in one process (compute/gpu/device_set.h, per-device lanes in tile_lanes.h):
+// Several GPUs in one process (compute/gpu/runtime/device_set.h, per-device lanes in tile_lanes.h):
 // engine matrices and the pattern pipeline on devices {0,1} against {0} and {1}, bit for bit
 // (the same kernels on every tile, and every cell is computed by one thread on one device, so
 // where a tile runs cannot change a value); device lists that do not exist; a full device
@@ -13,9 +13,9 @@
 
 #include "compute/core/error.h"
 #include "compute/engine.h"
-#include "compute/gpu/device_set.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/gpu_runtime.h"
+#include "compute/gpu/runtime/device_set.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
 #include "tests/gpu/gpu_test_util.h"

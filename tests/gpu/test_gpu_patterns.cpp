@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "compute/cpu/reference.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/gpu_runtime.h"
-#include "compute/gpu/row_sort.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/kernels/sort/row_sort.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "tests/gpu/gpu_test_util.h"
 

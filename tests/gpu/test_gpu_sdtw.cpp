@@ -1,4 +1,4 @@
-// GPU subsequence search (compute/gpu/sdtw_gpu.h) against the scalar reference
+// GPU subsequence search (compute/gpu/kernels/sdtw/sdtw_gpu.h) against the scalar reference
 // (reference::sdtwTopK, double): fp32 ends, starts and costs for queries of awkward lengths,
 // top-1 and top-5, with and without z-normalisation, squared and absolute cost, exact ties
 // (integer data with constant stretches, where starts depend on METRICS.md's tie order), a
@@ -17,8 +17,8 @@
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/sdtw_gpu.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

@@ -1,5 +1,5 @@
 // The wavefront full-DTW kernels (cuda.shuffle_dpx with the DPX minimum, cuda.shuffle_wave with
-// fminf; compute/gpu/shuffle_dpx.h) against the scalar reference: every group width (lengths 1
+// fminf; compute/gpu/kernels/shuffle/shuffle_dpx.h) against the scalar reference: every group width (lengths 1
 // to 1024 rows, 1025 takes the fallback), unequal and odd column counts (virtual columns),
 // several rounds of pairs per group (the back-to-back pair hand-over, grids capped to one block),
 // DPX bit for bit against fminf, cdtw bands through the fallbacks, and upper-only all-pairs
@@ -16,9 +16,9 @@
 #include "compute/core/error.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/gpu_runtime.h"
-#include "compute/gpu/shuffle_dpx.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/kernels/shuffle/shuffle_dpx.h"
 #include "compute/kernels/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 

@@ -18,8 +18,8 @@
 
 #include "compute/core/error.h"
 #include "compute/cpu/reference.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/softdtw_grad.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/kernels/softdtw/softdtw_grad.h"
 #include "compute/kernels/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 

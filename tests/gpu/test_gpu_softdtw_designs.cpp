@@ -1,4 +1,4 @@
-// cuTimeWarp's soft-DTW designs as registry kernels (compute/gpu/softdtw_designs.h and the
+// cuTimeWarp's soft-DTW designs as registry kernels (compute/gpu/designs/softdtw_designs.h and the
 // cuda.softdtw.tiled alias of cuda.tiled) against the scalar reference (double):
 //   - registry: all five registered under the backend's prefix, softdtw only, a one-line
 //     description naming cuTimeWarp, priority below every other GPU kernel (never the default);
@@ -37,9 +37,9 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/gpu_runtime.h"
-#include "compute/gpu/softdtw_designs.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/designs/softdtw_designs.h"
 #include "compute/kernels/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 

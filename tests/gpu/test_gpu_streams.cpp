@@ -1,4 +1,4 @@
-// GPU tiles in flight on several lanes (compute/gpu/tile_lanes.h): engine matrices through the
+// GPU tiles in flight on several lanes (compute/gpu/runtime/tile_lanes.h): engine matrices through the
 // GPU kernels over many tiles, ragged last tiles, upper-only all-pairs, concurrent computeTile
 // calls, packed series cached between tiles (and never across changed inputs), cancellation
 // and out-of-memory. Compared with the CPU engine (cpu.simd, fp32; tolerance 2e-4 relative)
@@ -17,9 +17,9 @@
 #include "compute/core/error.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/gpu_runtime.h"
-#include "compute/gpu/tile_lanes.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/runtime/tile_lanes.h"
 #include "compute/kernels/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 

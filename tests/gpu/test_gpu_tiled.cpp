@@ -1,4 +1,4 @@
-// The tiled wavefront kernel (cuda.tiled / hip.tiled, compute/gpu/tiled.h) against the scalar
+// The tiled wavefront kernel (cuda.tiled / hip.tiled, compute/gpu/kernels/tiled/tiled.h) against the scalar
 // reference (compute/cpu/reference.h, double precision): dtw (both costs), cdtw (bands 0, 1,
 // 16, 600 and wider than the series), softdtw (gamma 1 and 0.1) and twed (with and without
 // stiffness and timestamps) on awkward lengths, lengths around the 512 x 512 tile edges,
@@ -25,9 +25,9 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/engine.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/gpu_runtime.h"
-#include "compute/gpu/tiled.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/kernels/tiled/tiled.h"
 #include "compute/kernels/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 

@@ -1,4 +1,4 @@
-// GPU window search (compute/gpu/window_gpu.h) against cpu.reference (brute force): the same
+// GPU window search (compute/gpu/kernels/window/window_gpu.h) against cpu.reference (brute force): the same
 // matches, costs equal bit for bit (both compute the final cost in double with the same
 // operation order). Then the half2 subsequence search of issue 11: every reported match's cost
 // equals the fp32 cost row at its end, and with self-exclusion no end falls in the zone.
@@ -10,8 +10,8 @@
 
 #include "compute/core/error.h"
 #include "compute/engine.h"
-#include "compute/gpu/gpu_device.h"
-#include "compute/gpu/sdtw_gpu.h"
+#include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

@@ -1,5 +1,5 @@
 // warplab-window-bench: times the z-normalised window search (issue 11) on generated or real
-// references, without file parsing (scripts/bench_window_search.sh times the CLI with the text
+// references, without file parsing (scripts/bench/window_search.sh times the CLI with the text
 // file read). A benchmark, not a test: docs/PERFORMANCE.md quotes its output.
 //   --walk N            random-walk reference of N samples (seed 1, double accumulated, float stored)
 //   --eeg FILE --signal I --repeat-to N   an EDF channel (physical values) repeated to N samples
@@ -21,8 +21,8 @@
 #include "compute/core/error.h"
 #include "compute/engine.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/gpu_runtime.h"
-#include "compute/gpu/window_gpu.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/kernels/window/window_gpu.h"
 #endif
 
 using namespace warplab::compute;

@@ -1,0 +1,10 @@
+// Band cdtw kernels for half-widths 16..16 (see band_cdtw_kernel.h): one file per range so
+// that the instantiations compile in parallel.
+// gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
+#include "compute/gpu/runtime/gpu_runtime.h"
+
+#include "compute/gpu/kernels/band/band_cdtw_kernel.h"
+
+namespace warplab::compute::gpu {
+WL_BAND_INSTANTIATE(16)
+}  // namespace warplab::compute::gpu

@@ -1,0 +1,13 @@
+// Band cdtw kernels for half-widths 25..28 (see band_cdtw_kernel.h): one file per range so
+// that the instantiations compile in parallel.
+// gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
+#include "compute/gpu/runtime/gpu_runtime.h"
+
+#include "compute/gpu/kernels/band/band_cdtw_kernel.h"
+
+namespace warplab::compute::gpu {
+WL_BAND_INSTANTIATE(25)
+WL_BAND_INSTANTIATE(26)
+WL_BAND_INSTANTIATE(27)
+WL_BAND_INSTANTIATE(28)
+}  // namespace warplab::compute::gpu

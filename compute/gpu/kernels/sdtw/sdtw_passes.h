@@ -1,0 +1,56 @@
+// The device passes of the GPU subsequence search (sdtw_gpu.cu orchestrates them):
+//  - the fp32 pass: the last DP row D(n-1, j) of every query, cost only, plus checkpoint
+//    columns (all rows of D at every kCheckpointEvery-th column) for the windows;
+//  - the half2 pass: the same last row in half precision, two reference segments per lane;
+//  - the window pass: fp32 with start tracking over [a, e] for each chosen end e, seeded with
+//    the exact column a-1 from a checkpoint (or unseeded), giving the start (and cost) at e.
+// Device code: sdtw_stripes.h.
+#pragma once
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/runtime/packed_series.h"
+
+namespace warplab::compute::gpu::sdtw {
+
+// Checkpoints are the columns j with (j + 1) % kCheckpointEvery == 0; checkpoint c holds
+// column c * kCheckpointEvery + kCheckpointEvery - 1. Rows of a query of length n are stored
+// at index row + pad, pad = roundUp(n, kCheckpointRowAlign) - n, so that every lane's R rows
+// are one aligned run of float4s whatever R (8 or 16) the pass used.
+constexpr int kCheckpointEvery = 128;
+constexpr int kCheckpointRowAlign = 16;
+
+// One query over the reference columns [a, e]; seed: the checkpoint holding column a - 1, or
+// -1 (column a - 1 is +inf: paths start at a or later).
+struct Task {
+    int query, a, e, seed;
+};
+
+struct StripeArgs {
+    SetView queries;            // shifted to the chunk's first query: task.query is chunk-relative
+    const void* y;              // reference: float (fp32) or __half2 (half2), readable to e + 1
+    int m = 0;                  // cost-row stride (the reference length)
+    const Task* tasks = nullptr;  // nullptr: task i is query i over [0, last]
+    int taskCount = 0;
+    int last = 0;               // pass: the last column of the (packed) reference
+    int h = 0;                  // half2: segment B's first column
+    float* boundary = nullptr;  // per block, boundaryStride floats (costs, then starts)
+    long boundaryStride = 0;
+    float* costRow = nullptr;   // pass: [query * m + j]
+    float* ck = nullptr;        // checkpoints: [(query * ckCols + c) * ckRows + row + pad]
+    int ckCols = 0, ckRows = 0;
+    float* outCost = nullptr;   // window: per task
+    int* outStart = nullptr;
+};
+
+// Rows per lane for a batch: 16 when the batch gives enough warps, else 8.
+int rowsPerLane(const int* lengths, int count, int warpSize, int sms);
+// Warps per block for a batch whose longest query has maxLength rows.
+int warpsPerBlock(int maxLength, int rows, int warpSize);
+
+// args.boundary must hold grid blocks of boundaryStride floats; grid blocks of `warps` warps.
+void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, int grid, int warps, gpuStream_t s);
+void launchWindows(const StripeArgs& args, bool absCost, int grid, int warps, gpuStream_t s);
+void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, int grid, int warps, gpuStream_t s);
+// Packs yh[j] = (y[j], y[h + j]) for j < L and zeros for j in [L, L + pad).
+void packHalf2Reference(const float* y, __half2* yh, int L, int h, int pad, gpuStream_t s);
+
+}  // namespace warplab::compute::gpu::sdtw

@@ -1,0 +1,92 @@
+// Device discovery and per-thread device selection (device_set.h).
+// gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/runtime/device_set.h"
+
+#include <algorithm>
+
+#include "compute/gpu/runtime/gpu_device.h"
+
+#if WL_GPU_HIP
+#define gpuSetDevice hipSetDevice
+#else
+#define gpuSetDevice cudaSetDevice
+#endif
+
+namespace warplab::compute::gpu {
+
+namespace {
+// Names asked once: the set of visible devices does not change while the process runs.
+const std::vector<std::string>& names() {
+    static const std::vector<std::string> n = [] {
+        std::vector<std::string> r;
+        if (!available()) return r;  // the same verdict as the single-device path
+        int count = 0;
+        if (gpuGetDeviceCount(&count) != gpuSuccess) {
+            (void)gpuGetLastError();
+            return r;
+        }
+        for (int i = 0; i < count; ++i) {
+            gpuDeviceProp prop{};
+            if (gpuGetDeviceProperties(&prop, i) != gpuSuccess) {
+                (void)gpuGetLastError();
+                r.push_back("unknown device");
+            } else {
+                r.push_back(prop.name);
+            }
+        }
+        return r;
+    }();
+    return n;
+}
+}  // namespace
+
+int deviceCount() { return int(names().size()); }
+
+std::string deviceNameOf(int index) {
+    return index >= 0 && index < deviceCount() ? names()[std::size_t(index)] : std::string();
+}
+
+std::string deviceLabel(int index) { return "GPU " + std::to_string(index) + " (" + deviceNameOf(index) + ")"; }
+
+std::vector<int> resolveDevices(const std::vector<int>& wanted) {
+    using K = EngineError::Kind;
+    const int count = deviceCount();
+    if (count == 0) throw EngineError(K::Device, "devices", unavailableReason());
+    std::vector<int> out;
+    if (wanted.empty()) {
+        for (int i = 0; i < count; ++i) out.push_back(i);
+        return out;
+    }
+    for (int d : wanted) {
+        if (d < 0 || d >= count)
+            throw EngineError(K::BadParameter, "devices",
+                              "there is no GPU " + std::to_string(d) + " (this process sees " + std::to_string(count) +
+                                  (count == 1 ? " device, index 0)" : " devices, 0.." + std::to_string(count - 1) + ")"));
+        if (std::find(out.begin(), out.end(), d) != out.end())
+            throw EngineError(K::BadParameter, "devices", "GPU " + std::to_string(d) + " is listed twice");
+        out.push_back(d);
+    }
+    return out;
+}
+
+void startContext(int index) noexcept {
+    try {
+        DeviceScope scope(index);
+        if (gpuFree(nullptr) != gpuSuccess) (void)gpuGetLastError();
+    } catch (...) {
+    }
+}
+
+DeviceScope::DeviceScope(int index) {
+    check(gpuGetDevice(&previous_), "device query");
+    if (previous_ == index) return;
+    check(gpuSetDevice(index), "selecting a device");
+    restore_ = true;
+}
+
+DeviceScope::~DeviceScope() {
+    if (restore_ && gpuSetDevice(previous_) != gpuSuccess) (void)gpuGetLastError();
+}
+
+}  // namespace warplab::compute::gpu

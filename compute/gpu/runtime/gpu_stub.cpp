@@ -1,0 +1,6 @@
+// A build without a GPU library: no GPU kernels are registered.
+#include "compute/kernels/registry.h"
+
+namespace warplab::compute {
+void registerGpuKernels(KernelRegistry&) {}
+}  // namespace warplab::compute

@@ -1,0 +1,153 @@
+// Lanes of the matrix runner: each lane is one stream with its own pinned host staging and
+// device buffers, so that while one tile's kernel runs, another tile uploads and a third
+// downloads (the engine submits as many tiles at once as there are lanes). A lane keeps the
+// packed rows and columns of its last tile and reuses them when the next tile has the same
+// series of the same engine call (TileTask::inputsId): a pattern matrix has the same rows in
+// every tile. Device memory grows only as tiles need it, and never past what the runtime says
+// is free: a lane that does not fit frees idle lanes' buffers, then waits for running ones.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "compute/core/series.h"
+#include "compute/core/tile.h"
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/runtime/packed_series.h"
+
+namespace warplab::compute::gpu {
+
+constexpr int kMaxLanes = 3;
+// Devices one pool serves, each with its own kMaxLanes lanes (device_set.h).
+constexpr int kMaxDevices = 16;
+
+// How many lanes a runner uses (1..kMaxLanes): the benchmark's --lanes 1 gives the serial
+// path for comparison. Read when a tile starts.
+void setLaneLimit(int lanes);
+int laneLimit();
+
+// Page-locked host memory: copies from it run asynchronously at full bus speed. Grows only.
+template <typename T>
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    ~PinnedBuffer() { if (ptr_) (void)gpuFreeHost(ptr_); }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    void resize(std::size_t count) {
+        if (count <= count_) return;
+        if (ptr_) (void)gpuFreeHost(ptr_);
+        ptr_ = nullptr;
+        count_ = 0;
+        // A little slack, so that a slightly larger tile does not pay for a new allocation.
+        const std::size_t want = count + count / 8;
+        void* p = nullptr;
+        check(gpuMallocHost(&p, want * sizeof(T)), "pinned host allocation");
+        ptr_ = static_cast<T*>(p);
+        count_ = want;
+    }
+    T* get() const { return ptr_; }
+
+private:
+    T* ptr_ = nullptr;
+    std::size_t count_ = 0;
+};
+
+// Which series a lane's packed set holds. Only a nonzero inputsId may be matched: it promises
+// that the set does not change while the id is the same (one engine call).
+struct PackKey {
+    const SeriesSet* set = nullptr;
+    std::size_t begin = 0, end = 0;
+    std::uint64_t inputsId = 0;
+    bool matches(const PackKey& o) const {
+        return inputsId != 0 && inputsId == o.inputsId && set == o.set && begin == o.begin && end == o.end;
+    }
+};
+
+// One packed set: host staging, its device copy and what it holds.
+struct LaneSet {
+    PinnedBuffer<float> hostValues;
+    PinnedBuffer<long long> hostOffsets;
+    PinnedBuffer<int> hostLengths;
+    std::size_t floats = 0;  // staged values
+    PackedDevice device;
+    PackKey key;             // valid once the upload is enqueued
+    // Packs series [begin, end) of `set` into the staging buffers, checking them as
+    // packSeries does (same errors, naming `field`[i]).
+    void pack(const SeriesSet& set, std::size_t begin, std::size_t end, const char* field);
+    std::size_t growBytes() const;  // device bytes the upload must add
+    void upload(gpuStream_t s);
+};
+
+struct Lane {
+    Stream stream;
+    LaneSet rows, cols;
+    PinnedBuffer<double> hostOut;
+    DeviceBuffer<double> out;
+    DeviceBuffer<int> pairRows, pairCols;
+    // The device pair list holds the full (every cell) list of a tile of this shape.
+    std::size_t pairTileRows = 0, pairTileCols = 0;
+    bool pairsFull = false;
+    DeviceBuffer<unsigned char> scratchBytes;
+    DeviceBuffer<float> scratchFloats;
+
+    std::size_t deviceBytes() const;
+    void releaseDevice();  // frees every device buffer and forgets what they held
+    void forget();         // keeps the buffers, forgets their contents
+};
+
+// Fills row[p] = p / cols, col[p] = p % cols for p < rows * cols on the device: the pair list
+// of a full tile (tilePairs' order) without building and uploading it.
+void fillFullPairs(int* row, int* col, int rows, int cols, gpuStream_t s);
+
+class LanePool;
+
+// A lane held by one tile: waits for a free one, gives it back (after its stream is idle) at
+// the end of the scope, also when the tile throws. With a device list, the lane is taken on
+// the listed device with the fewest busy lanes, and that device is the thread's current one
+// while the lease lasts (streams, buffers and launches go there).
+class LaneLease {
+public:
+    explicit LaneLease(LanePool& pool, const std::vector<int>* devices = nullptr);
+    ~LaneLease();
+    LaneLease(const LaneLease&) = delete;
+    LaneLease& operator=(const LaneLease&) = delete;
+    Lane& lane() { return *lane_; }
+    int device() const { return device_; }  // runtime index of the lane's device
+    // Before the lane grows its device buffers by `bytes`: makes room (frees idle lanes,
+    // waits for running ones) while the bytes are not free. Proceeds when nothing else can
+    // give memory back; the allocation then fails as a Device error.
+    void admit(std::size_t bytes);
+    // The tile completed: what the lane's buffers hold may be reused. Without this call (an
+    // exception) the lane forgets its cached sets.
+    void finished() { clean_ = true; }
+
+private:
+    LanePool& pool_;
+    Lane* lane_ = nullptr;
+    int device_ = 0;
+    int index_ = 0;
+    bool clean_ = false;
+    int previousDevice_ = -1;  // restored when the lease ends (-1: unchanged)
+};
+
+class LanePool {
+public:
+    LanePool() = default;
+
+private:
+    friend class LaneLease;
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    struct DeviceLanes {
+        std::unique_ptr<Lane> lanes[kMaxLanes];  // created on first use, on this device
+        bool busy[kMaxLanes] = {};
+        int running = 0;  // busy lanes not waiting for memory
+    };
+    DeviceLanes devices_[kMaxDevices];
+};
+
+}  // namespace warplab::compute::gpu

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) with clang in their own build directory and runs
+# each for a bounded time. Crashing inputs are left in $OUT_DIR/artifacts; copy them into
+# tests/io/corpus/<target>/ so that io.test_fuzz_corpus replays them in every test run.
+#   scripts/ci/run-fuzz.sh [SECONDS_PER_TARGET]      (default 60; env BUILD_DIR, OUT_DIR, JOBS)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+seconds="${1:-60}"
+build="${BUILD_DIR:-$root/build-fuzz}"
+out="${OUT_DIR:-$build/fuzz-run}"
+jobs="${JOBS:-2}"
+targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers)
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DWARPLAB_FUZZ=ON -DWARPLAB_GUI=OFF -DWARPLAB_CUDA=OFF -DWARPLAB_HIP=OFF >/dev/null
+cmake --build "$build" --target "${targets[@]}" -j"$jobs"
+
+# The file-based targets write one scratch file each under TMPDIR: keep them out of /tmp.
+export TMPDIR="$out/scratch"
+mkdir -p "$TMPDIR"
+status=0
+for t in "${targets[@]}"; do
+  work="$out/corpus/$t"
+  mkdir -p "$work" "$out/artifacts/$t"
+  seeds=("$root/tests/io/corpus/$t")
+  case "$t" in
+    fuzz_edf_*) seeds+=("$root/tests/fuzz/seeds/edf") ;;
+    fuzz_text_readers) seeds+=("$root/tests/fuzz/seeds/text") ;;
+  esac
+  existing=()
+  for s in "${seeds[@]}"; do [[ -d "$s" ]] && existing+=("$s"); done
+  echo "== $t: ${seconds} s"
+  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+       -artifact_prefix="$out/artifacts/$t/" "$work" "${existing[@]}"; then
+    echo "$t found a failing input: see $out/artifacts/$t/" >&2
+    status=1
+  fi
+done
+rm -rf "$TMPDIR"
+exit "$status"
