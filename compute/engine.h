@@ -56,6 +56,14 @@ public:
     static std::vector<Match> windowSearch(const Series& query, const Series& reference,
                                            const Params& params, const RunOptions& options,
                                            const SearchScope& scope = {}, WindowSearchStats* stats = nullptr);
+    // The CPU window search of scope's stretch of starts before the top-k selection: every
+    // window that may be among the top-k of any superset of the stretch (raw costs;
+    // window_search.h). A distributed search concatenates the stretches' candidates and selects
+    // once with selectWindowTopK, which gives windowSearch's matches bit for bit. Same checks.
+    static std::vector<WindowCandidate> windowCandidates(const Series& query, const Series& reference,
+                                                         const Params& params, const RunOptions& options,
+                                                         const SearchScope& scope = {},
+                                                         WindowSearchStats* stats = nullptr);
 
     // Subsequence search with a scope: scope.excludedEnds are end columns never reported
     // (self-exclusion: they are masked before the top-k selection, so the rest is exactly

@@ -28,11 +28,10 @@ bool namesGpu(const RunOptions& o) {
 
 std::vector<double> toDouble(const Series& s) { return std::vector<double>(s.values.begin(), s.values.end()); }
 
-}  // namespace
-
-std::vector<Match> Engine::windowSearch(const Series& query, const Series& reference, const Params& params,
-                                        const RunOptions& options, const SearchScope& scope,
-                                        WindowSearchStats* stats) {
+// What every window search checks and prepares: the parameters, the two series, the
+// z-normalised query and the search parameters of `scope`.
+WindowSearchParams prepareWindowSearch(const Series& query, const Series& reference, const Params& params,
+                                       const RunOptions& options, const SearchScope& scope, std::vector<double>& qz) {
     validate(params);
     if (params.cost != Cost::Squared)
         throw EngineError(K::BadParameter, "cost", "window search is defined for the squared cost (--cost sq) only");
@@ -44,9 +43,9 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
                               ")");
     if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
     const std::size_t m = query.length;
-    std::vector<double> qd = toDouble(query), qz(m);
+    std::vector<double> qd = toDouble(query);
+    qz.assign(m, 0.0);
     znormWindow(qd.data(), m, qz.data());
-
     WindowSearchParams wp;
     wp.band = params.band;
     wp.topk = params.topk;
@@ -54,6 +53,30 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
     wp.end = scope.end;
     wp.excludedStarts = scope.excluded;
     wp.threads = options.threads;
+    wp.bruteForce = options.kernel == "cpu.reference";
+    return wp;
+}
+
+}  // namespace
+
+std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const Series& reference,
+                                                      const Params& params, const RunOptions& options,
+                                                      const SearchScope& scope, WindowSearchStats* stats) {
+    std::vector<double> qz;
+    const WindowSearchParams wp = prepareWindowSearch(query, reference, params, options, scope, qz);
+    if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window")
+        throw EngineError(K::BadParameter, "kernel",
+                          options.kernel + " does not give window candidates (cpu.reference, cpu.window)");
+    return windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), query.length, wp,
+                                  stats, options.cancel);
+}
+
+std::vector<Match> Engine::windowSearch(const Series& query, const Series& reference, const Params& params,
+                                        const RunOptions& options, const SearchScope& scope,
+                                        WindowSearchStats* stats) {
+    std::vector<double> qz;
+    const WindowSearchParams wp = prepareWindowSearch(query, reference, params, options, scope, qz);
+    const std::size_t m = query.length;
     std::vector<Match> matches;
     bool done = false;
     if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window" &&
@@ -70,7 +93,6 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
     if (!done && namesGpu(options))
         throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
     if (!done) {
-        wp.bruteForce = options.kernel == "cpu.reference";
         auto cands = windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), m, wp, stats,
                                             options.cancel);
         matches = selectWindowTopK(std::move(cands), m, wp.topk);

@@ -20,6 +20,10 @@ std::vector<SourceMatch> mergeTopK(const std::vector<std::vector<Match>>& perSou
             }
             all.push_back(s);
         }
+    return mergeSourceMatches(std::move(all), k);
+}
+
+std::vector<SourceMatch> mergeSourceMatches(std::vector<SourceMatch> all, std::size_t k) {
     // Cost ascending; ties by source order, then by start (the rule stated in the header).
     std::stable_sort(all.begin(), all.end(), [](const SourceMatch& a, const SourceMatch& b) {
         if (a.match.cost != b.match.cost) return a.match.cost < b.match.cost;
@@ -40,7 +44,10 @@ std::vector<SourceMatch> searchSources(const Series& query, const std::vector<Se
     std::vector<std::vector<Match>> lists(sources.size());
     std::vector<double> rates(sources.size());
     std::size_t searched = 0;
-    for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::size_t shares = std::size_t(std::max(1, options.shareCount)), share = std::size_t(options.shareIndex);
+    const std::size_t mine = (sources.size() + shares - 1 - share) / shares;  // i = share, share + shares, ...
+    std::size_t done = 0;
+    for (std::size_t i = share; i < sources.size(); i += shares, ++done) {
         if (options.cancel && options.cancel->cancelled()) throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
         rates[i] = sources[i].rateHz;
         const Series ref = sources[i].load();
@@ -49,12 +56,18 @@ std::vector<SourceMatch> searchSources(const Series& query, const std::vector<Se
             continue;
         }
         RunOptions o = options;
+        o.shareIndex = 0;  // the share is of the sources; each is searched whole
+        o.shareCount = 1;
         if (options.progress) {
-            const double n = double(sources.size());
-            o.progress = [&options, i, n](double f) { options.progress((double(i) + f) / n); };
+            const double n = double(mine);
+            o.progress = [&options, done, n](double f) { options.progress((double(done) + f) / n); };
         }
         lists[i] = run(query, ref, sources[i], params, o);
         ++searched;
+    }
+    if (shares > 1) {
+        if (options.progress) options.progress(1.0);
+        return mergeTopK(lists, std::size_t(std::max(1, params.topk)), rates);
     }
     if (searched == 0)
         throw EngineError(EngineError::Kind::BadInput, "reference",

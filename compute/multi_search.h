@@ -47,10 +47,17 @@ using SeriesSearch = std::function<std::vector<Match>(const Series& query, const
 // Searches every source in order (progress over all of them; cancel between and inside) and
 // returns the best params.topk matches over all of them. A source shorter than the query is
 // skipped (its index is appended to `skipped` when given) instead of failing the whole search.
+// options.shareCount > 1 (a rank of an MPI job): only the sources i with i % shareCount ==
+// shareIndex are searched, each on all of this process's cores, and a share with nothing to
+// search returns nothing instead of failing (the caller decides over all shares).
 std::vector<SourceMatch> searchSources(const Series& query, const std::vector<SearchSource>& sources,
                                        const Params& params, const RunOptions& options,
                                        const SeriesSearch& search = {},
                                        std::vector<std::size_t>* skipped = nullptr);
+
+// The best k of `all` (matches that already carry their source) by the order above: merging
+// the top-k lists of several shares of the sources gives the top-k of all of them.
+std::vector<SourceMatch> mergeSourceMatches(std::vector<SourceMatch> all, std::size_t k);
 
 // The merge alone: perSource[i] is source i's list (any order); returns the best k by the
 // order above, with startS/endS from rates[i] (rates may be empty).

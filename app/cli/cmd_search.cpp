@@ -1,8 +1,10 @@
 // `warplab-cli search`: the top-k subsequence-DTW matches of a query inside a long reference.
 // Prints CSV `rank,cost,start,end` (start and end are reference sample indices, end inclusive).
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -41,15 +43,15 @@ void runSearch(const SearchOptions& o) {
     compute::Series query = readOneSeries(o.query, o.series, "query");
     const MultiSearchFlags multi{o.reference, o.referenceStudy, o.referenceChannel, o.series.channel, o.referenceWindow,
                                  o.skipMissing};
-    if (isMultiSearch(multi) && mpi::active())
+    if (mpi::active() && o.modes.precision != "fp32")
         mpi::agree(mpi::rank() == 0 ? std::make_exception_ptr(compute::EngineError(
-                                          compute::EngineError::Kind::BadParameter, "reference",
-                                          "several references or a study are not split over mpirun ranks yet; run "
-                                          "with one process (it uses every core or GPU of the host)"))
+                                          compute::EngineError::Kind::BadParameter, "precision",
+                                          "half2 is a GPU search of one process; run it without mpirun"))
                                     : nullptr);
     if (isMultiSearch(multi)) {
         // Each (recording, channel) by the chosen mode; the query's own place is excluded in the
         // recording it was cut from (same file name, same channel) unless --include-self.
+        SearchLog log;
         const compute::SeriesSearch perSeries = [&](const compute::Series& q, const compute::Series& ref,
                                                     const compute::SearchSource& src, const compute::Params& p,
                                                     const compute::RunOptions& ro) {
@@ -59,11 +61,15 @@ void runSearch(const SearchOptions& o) {
                 if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, "")) {
                     sc.excluded = selfExclusion(*span, q.length, window);
                     // Said before the list, as for one reference, naming the series it applies to.
-                    std::cerr << selfExclusionNote(*span, sc.excluded, window, src.recording + ", channel " + src.channel);
+                    log.notes += selfExclusionNote(*span, sc.excluded, window, src.recording + ", channel " + src.channel);
                 }
-            return searchOne(q, ref, p, ro, o.modes, sc).matches;
+            OneSearch one = searchOne(q, ref, p, ro, o.modes, sc);
+            addStats(log.stats, one.stats);  // summed over every (recording, channel) searched
+            log.seconds += one.seconds;
+            return std::move(one.matches);
         };
-        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries);
+        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
+                              o.modes.stats && window);
     }
     if (o.reference.empty())
         throw compute::EngineError(compute::EngineError::Kind::BadParameter, "reference",
@@ -88,18 +94,20 @@ void runSearch(const SearchOptions& o) {
     }
     OneSearch found;
     if (mpi::active()) {
-        // Under mpirun: a stretch of the reference per rank, on the CPU (mpi_search.h); that
-        // split is written for the subsequence search of the whole reference.
-        if (window || o.modes.precision != "fp32" || !scope.excluded.empty())
-            mpi::agree(mpi::rank() == 0
-                           ? std::make_exception_ptr(compute::EngineError(
-                                 compute::EngineError::Kind::BadParameter, "mode",
-                                 "under mpirun only the fp32 subsequence search of a query from another file or "
-                                 "channel is split over ranks; run the window search, half2 or a self-excluding "
-                                 "search with one process"))
-                           : nullptr);
-        namingFiles({{"query", o.query}, {"reference", o.reference.front()}},
-                    [&] { found.matches = searchMpi(query, reference, params); });
+        // Under mpirun: a stretch of the reference per rank (mpi_search.h), subsequence DTW on
+        // one core per rank, window search on all of a rank's cores.
+        namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
+            if (window) {
+                compute::Params wp = params;
+                wp.metric = compute::Metric::Cdtw;
+                mpi::step([&] { wp.band = windowBand(o.modes, query.length); });
+                const auto t0 = std::chrono::steady_clock::now();
+                found.matches = windowSearchMpi(query, reference, wp, toRunOptions(o.run, "search"), scope, &found.stats);
+                found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            } else {
+                found.matches = searchMpi(query, reference, params, scope);
+            }
+        });
         if (mpi::rank() != 0) return;
     } else {
         namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {

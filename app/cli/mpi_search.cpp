@@ -1,6 +1,7 @@
 // Distributed `search` (mpi_search.h).
 #include "app/cli/mpi_search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,6 +9,7 @@
 #include "app/cli/mpi_session.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/sdtw_stretch.h"
+#include "compute/engine.h"
 
 namespace warplab::cli {
 
@@ -34,10 +36,44 @@ struct WireMatch {
     double cost;
     std::uint64_t start, end;
 };
+
+struct WireCandidate {
+    double cost;
+    std::uint64_t start;
+};
+
+struct WireSourceMatch {
+    double cost, startS, endS;
+    std::uint64_t start, end, source;
+};
+
+// A vector of trivially copyable T, rank to rank: its count, then its bytes.
+template <class T>
+void sendVector(const std::vector<T>& v, int to) {
+    const std::uint64_t n = v.size();
+    mpi::sendBytes(&n, sizeof n, to);
+    if (n) mpi::sendBytes(v.data(), v.size() * sizeof(T), to);
+}
+
+template <class T>
+std::vector<T> recvVector(int from) {
+    std::uint64_t n = 0;
+    mpi::recvBytes(&n, sizeof n, from);
+    std::vector<T> v(n);
+    if (n) mpi::recvBytes(v.data(), v.size() * sizeof(T), from);
+    return v;
+}
+
+void sendText(const std::string& s, int to) { sendVector(std::vector<char>(s.begin(), s.end()), to); }
+
+std::string recvText(int from) {
+    const auto v = recvVector<char>(from);
+    return std::string(v.begin(), v.end());
+}
 }  // namespace
 
 std::vector<compute::Match> searchMpi(const compute::Series& query, const compute::Series& reference,
-                                      const compute::Params& params) {
+                                      const compute::Params& params, const compute::SearchScope& scope) {
     compute::Series qp, rp;
     ref::SdtwStretch mine;
     const int r = mpi::rank(), K = mpi::size();
@@ -56,6 +92,8 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const comput
     const bool absCost = params.cost == compute::Cost::Absolute;
     if (r > 0) ref::sdtwReseed(qp, rp, absCost, recvColumn(qp.length, r - 1), mine);
     if (r + 1 < K) sendColumn(mine.endColumn, r + 1);
+    // Excluded ends (self-exclusion) leave every round, as the single-process search's do.
+    for (const auto& [lo, hi] : scope.excluded) ref::sdtwStretchExclude(mine, lo, hi);
 
     // METRICS.md's top-k over every stretch: the best (cost, then column) of all ranks, then
     // its neighbourhood excluded everywhere.
@@ -78,6 +116,103 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const comput
     }
     for (compute::Match& x : out)
         if (params.sqrt) x.cost = std::sqrt(x.cost);
+    return out;
+}
+
+std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const compute::Series& reference,
+                                            const compute::Params& params, const compute::RunOptions& options,
+                                            const compute::SearchScope& scope, compute::WindowSearchStats* stats) {
+    const int r = mpi::rank(), K = mpi::size();
+    std::vector<compute::WindowCandidate> mine;
+    compute::WindowSearchStats myStats;
+    mpi::step([&] {
+        mpi::injectFailure("search");
+        // Starts 0 .. n - m, cut in K equal stretches (Engine::windowCandidates checks the rest).
+        const std::size_t n = reference.length, m = query.length;
+        const std::size_t starts = n >= m ? n - m + 1 : 0;
+        compute::SearchScope part = scope;
+        part.begin = starts * std::size_t(r) / std::size_t(K);
+        part.end = starts * std::size_t(r + 1) / std::size_t(K);
+        compute::RunOptions o = options;
+        o.shareIndex = 0;
+        o.shareCount = 1;
+        mine = compute::Engine::windowCandidates(query, reference, params, o, part, &myStats);
+    });
+    if (r != 0) {
+        std::vector<WireCandidate> wire;
+        wire.reserve(mine.size());
+        for (const auto& c : mine) wire.push_back({c.cost, c.start});
+        sendVector(wire, 0);
+        sendVector(std::vector<compute::WindowSearchStats>{myStats}, 0);
+        return {};
+    }
+    compute::WindowSearchStats total = myStats;
+    for (int from = 1; from < K; ++from) {
+        for (const WireCandidate& w : recvVector<WireCandidate>(from)) mine.push_back({w.cost, std::size_t(w.start)});
+        addStats(total, recvVector<compute::WindowSearchStats>(from).front());
+    }
+    if (stats) *stats = total;
+    auto out = compute::selectWindowTopK(std::move(mine), query.length, params.topk);
+    for (compute::Match& x : out)
+        if (params.sqrt) x.cost = std::sqrt(x.cost);
+    return out;
+}
+
+MultiSearchMpiResult searchSourcesMpi(const compute::Series& query, const std::vector<compute::SearchSource>& sources,
+                                      const compute::Params& params, const compute::RunOptions& options,
+                                      const compute::SeriesSearch& search, SearchLog& log) {
+    const int r = mpi::rank(), K = mpi::size();
+    mpi::ProgressRelay relay(r == 0 ? options.progress : compute::ProgressFn{});
+    compute::RunOptions o = options;
+    o.progress = relay.fn();
+    o.shareIndex = r;
+    o.shareCount = K;
+    std::vector<compute::SourceMatch> mine;
+    std::vector<std::size_t> tooShort;
+    mpi::step(
+        [&] {
+            mpi::injectFailure("search");
+            mine = compute::searchSources(query, sources, params, o, search, &tooShort);
+        },
+        [&] { relay.finish(); });
+    // Whether any rank searched anything: a source is searched unless it is too short.
+    std::uint64_t searched = 0;
+    for (std::size_t i = std::size_t(r); i < sources.size(); i += std::size_t(K)) ++searched;
+    searched -= tooShort.size();
+    std::vector<std::uint64_t> all(std::size_t(K), 0);
+    mpi::allgather(&searched, sizeof searched, all.data());
+    std::uint64_t total = 0;
+    for (auto v : all) total += v;
+    mpi::step([&] {
+        if (total == 0)
+            throw compute::EngineError(compute::EngineError::Kind::BadInput, "reference",
+                                       "every reference is shorter than the query (" + std::to_string(query.length) +
+                                           " samples)");
+    });
+    if (r != 0) {
+        std::vector<WireSourceMatch> wire;
+        for (const auto& s : mine)
+            wire.push_back({s.match.cost, s.startS, s.endS, s.match.start, s.match.end, s.source});
+        sendVector(wire, 0);
+        sendVector(std::vector<std::uint64_t>(tooShort.begin(), tooShort.end()), 0);
+        sendText(log.notes, 0);
+        sendVector(std::vector<compute::WindowSearchStats>{log.stats}, 0);
+        sendVector(std::vector<double>{log.seconds}, 0);
+        return {};
+    }
+    MultiSearchMpiResult out;
+    out.tooShort = tooShort;
+    for (int from = 1; from < K; ++from) {
+        for (const WireSourceMatch& w : recvVector<WireSourceMatch>(from))
+            mine.push_back({compute::Match{w.cost, std::size_t(w.start), std::size_t(w.end)}, std::size_t(w.source), w.startS,
+                            w.endS});
+        for (auto i : recvVector<std::uint64_t>(from)) out.tooShort.push_back(std::size_t(i));
+        log.notes += recvText(from);
+        addStats(log.stats, recvVector<compute::WindowSearchStats>(from).front());
+        log.seconds = std::max(log.seconds, recvVector<double>(from).front());
+    }
+    std::sort(out.tooShort.begin(), out.tooShort.end());
+    out.matches = compute::mergeSourceMatches(std::move(mine), std::size_t(std::max(1, params.topk)));
     return out;
 }
 

@@ -6,17 +6,48 @@
 // column, the smallest (cost, then column) wins and every rank excludes its neighbourhood. The
 // matches are those of the single-process CPU search, bit for bit.
 #pragma once
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "compute/core/params.h"
 #include "compute/core/results.h"
 #include "compute/core/series.h"
+#include "compute/cpu/window_search.h"
+#include "compute/multi_search.h"
+#include "app/cli/search_modes.h"
 
 namespace warplab::cli {
 
 // Every rank calls it with the same inputs (raw; checked and z-normalised here as
 // Engine::search does). Every rank returns the matches.
+// scope.excluded: ends never reported (self-exclusion); half2 and stretches are not split here.
 std::vector<compute::Match> searchMpi(const compute::Series& query, const compute::Series& reference,
-                                      const compute::Params& params);
+                                      const compute::Params& params, const compute::SearchScope& scope = {});
+
+// `--mode window` under mpirun: the starts cut into K equal stretches, one per rank (on all
+// of its cores); each rank's candidates (Engine::windowCandidates) go to rank 0, which selects
+// the top-k once: the single-process CPU matches, bit for bit. `scope.excluded` holds the
+// excluded starts; `params` is the window search's (cdtw, band, k, sqrt). Rank 0 returns the
+// matches and, in `stats`, every rank's pruning counts summed; the other ranks return nothing.
+std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const compute::Series& reference,
+                                            const compute::Params& params, const compute::RunOptions& options,
+                                            const compute::SearchScope& scope, compute::WindowSearchStats* stats);
+
+// A search over many references (a study, several files, every channel) under mpirun: rank r
+// searches the sources r, r + K, r + 2K, ... with `search` on its cores; every rank's top-k
+// (with the sources' global indices), the indices of its sources shorter than the query and
+// its `log` (stderr notes, pruning counts) go to rank 0, which merges the lists with
+// compute::mergeSourceMatches (the single-process order, so the same list). Rank 0 returns the
+// merged list, the short sources ascending, and in `log` every rank's notes in rank order, the
+// summed counts and the longest search time; the other ranks return nothing. Fails on every
+// rank when every source is shorter than the query.
+struct MultiSearchMpiResult {
+    std::vector<compute::SourceMatch> matches;
+    std::vector<std::size_t> tooShort;
+};
+MultiSearchMpiResult searchSourcesMpi(const compute::Series& query, const std::vector<compute::SearchSource>& sources,
+                                      const compute::Params& params, const compute::RunOptions& options,
+                                      const compute::SeriesSearch& search, SearchLog& log);
 
 }  // namespace warplab::cli

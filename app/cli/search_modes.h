@@ -62,5 +62,15 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
 std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<std::size_t, std::size_t>>& excluded,
                               bool window, const std::string& where = "the searched channel");
 std::string statsNote(const compute::WindowSearchStats& s, double seconds);
+// What a search over many references says on stderr besides its list: the self-exclusion
+// notes and, in window mode, the pruning counts and the search time summed over them.
+struct SearchLog {
+    std::string notes;
+    compute::WindowSearchStats stats;
+    double seconds = 0;
+};
+
+// Adds one search's pruning counts to a total (a search over many references).
+void addStats(compute::WindowSearchStats& total, const compute::WindowSearchStats& s);
 
 }  // namespace warplab::cli

@@ -2,9 +2,12 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_search.h"
+#include "app/cli/mpi_session.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 #include "io/study.h"
@@ -17,16 +20,18 @@ bool isMultiSearch(const MultiSearchFlags& f) {
     return !f.referenceStudy.empty() || f.references.size() > 1 || f.referenceChannel == "all";
 }
 
-void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, const compute::Params& params,
-                    const compute::RunOptions& options, const compute::SeriesSearch& perSeries) {
+namespace {
+
+// The (recording, channel) pairs to search, in the order of the list; warnings on stderr.
+std::vector<compute::SearchSource> sourcesOf(const MultiSearchFlags& f, std::shared_ptr<io::Study>& study) {
     if (!f.referenceStudy.empty() && !f.references.empty())
         throw EngineError(EngineError::Kind::BadParameter, "reference", "give --reference files or --reference-study, not both");
     if (!f.referenceWindow.empty())
         throw EngineError(EngineError::Kind::BadParameter, "reference-window",
                           "--reference-window applies to one reference; a study or several references are searched whole");
     const StudyFlags sf{f.skipMissing, {}, {}};
-    auto study = f.referenceStudy.empty() ? openListForCli(f.references, sf, "reference")
-                                          : openStudyForCli(f.referenceStudy, sf, "reference-study");
+    study = f.referenceStudy.empty() ? openListForCli(f.references, sf, "reference")
+                                     : openStudyForCli(f.referenceStudy, sf, "reference-study");
     std::vector<int> channels;
     const std::string name = f.referenceChannel.empty() ? f.fallbackChannel : f.referenceChannel;
     if (name == "all") {
@@ -45,18 +50,42 @@ void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, con
                               " channels: choose one with --reference-channel NAME (or --channel), or all");
     }
     std::vector<std::string> skipped;
-    const auto sources = io::studySearchSources(*study, channels, &skipped);
+    auto sources = io::studySearchSources(*study, channels, &skipped);
     // A recording without the chosen channel is skipped by name; with "all" that is expected.
-    if (name != "all")
+    if (name != "all" && mpi::rank() == 0)
         for (const auto& s : skipped) std::fprintf(stderr, "warning: skipping %s\n", s.c_str());
     if (sources.empty())
         throw EngineError(EngineError::Kind::BadInput, "reference", "no readable recording has the chosen channel");
+    return sources;
+}
+
+}  // namespace
+
+void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, const compute::Params& params,
+                    const compute::RunOptions& options, const compute::SeriesSearch& perSeries, SearchLog& log,
+                    bool printStats) {
+    std::shared_ptr<io::Study> study;
+    std::vector<compute::SearchSource> sources;
+    std::vector<compute::SourceMatch> matches;
     std::vector<std::size_t> tooShort;
-    const auto matches = compute::searchSources(query, sources, params, options, perSeries, &tooShort);
+    if (mpi::active()) {
+        // Every rank opens the study (the files must be where every rank sees them) and makes
+        // the same list of sources; a rank that cannot fails the job by name.
+        mpi::step([&] { sources = sourcesOf(f, study); });
+        auto r = searchSourcesMpi(query, sources, params, options, perSeries, log);
+        if (mpi::rank() != 0) return;
+        matches = std::move(r.matches);
+        tooShort = std::move(r.tooShort);
+    } else {
+        sources = sourcesOf(f, study);
+        matches = compute::searchSources(query, sources, params, options, perSeries, &tooShort);
+    }
     for (std::size_t i : tooShort)
         std::fprintf(stderr, "warning: skipping %s %s: shorter than the query (%zu samples)\n", sources[i].recording.c_str(),
                      sources[i].channel.c_str(), query.length);
     finishProgress();
+    std::cerr << log.notes;
+    if (printStats) std::cerr << statsNote(log.stats, log.seconds);
     std::cout << "rank,cost,start,end,recording,channel,start_seconds,end_seconds,start_clock,end_clock\n";
     for (std::size_t k = 0; k < matches.size(); ++k) {
         const auto& m = matches[k];

@@ -11,6 +11,7 @@
 #include "compute/core/params.h"
 #include "compute/core/series.h"
 #include "compute/multi_search.h"
+#include "app/cli/search_modes.h"
 
 namespace warplab::cli {
 
@@ -31,8 +32,11 @@ bool isMultiSearch(const MultiSearchFlags& f);
 // start_clock,end_clock` (start/end: samples of that recording, end inclusive; seconds from the
 // recording start, end_seconds exclusive = (end + 1) / rate; clock times of the study).
 // Throws EngineError (BadParameter "reference-channel", "reference-window"; BadInput
-// "reference") naming files and channels.
+// "reference") naming files and channels. `log` collects what perSeries says (printed on
+// stderr before the list, with the pruning counts when `printStats`). Under mpirun the sources
+// are shared among the ranks (mpi_search.h) and rank 0 alone prints.
 void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, const compute::Params& params,
-                    const compute::RunOptions& options, const compute::SeriesSearch& perSeries = {});
+                    const compute::RunOptions& options, const compute::SeriesSearch& perSeries, SearchLog& log,
+                    bool printStats);
 
 }  // namespace warplab::cli

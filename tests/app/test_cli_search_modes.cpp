@@ -106,6 +106,29 @@ private slots:
         QVERIFY(std::fabs(b[0][1] - std::sqrt(a[0][1])) <= 1e-15 * b[0][1]);
     }
 
+    // --precision half2: on a machine without a GPU a Device error (exit 1) that names the
+    // option and the reason, and no CSV; with a GPU the list is fp32-rescored, so its best cost
+    // is never below the fp32 search's best (half2 may miss an end, not invent a lower cost).
+    void half2Precision() {
+        const QStringList base = {"search", "--query", edf_, "--window", "10:1", "--channel", "FP1-F7", "--reference",
+                                  edf_, "--reference-channel", "F7-T7", "--znorm", "--top", "5"};
+        const auto fp32 = runCli(base);
+        QVERIFY2(fp32.exitCode == 0, fp32.err.constData());
+        const auto half = runCli(base + QStringList{"--precision", "half2"});
+        QVERIFY(!half.crashed);
+        if (half.exitCode == 1) {
+            QVERIFY2(half.err.contains("precision") && half.err.contains("half2 needs a CUDA or HIP device"),
+                     half.err.constData());
+            QVERIFY(half.out.isEmpty());
+            return;
+        }
+        QVERIFY2(half.exitCode == 0, half.err.constData());
+        const auto a = parseCsv(fp32.out), b = parseCsv(half.out);
+        QCOMPARE(b.size(), std::size_t(5));
+        QVERIFY(b[0][1] >= a[0][1]);
+        for (std::size_t k = 1; k < b.size(); ++k) QVERIFY(b[k][1] >= b[k - 1][1]);
+    }
+
     void badOptions() {
         std::vector<double> ref(500), q(20);
         for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = std::sin(0.1 * double(i));

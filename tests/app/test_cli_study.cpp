@@ -13,6 +13,7 @@
 #include "io/study.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -275,6 +276,45 @@ private slots:
                                             "--kernel", "cpu.reference"} + query);
         QVERIFY2(one.exitCode == 0, why(one));
         QCOMPARE(rows(one.out).size(), std::size_t(7));
+    }
+
+    // --mode window over a study, every channel: the pruned search prints the bytes brute force
+    // (cpu.reference) prints, excludes the query's own start, and --stats sums every source.
+    void windowSearchOverAStudy() {
+        const QStringList query = {"--query", folder_ + "/s_c.edf", "--channel", "CZ", "--window", "12:1", "--top", "8",
+                                   "--mode", "window", "--band-fraction", "0.1"};
+        const QStringList study = {"search", "--reference-study", folder_, "--reference-channel", "all"};
+        const auto fast = runCli(study + query + QStringList{"--stats"});
+        const auto slow = runCli(study + query + QStringList{"--kernel", "cpu.reference"});
+        QVERIFY2(fast.exitCode == 0 && slow.exitCode == 0, why(fast) + why(slow));
+        QCOMPARE(fast.out, slow.out);
+        const auto got = rows(fast.out);
+        QCOMPARE(got.size(), std::size_t(9));
+        // The query's own place: s_c.edf / CZ starts within floor(64/2) of sample 768 are not reported.
+        QVERIFY2(fast.err.contains("# self-exclusion: the query is samples 768..831 of s_c.edf, channel CZ; matches "
+                                   "with start in 736..800"),
+                 why(fast));
+        for (std::size_t k = 1; k < got.size(); ++k) {
+            const long start = std::stol(got[k][2]);
+            QVERIFY2(!(got[k][4] == "s_c.edf" && got[k][5] == "CZ" && start >= 736 && start <= 800), got[k][2].c_str());
+            QCOMPARE(std::stol(got[k][3]), start + 63);
+        }
+        // --stats: one summary over all sources; evaluated + excluded windows = the sum over
+        // (recording, channel) of n - 64 + 1.
+        auto st = io::Study::openFolder(folder_.toStdString());
+        unsigned long long windows = 0;
+        for (std::size_t i = 0; i < st->recordings().size(); ++i)
+            for (std::size_t c = 0; c < st->channels().size(); ++c)
+                if (st->channels()[c].signalOf[i] >= 0) {
+                    const auto n = st->sampleCount(int(i), int(c));
+                    if (n >= 64) windows += n - 64 + 1;
+                }
+        QCOMPARE(fast.err.count("# pruned by LB_Kim"), 1);
+        const QRegularExpression counts("# windows (\\d+) \\(excluded (\\d+),");
+        const auto mt = counts.match(QString::fromUtf8(fast.err));
+        QVERIFY2(mt.hasMatch(), why(fast));
+        QCOMPARE(mt.captured(1).toULongLong() + mt.captured(2).toULongLong(), windows);
+        QCOMPARE(mt.captured(2).toULongLong(), 65ULL);  // starts 736..800 of s_c.edf / CZ
     }
 
     void badInput() {

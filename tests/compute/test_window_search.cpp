@@ -246,6 +246,16 @@ private slots:
             QCOMPARE(e.kind(), EngineError::Kind::BadInput);
             QVERIFY(QString(e.what()).contains("reference"));
         }
+        // A NaN in the query is refused by name too (it would make every window's cost NaN).
+        Series qn = testutil::randomWalk(20, rng);
+        qn.values[7] = std::numeric_limits<float>::quiet_NaN();
+        try {
+            Engine::windowSearch(qn, testutil::randomWalk(1000, rng), windowParams(2, 1), RunOptions{});
+            QFAIL("NaN in the query accepted");
+        } catch (const EngineError& e) {
+            QCOMPARE(e.kind(), EngineError::Kind::BadInput);
+            QVERIFY2(QString(e.what()).contains("query"), e.what());
+        }
         Params abs = windowParams(2, 1);
         abs.cost = Cost::Absolute;
         QVERIFY_THROWS_EXCEPTION(EngineError, Engine::windowSearch(q, testutil::randomWalk(100, rng), abs, RunOptions{}));

@@ -45,6 +45,38 @@ awk '{ for (i = 2; i <= NF; ++i) print $i }' "$train" > reference.txt
 mpi search --query query.txt --reference reference.txt --top 7 --backend cpu > search_many.csv
 same "search top 7 in $(wc -l < reference.txt) samples, $np ranks == 1 process" search_one.csv search_many.csv
 
+# Window search (starts cut in stretches, candidates merged on rank 0), with --stats.
+"$cli" search --query query.txt --reference reference.txt --mode window --band-fraction 0.1 --top 7 --backend cpu > win_one.csv
+mpi search --query query.txt --reference reference.txt --mode window --band-fraction 0.1 --top 7 --backend cpu --stats > win_many.csv 2> win_many.log
+same "window search top 7, $np ranks == 1 process" win_one.csv win_many.csv
+grep -q "# pruned by LB_Kim" win_many.log && pass "window search --stats under mpirun: one summary" || { fail "window --stats"; cat win_many.log; }
+
+# A query cut from the searched channel: its own place excluded on every rank (both modes).
+edf=$ucr/../chbmit/chb01_03_Seizure.edf edf2=$ucr/../chbmit/chb01_03_NonSeizure.edf
+if [ -f "$edf" ] && [ -f "$edf2" ]; then
+  Q=(--query "$edf" --channel FP1-F7 --window 10:1 --backend cpu)
+  for mode in subsequence window; do
+    "$cli" search "${Q[@]}" --top 5 --reference "$edf" --mode $mode > self_one.csv
+    mpi search "${Q[@]}" --top 5 --reference "$edf" --mode $mode > self_many.csv 2> self_many.log
+    same "self-excluding $mode search, $np ranks == 1 process" self_one.csv self_many.csv
+    [ "$(grep -c '# self-exclusion' self_many.log)" = 1 ] && pass "self-exclusion said once under mpirun ($mode)" \
+      || { fail "self-exclusion note ($mode)"; cat self_many.log; }
+    # Two recordings, every channel: sources shared among the ranks, lists merged on rank 0.
+    M=(search "${Q[@]}" --top 9 --reference "$edf" --reference "$edf2" --reference-channel all --mode $mode)
+    "$cli" "${M[@]}" > multi_one.csv
+    mpi "${M[@]}" > multi_many.csv 2> multi_many.log
+    same "$mode search of 2 recordings x every channel, $np ranks == 1 process" multi_one.csv multi_many.csv
+    [ "$(grep -c '# self-exclusion' multi_many.log)" = 1 ] && pass "multi-source self-exclusion said once ($mode)" \
+      || { fail "multi-source self-exclusion note ($mode)"; cat multi_many.log; }
+  done
+  WARPLAB_MPI_FAIL=1 mpi "${M[@]}" > failed_multi.csv 2> failed_multi.log
+  rc=$?
+  [ $rc -ne 0 ] && grep -q "rank 1: injected failure" failed_multi.log && [ ! -s failed_multi.csv ] \
+    && pass "rank 1 fails in a multi-source search: exit $rc, no list" || { fail "rank 1 fails in multi-source search: exit $rc"; cat failed_multi.log; }
+else
+  echo "SKIP: CHB-MIT excerpts not found beside $ucr (self-exclusion and multi-source checks)"
+fi
+
 # A rank that fails: the job fails with that rank's message; no output file.
 WARPLAB_MPI_FAIL=1 mpi dm --queries "$train" --label-column --metric dtw --backend cpu --out failed.npy > /dev/null 2> failed.log
 rc=$?
