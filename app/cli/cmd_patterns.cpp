@@ -33,7 +33,9 @@
 #include "compute/device_list.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
+#include "io/io_error.h"
 #include "io/matrix_io.h"
+#include "io/npy_offset_writer.h"
 #include "io/pattern_input.h"
 #include "io/recording.h"
 #include "io/regions.h"
@@ -224,13 +226,19 @@ void runPatterns(const PatternsOptions& o) {
         for (int s : signals) requests.push_back(io::patternRequest(*rec, s, regions, o.rate));
     }
 
-    // Under mpirun the ranks share the patterns; the matrix file is not gathered (yet).
-    if (mpi::active() && !o.dmOut.empty())
-        mpi::agree(mpi::rank() == 0 ? std::make_exception_ptr(EngineError(EngineError::Kind::BadParameter, "dm-out",
-                                                                          "is not written under mpirun; run with one process"))
+    // Under mpirun the ranks share the patterns (rows): each writes its rows of a .npy in place
+    // (io/npy_offset_writer.h), as `dm` does; .h5 and .csv would have to go through rank 0.
+    const bool mpiNpy = mpi::active() && !o.dmOut.empty();
+    if (mpiNpy && std::filesystem::path(o.dmOut).extension() != ".npy")
+        mpi::agree(mpi::rank() == 0 ? std::make_exception_ptr(EngineError(
+                                          EngineError::Kind::BadParameter, "dm-out",
+                                          "under mpirun the matrix is written as .npy (every rank writes its rows in "
+                                          "place); give a .npy path, or run with one process for .h5 or .csv"))
                                     : nullptr);
     const bool several = requests.size() > 1;
     std::vector<std::unique_ptr<io::MatrixStreamWriter>> writers(requests.size());
+    std::vector<std::unique_ptr<io::NpyOffsetWriter>> rankWriters(requests.size());
+    std::vector<std::string> partials;
     for (std::size_t k = 0; k < requests.size(); ++k) {
         auto& r = requests[k];
         r.keepMatrixUpToBytes = 0;  // the CLI keeps a matrix only to write it as CSV
@@ -252,14 +260,48 @@ void runPatterns(const PatternsOptions& o) {
         params.metric = compute::Metric::Cdtw;
         params.band = r.band;
         const std::string path = several ? channelPath(o.dmOut, r.channel) : o.dmOut;
+        if (mpiNpy) {
+            // Rank 0 makes the file at full size under its temporary name, then every rank
+            // opens it; its name comes after every rank has written and closed it.
+            const std::string partial = io::npyPartialPath(path);
+            partials.push_back(partial);
+            mpi::step([&] {
+                if (mpi::rank() == 0) io::createNpyShell(partial, shape.patterns, shape.epochs);
+            });
+            mpi::step([&] { rankWriters[k] = std::make_unique<io::NpyOffsetWriter>(partial, shape.patterns, shape.epochs); });
+            r.matrixSink = [w = rankWriters[k].get()](const compute::Tile& t, const double* v) { w->writeTile(t, v); };
+            continue;
+        }
         writers[k] = io::MatrixStreamWriter::create(path, shape.patterns, shape.epochs, params);
         r.matrixSink = [w = writers[k].get()](const compute::Tile& t, const double* v) { w->writeTile(t, v); };
     }
 
     compute::RunOptions ro = toRunOptions(o.run, "patterns");
     addEta(ro);
-    const std::vector<compute::PatternRanking> rankings =
-        mpi::active() ? findPatternsMpi(requests, ro) : compute::findPatterns(requests, ro);
+    std::vector<compute::PatternRanking> rankings;
+    try {
+        rankings = mpi::active() ? findPatternsMpi(requests, ro) : compute::findPatterns(requests, ro);
+        if (mpiNpy) {
+            mpi::step([&] {
+                for (auto& w : rankWriters) w->close();
+            });
+            if (mpi::rank() == 0)
+                for (std::size_t k = 0; k < partials.size(); ++k) {
+                    const std::string path = several ? channelPath(o.dmOut, requests[k].channel) : o.dmOut;
+                    std::error_code ec;
+                    std::filesystem::rename(partials[k], path, ec);
+                    if (ec) throw io::IoError(path, "", "cannot rename " + partials[k] + " to it: " + ec.message());
+                }
+        }
+    } catch (...) {
+        // A failed job leaves no matrix that looks complete (nor a temporary one).
+        if (mpi::rank() == 0)
+            for (const auto& partial : partials) {
+                std::error_code ec;
+                std::filesystem::remove(partial, ec);
+            }
+        throw;
+    }
     if (mpi::rank() != 0) return;  // rank 0 alone prints
     for (std::size_t k = 0; k < rankings.size(); ++k) {
         if (writers[k]) writers[k]->finish();

@@ -37,6 +37,20 @@ P=(patterns --synthetic 200000 --synthetic-seizure 8000 --epoch 256 --stride 64 
 "$cli" "${P[@]}" > pat_one.csv
 mpi "${P[@]}" > pat_many.csv
 same "patterns ranking, $np ranks == 1 process" pat_one.csv pat_many.csv
+# patterns --dm-out: every rank writes its pattern rows of the .npy in place.
+"$cli" "${P[@]}" --dm-out pat_one.npy > /dev/null
+mpi "${P[@]}" --dm-out pat_many.npy > pat_many_dm.csv
+same "patterns --dm-out .npy, $np ranks == 1 process" pat_one.npy pat_many.npy
+same "patterns ranking with --dm-out, $np ranks == 1 process" pat_one.csv pat_many_dm.csv
+[ ! -e pat_many.npy.partial ] && pass "patterns: no temporary .npy left" || fail "pat_many.npy.partial left behind"
+mpi "${P[@]}" --dm-out pat_many.h5 > /dev/null 2> pat_h5.log
+rc=$?
+[ $rc -eq 2 ] && grep -q "dm-out" pat_h5.log && [ ! -e pat_many.h5 ] && pass "patterns --dm-out .h5 under mpirun refused by name: exit 2" \
+  || { fail "patterns --dm-out .h5 under mpirun: exit $rc"; cat pat_h5.log; }
+WARPLAB_MPI_FAIL=1 mpi "${P[@]}" --dm-out pat_failed.npy > /dev/null 2> pat_failed.log
+rc=$?
+[ $rc -ne 0 ] && [ ! -e pat_failed.npy ] && [ ! -e pat_failed.npy.partial ] && pass "rank 1 fails in patterns --dm-out: exit $rc, no .npy" \
+  || { fail "rank 1 fails in patterns --dm-out: exit $rc"; ls pat_failed*; }
 
 # search: a query from TEST in the concatenated TRAIN series (reference stretches per rank).
 awk 'NR==3 { for (i = 2; i <= NF; ++i) print $i }' "$test" > query.txt
