@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStringList>
@@ -311,6 +312,9 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                              .arg(how)
                              .arg(selfExcluded ? tr("; its own place excluded") : QString());
     auto study = study_;  // the sources read through it: it lives as long as the job
+    // Without a study, the open recording's own start gives the clock column (as the signal
+    // view's clock axis does); empty when the file has no start time.
+    const QDateTime recordingStart = QDateTime::fromString(q(rec->startIso()), Qt::ISODate);
     auto* view = results_;
     Q_EMIT viewRequested(view);
     // Bound to the study (rows name its recordings): survives opening another recording. The
@@ -329,7 +333,10 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
             row.channel = q(s.channel);
             row.startS = m.startS;
             row.endS = m.endS;
-            if (study && s.recordingIndex >= 0) row.clock = q(study->clockTime(s.recordingIndex, m.startS));
+            if (study && s.recordingIndex >= 0)
+                row.clock = q(study->clockTime(s.recordingIndex, m.startS));
+            else if (recordingStart.isValid())
+                row.clock = recordingStart.addMSecs(std::llround(m.startS * 1000.0)).toString("yyyy-MM-ddTHH:mm:ss.zzz");
             rows.push_back(std::move(row));
         }
         return [=]() mutable {

@@ -234,6 +234,46 @@ private Q_SLOTS:
         for (std::size_t i = 1; i < view->rows().size(); ++i) QVERIFY(view->rows()[i - 1].value <= view->rows()[i].value);
     }
 
+    // "Every channel" of one open recording (no study): one list over its channels, ranked by
+    // cost, the query's own place excluded in its own channel only, progress reported, and a
+    // click on a match in another channel shows that time in that recording.
+    void allChannelsOfTheOpenRecording() {
+        QVERIFY(w_->openFile(QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf")));
+        w_->document()->addRegion({io::RegionKind::Query, 0, 10, 11, "query"});
+        QSignalSpy progress(w_->jobs(), &app::JobRunner::jobProgress);
+        QVERIFY(w_->studyController()->searchQuery(app::SearchScope::AllChannels, 8) != 0);
+        auto* view = w_->studyResults();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 60000);
+        QVERIFY(progress.count() > 0);
+        QVERIFY2(view->description().contains("every channel of") && view->description().contains("its own place excluded"),
+                 qPrintable(view->description()));
+        QCOMPARE(view->rows().size(), std::size_t(8));
+        QSet<QString> channels;
+        const QString own = w_->document()->channelName(0);
+        for (const auto& r : view->rows()) {
+            channels << r.channel;
+            QCOMPARE(r.recordingName, QString("chb01_03_Seizure.edf"));
+            // The recording's own clock (its header starts at 14:32:59 on 06.11.76, read as 2076
+            // by EDF's rule), as the signal view's clock axis shows it.
+            QVERIFY2(r.clock.startsWith("2076-11-06T14:3"), qPrintable(r.clock));
+            // 256 samples from 10 s at 256 Hz: in its own channel no match ends within 128 samples
+            // of sample 2815, i.e. no end time (end + 1) / 256 in [10.5, 11.5] s.
+            QVERIFY2(!(r.channel == own && r.endS >= 10.5 - 1e-9 && r.endS <= 11.5 + 1e-9),
+                     qPrintable(QString("the query itself at %1-%2").arg(r.startS).arg(r.endS)));
+        }
+        QVERIFY2(channels.size() > 1, "matches from several channels");
+        for (std::size_t i = 1; i < view->rows().size(); ++i) QVERIFY(view->rows()[i - 1].value <= view->rows()[i].value);
+        int other = -1;
+        for (int i = 0; i < int(view->rows().size()) && other < 0; ++i)
+            if (view->rows()[std::size_t(i)].channel != own) other = i;
+        QVERIFY(other >= 0);
+        const auto r = view->rows()[std::size_t(other)];
+        view->activate(other);
+        QCOMPARE(fileOf(*w_), QString("chb01_03_Seizure.edf"));
+        QVERIFY(shows(*w_->signalView(), r.startS) && shows(*w_->signalView(), r.endS));
+        snap(w_, "all-channels-search");
+    }
+
     // The Search panel's options hold for the study-wide search too: window mode (z-normalised,
     // band 5 %) with the query's own place excluded around its start, then "include the query
     // itself", which finds it at its own place with cost 0 (its z is the window's z, exactly).
