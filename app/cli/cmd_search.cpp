@@ -64,7 +64,7 @@ void runSearch(const SearchOptions& o) {
                     log.notes += selfExclusionNote(*span, sc.excluded, window, src.recording + ", channel " + src.channel);
                 }
             OneSearch one = searchOne(q, ref, p, ro, o.modes, sc);
-            addStats(log.stats, one.stats);  // summed over every (recording, channel) searched
+            log.stats += one.stats;  // summed over every (recording, channel) searched
             log.seconds += one.seconds;
             return std::move(one.matches);
         };

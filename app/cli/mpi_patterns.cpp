@@ -43,18 +43,12 @@ std::vector<compute::PatternRanking> findPatternsMpi(std::vector<compute::Patter
             std::vector<WireScore> wire;
             for (const auto& s : ranking.ranked)
                 wire.push_back({s.index, s.quality, s.querySample, s.recordingSample, s.startS, s.meanIctal, s.meanInterictal});
-            const std::uint64_t count = wire.size();
-            mpi::sendBytes(&count, sizeof count, 0);
-            if (count) mpi::sendBytes(wire.data(), wire.size() * sizeof(WireScore), 0);
+            mpi::sendVector(wire, 0);
             ranking.ranked.clear();
             continue;
         }
         for (int r = 1; r < mpi::size(); ++r) {
-            std::uint64_t count = 0;
-            mpi::recvBytes(&count, sizeof count, r);
-            std::vector<WireScore> wire(count);
-            if (count) mpi::recvBytes(wire.data(), wire.size() * sizeof(WireScore), r);
-            for (const WireScore& w : wire) {
+            for (const WireScore& w : mpi::recvVector<WireScore>(r)) {
                 compute::PatternScore s;
                 s.index = std::size_t(w.index);
                 s.quality = w.quality;

@@ -47,22 +47,8 @@ struct WireSourceMatch {
     std::uint64_t start, end, source;
 };
 
-// A vector of trivially copyable T, rank to rank: its count, then its bytes.
-template <class T>
-void sendVector(const std::vector<T>& v, int to) {
-    const std::uint64_t n = v.size();
-    mpi::sendBytes(&n, sizeof n, to);
-    if (n) mpi::sendBytes(v.data(), v.size() * sizeof(T), to);
-}
-
-template <class T>
-std::vector<T> recvVector(int from) {
-    std::uint64_t n = 0;
-    mpi::recvBytes(&n, sizeof n, from);
-    std::vector<T> v(n);
-    if (n) mpi::recvBytes(v.data(), v.size() * sizeof(T), from);
-    return v;
-}
+using mpi::recvVector;
+using mpi::sendVector;
 
 void sendText(const std::string& s, int to) { sendVector(std::vector<char>(s.begin(), s.end()), to); }
 
@@ -149,7 +135,7 @@ std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const 
     compute::WindowSearchStats total = myStats;
     for (int from = 1; from < K; ++from) {
         for (const WireCandidate& w : recvVector<WireCandidate>(from)) mine.push_back({w.cost, std::size_t(w.start)});
-        addStats(total, recvVector<compute::WindowSearchStats>(from).front());
+        total += recvVector<compute::WindowSearchStats>(from).front();
     }
     if (stats) *stats = total;
     auto out = compute::selectWindowTopK(std::move(mine), query.length, params.topk);
@@ -208,7 +194,7 @@ MultiSearchMpiResult searchSourcesMpi(const compute::Series& query, const std::v
                             w.endS});
         for (auto i : recvVector<std::uint64_t>(from)) out.tooShort.push_back(std::size_t(i));
         log.notes += recvText(from);
-        addStats(log.stats, recvVector<compute::WindowSearchStats>(from).front());
+        log.stats += recvVector<compute::WindowSearchStats>(from).front();
         log.seconds = std::max(log.seconds, recvVector<double>(from).front());
     }
     std::sort(out.tooShort.begin(), out.tooShort.end());

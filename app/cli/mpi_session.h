@@ -6,10 +6,12 @@
 // the process was not started by an MPI launcher, there is one rank and nothing is called.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compute/core/job.h"
 
@@ -43,6 +45,21 @@ void broadcast(std::string& s);
 // Point to point, rank order; `bytes` may exceed 2 GiB (sent in pieces).
 void sendBytes(const void* data, std::size_t bytes, int to);
 void recvBytes(void* data, std::size_t bytes, int from);
+// A vector of trivially copyable T, rank to rank: its count, then its bytes.
+template <class T>
+void sendVector(const std::vector<T>& v, int to) {
+    const std::uint64_t n = v.size();
+    sendBytes(&n, sizeof n, to);
+    if (n) sendBytes(v.data(), v.size() * sizeof(T), to);
+}
+template <class T>
+std::vector<T> recvVector(int from) {
+    std::uint64_t n = 0;
+    recvBytes(&n, sizeof n, from);
+    std::vector<T> v(n);
+    if (n) recvBytes(v.data(), v.size() * sizeof(T), from);
+    return v;
+}
 // Every rank's `bytes` bytes at `mine`, in rank order, into `all` (size() * bytes).
 void allgather(const void* mine, std::size_t bytes, void* all);
 

@@ -113,17 +113,6 @@ std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<
     return s.str();
 }
 
-void addStats(compute::WindowSearchStats& t, const compute::WindowSearchStats& s) {
-    t.windows += s.windows;
-    t.excluded += s.excluded;
-    t.exactStats += s.exactStats;
-    t.prunedKim += s.prunedKim;
-    t.prunedKeoghQuery += s.prunedKeoghQuery;
-    t.prunedKeoghWindow += s.prunedKeoghWindow;
-    t.abandonedDtw += s.abandonedDtw;
-    t.fullDtw += s.fullDtw;
-}
-
 std::string statsNote(const compute::WindowSearchStats& st, double seconds) {
     std::ostringstream s;
     const double n = st.windows ? double(st.windows) : 1.0;

@@ -70,7 +70,6 @@ struct SearchLog {
     double seconds = 0;
 };
 
-// Adds one search's pruning counts to a total (a search over many references).
-void addStats(compute::WindowSearchStats& total, const compute::WindowSearchStats& s);
+
 
 }  // namespace warplab::cli

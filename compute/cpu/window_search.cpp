@@ -461,15 +461,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     for (ThreadState& t : tls) {
         for (const WindowCandidate& c : t.candidates)
             if (c.cost <= B) result.push_back(c);
-        const WindowSearchStats& s = t.stats;
-        total.windows += s.windows;
-        total.excluded += s.excluded;
-        total.exactStats += s.exactStats;
-        total.prunedKim += s.prunedKim;
-        total.prunedKeoghQuery += s.prunedKeoghQuery;
-        total.prunedKeoghWindow += s.prunedKeoghWindow;
-        total.abandonedDtw += s.abandonedDtw;
-        total.fullDtw += s.fullDtw;
+        total += t.stats;
     }
     if (statsOut) *statsOut = total;
     return result;

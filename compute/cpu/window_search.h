@@ -53,6 +53,18 @@ struct WindowSearchParams {
 struct WindowSearchStats {
     std::uint64_t windows = 0, excluded = 0, exactStats = 0, prunedKim = 0, prunedKeoghQuery = 0,
                   prunedKeoghWindow = 0, abandonedDtw = 0, fullDtw = 0;
+    // Another part's counts (a thread, a stretch, a source, a rank) added to these.
+    WindowSearchStats& operator+=(const WindowSearchStats& s) {
+        windows += s.windows;
+        excluded += s.excluded;
+        exactStats += s.exactStats;
+        prunedKim += s.prunedKim;
+        prunedKeoghQuery += s.prunedKeoghQuery;
+        prunedKeoghWindow += s.prunedKeoghWindow;
+        abandonedDtw += s.abandonedDtw;
+        fullDtw += s.fullDtw;
+        return *this;
+    }
 };
 
 // What an Engine search covers besides its Params (engine.h windowSearch / search).
