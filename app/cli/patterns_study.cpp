@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_session.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 
@@ -70,7 +71,8 @@ std::vector<compute::PatternRequest> studyPatternRequests(io::Study& study, cons
     for (int c : chosen) {
         std::vector<std::string> skipped;
         out.push_back(io::studyPatternRequest(study, c, &skipped));
-        for (const auto& s : skipped) std::fprintf(stderr, "warning: channel %s: skipping %s\n", study.channels()[std::size_t(c)].name.c_str(), s.c_str());
+        if (mpi::rank() == 0)
+            for (const auto& s : skipped) std::fprintf(stderr, "warning: channel %s: skipping %s\n", study.channels()[std::size_t(c)].name.c_str(), s.c_str());
     }
     return out;
 }

@@ -9,6 +9,7 @@
 
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/mpi_session.h"
 #include "compute/core/error.h"
 #include "io/study_summary.h"
 
@@ -51,7 +52,9 @@ io::StudyOptions toOptions(const StudyFlags& f) {
 
 std::unique_ptr<io::Study> checked(std::unique_ptr<io::Study> st, const StudyFlags& flags, const std::string& role,
                                    bool refuseMissing) {
-    for (const auto& w : st->warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    const bool speaks = mpi::rank() == 0;  // under mpirun every rank opens the study; one says so
+    if (speaks)
+        for (const auto& w : st->warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::vector<int> bad = st->missing();
     const auto damaged = st->damaged();
     bad.insert(bad.end(), damaged.begin(), damaged.end());
@@ -68,6 +71,7 @@ std::unique_ptr<io::Study> checked(std::unique_ptr<io::Study> st, const StudyFla
                                   "; --skip-missing goes on without them");
         }
         for (int r : bad) {
+            if (!speaks) break;
             const auto& rec = st->recordings()[std::size_t(r)];
             std::fprintf(stderr, "warning: skipping %s (%s): %s\n", rec.name.c_str(),
                          std::string(io::recordingStatusName(rec.status)).c_str(), rec.error.c_str());
