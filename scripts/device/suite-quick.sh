@@ -9,19 +9,19 @@ mkdir -p "$OUT"
 source .device-debs/activate; export PATH="$PWD/.device-debs/root/usr/bin:$PATH"
 T0=$(date +%s)
 { date -u; nvidia-smi -L; nproc; } > "$OUT/run.log" 2>&1
-cmake -S . -B bd -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
+cmake -S . -B build-device-suite -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
   -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -DWARPLAB_TEST_DATA="$PWD/.device-data" \
   -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined > "$OUT/cfg.log" 2>&1 || { tail -20 "$OUT/cfg.log"; exit 1; }
 tests=${TESTS:-"window sdtw patterns shuffle softdtw streams tiled softdtw_designs energy multi kernels"}
 targets=""; for t in $tests; do targets="$targets gpu_test_$t"; done
-cmake --build bd -j16 --target $targets warplab-gpu-bench > "$OUT/build.log" 2>&1 \
+cmake --build build-device-suite -j16 --target $targets warplab-gpu-bench > "$OUT/build.log" 2>&1 \
   || { grep -B2 -A10 -E 'error|FAILED' "$OUT/build.log" | head -60; exit 1; }
 echo "built after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"
 for t in $tests; do
   echo "### gpu_test_$t (start $(( $(date +%s) - T0 )) s)" | tee -a "$OUT/run.log"
-  timeout "${LIMIT:-330}" bd/tests/gpu/gpu_test_$t "$PWD/.device-data" > "$OUT/$t.log" 2>&1
+  timeout "${LIMIT:-330}" build-device-suite/tests/gpu/gpu_test_$t "$PWD/.device-data" > "$OUT/$t.log" 2>&1
   echo "exit $?" | tee -a "$OUT/$t.log" "$OUT/run.log"
   grep -E 'FAIL|SKIP|checks' "$OUT/$t.log" | tail -5 | tee -a "$OUT/run.log"
 done
-(cd bd && ctest -R "_registered$" 2>&1 | tail -3) | tee -a "$OUT/run.log"
+(cd build-device-suite && ctest -R "_registered$" 2>&1 | tail -3) | tee -a "$OUT/run.log"
 echo "done after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"
