@@ -96,6 +96,11 @@ void runSearch(const SearchOptions& o) {
     if (mpi::active()) {
         // Under mpirun: a stretch of the reference per rank (mpi_search.h), subsequence DTW on
         // one core per rank, window search on all of a rank's cores.
+        const bool gpuAsked = o.run.backend == compute::Backend::Cuda || o.run.backend == compute::Backend::Hip ||
+                              o.run.kernel.rfind("cuda.", 0) == 0 || o.run.kernel.rfind("hip.", 0) == 0;
+        if (gpuAsked && mpi::rank() == 0)
+            std::cerr << "warning: under mpirun the search of one reference runs on CPU cores, a stretch per rank; "
+                         "the GPU serves dm, patterns and searches over several references\n";
         namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
             if (window) {
                 compute::Params wp = params;
