@@ -4,6 +4,7 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
+#include "compute/cpu/sdtw_parallel.h"
 #include "compute/engine_prepare.h"
 #include "compute/engine_row_watch.h"
 #include "compute/kernels/registry.h"
@@ -139,7 +140,11 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     if (!done) {
         if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.simd")
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
-        matches = reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk);
+        // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores.
+        matches = options.kernel == "cpu.reference"
+                      ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk)
+                      : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk, {},
+                                                    options.threads, options.cancel);
     }
     for (Match& m : matches) m.cost = detail::finish(m.cost, params);
     if (options.progress) options.progress(1.0);

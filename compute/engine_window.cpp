@@ -7,6 +7,7 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
+#include "compute/cpu/sdtw_parallel.h"
 #include "compute/engine.h"
 #include "compute/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
@@ -161,7 +162,11 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     if (!done) {
         if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.simd")
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
-        matches = reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded);
+        // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores.
+        matches = options.kernel == "cpu.reference"
+                      ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded)
+                      : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk,
+                                                    scope.excluded, options.threads, options.cancel);
     }
     for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
     if (options.progress) options.progress(1.0);

@@ -94,8 +94,8 @@ void runSearch(const SearchOptions& o) {
     }
     OneSearch found;
     if (mpi::active()) {
-        // Under mpirun: a stretch of the reference per rank (mpi_search.h), subsequence DTW on
-        // one core per rank, window search on all of a rank's cores.
+        // Under mpirun: a stretch of the reference per rank (mpi_search.h), on all of the
+        // rank's cores in both modes.
         const bool gpuAsked = o.run.backend == compute::Backend::Cuda || o.run.backend == compute::Backend::Hip ||
                               o.run.kernel.rfind("cuda.", 0) == 0 || o.run.kernel.rfind("hip.", 0) == 0;
         if (gpuAsked && mpi::rank() == 0)

@@ -8,6 +8,7 @@
 
 #include "app/cli/mpi_session.h"
 #include "compute/core/preprocess.h"
+#include "compute/cpu/sdtw_parallel.h"
 #include "compute/cpu/sdtw_stretch.h"
 #include "compute/engine.h"
 
@@ -71,8 +72,9 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const comput
         rp = params.znorm ? compute::znormalized(reference) : reference;
         compute::checkPair(qp, "query", rp, "reference", compute::Metric::Sdtw);
         const std::size_t m = rp.length;
-        mine = ref::sdtwStretch(qp, rp, params.cost == compute::Cost::Absolute, m * std::size_t(r) / std::size_t(K),
-                                m * std::size_t(r + 1) / std::size_t(K));
+        // On all of the rank's cores: the same columns as one core's sweep (sdtw_parallel.h).
+        mine = ref::sdtwStretchParallel(qp, rp, params.cost == compute::Cost::Absolute, m * std::size_t(r) / std::size_t(K),
+                                        m * std::size_t(r + 1) / std::size_t(K), 0);
     });
     // The boundary columns, rank to rank: rank r's exact end column needs rank r-1's.
     const bool absCost = params.cost == compute::Cost::Absolute;

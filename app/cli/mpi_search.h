@@ -1,5 +1,5 @@
 // `mpirun -n K warplab-cli search ...` (docs/SCALING.md): the reference is cut into K equal
-// stretches of end columns, one per rank, each swept on one core (compute/cpu/sdtw_stretch.h);
+// stretches of end columns, one per rank, each swept on the rank's cores (compute/cpu/sdtw_parallel.h);
 // the exact DP column at each stretch boundary is then handed from rank to rank, each rank
 // correcting the start of its stretch until it agrees with its first pass. The top-k rule of
 // METRICS.md runs over all stretches together: each round every rank offers its best end

@@ -2,6 +2,7 @@
 // so that the CLI and the GUI never include compute/gpu/. The only file of compute/bench that
 // knows the GPU library.
 #include "compute/bench/bench.h"
+#include "compute/bench/sdtw_cpu_bench.h"
 
 #include "compute/core/error.h"
 #if WARPLAB_HAVE_GPU
@@ -32,18 +33,27 @@ BenchReport runBenchmark(const BenchConfig& config) {
 #endif
     report.ceiling = gpuCeiling(config.params.metric);
     if (config.params.metric == Metric::Sdtw) {
-#if WARPLAB_HAVE_GPU
         validate(config.params);
+        if (config.searchQueries < 1 || config.referenceLength < 1)
+            throw EngineError(K::BadParameter, "queries", "the sdtw benchmark needs at least one query and a reference");
+        // The CPU times a few of the queries (each is a whole sweep of the reference); the
+        // rows say how many, and cells/s and distances/s are per the work done.
+        const int cpuQueries = std::min(config.searchQueries, 2);
         for (std::size_t i = 0; i < config.lengths.size(); ++i) {
             checkCancel(config);
-            report.rows.push_back(gpu::runSdtwBench(config.searchQueries, int(config.lengths[i]), config.referenceLength,
-                                                    config.topk, config.repeats, config.params.znorm, config.seed));
+            const std::size_t n = config.lengths[i];
+            if (n > std::size_t(config.referenceLength))
+                throw EngineError(K::BadParameter, "lengths", "a query is longer than the reference");
+#if WARPLAB_HAVE_GPU
+            if (config.deviceTiming)
+                report.rows.push_back(gpu::runSdtwBench(config.searchQueries, int(n), config.referenceLength, config.topk,
+                                                        config.repeats, config.params.znorm, config.seed));
+#endif
+            report.rows.push_back(runCpuSdtwBench(config, n, cpuQueries, "cpu.simd"));
+            report.rows.push_back(runCpuSdtwBench(config, n, cpuQueries, "cpu.reference"));
             if (config.progress) config.progress(double(i + 1) / double(config.lengths.size()));
         }
         return report;
-#else
-        throw EngineError(K::BadParameter, "metric", "the sdtw benchmark needs the GPU backend; this build has none");
-#endif
     }
     const bool device = config.deviceTiming && gpu;
     // The engine rows take most of the time when both run: give them 80 % of the progress bar.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "compute/core/error.h"
 #include "compute/core/recurrences.h"
 
 namespace warplab::compute::reference {
@@ -31,7 +32,8 @@ SdtwColumn infColumn(std::size_t n) { return {std::vector<double>(n, kInf), std:
 bool sameColumn(const SdtwColumn& a, const SdtwColumn& b) { return a.cost == b.cost && a.start == b.start; }
 }  // namespace
 
-SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b) {
+SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
+                        const CancelToken* cancel) {
     SdtwStretch s;
     s.begin = a;
     s.end = b;
@@ -39,6 +41,8 @@ SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::siz
     s.lastStart.resize(b - a);
     SdtwColumn prev = infColumn(x.length), cur = infColumn(x.length);
     for (std::size_t j = a; j < b; ++j) {
+        if (cancel && (j - a) % 4096 == 0 && cancel->cancelled())
+            throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
         step(x, y, absCost, j, prev, cur);
         s.lastCost[j - a] = cur.cost.back();
         s.lastStart[j - a] = cur.start.back();

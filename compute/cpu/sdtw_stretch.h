@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "compute/core/job.h"
 #include "compute/core/results.h"
 #include "compute/core/series.h"
 
@@ -29,8 +30,10 @@ struct SdtwStretch {
     SdtwColumn endColumn;               // column end-1 (or the column before, for an empty stretch)
 };
 
-// First pass over [a, b) from a +inf column a-1 (x: query, y: the whole reference).
-SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b);
+// First pass over [a, b) from a +inf column a-1 (x: query, y: the whole reference). `cancel`
+// (may be null) is checked every 4,096 columns (EngineError Cancelled).
+SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
+                        const CancelToken* cancel = nullptr);
 
 // Second pass: `before` is the exact column a-1 (empty for a = 0: the first pass was exact).
 // Patches `s` (last row and, if they never agree, its end column) so that it is exact.

@@ -1,6 +1,6 @@
 // runBenchmark (compute/bench/bench.h): the one way in to the benchmarks for the CLI and the
-// GUI (issue 14). Its engine rows are runBench's; the device is named; sdtw needs a GPU
-// backend; cancel and progress behave as for every job; and no entry point (app/, widgets/)
+// GUI (issue 14). Its engine rows are runBench's; the device is named; sdtw gives a device row
+// (GPU builds) and two CPU rows (all cores == one core, bit for bit) per length; cancel and progress behave as for every job; and no entry point (app/, widgets/)
 // includes compute/gpu/ any more.
 #include <QDirIterator>
 #include <QFile>
@@ -59,23 +59,35 @@ private slots:
         for (const BenchRow& r : runBenchmark(cfg).rows) QVERIFY(r.kernel.find("@device") != std::string::npos);
     }
 
-    void sdtwNeedsTheGpuBackend() {
+    void sdtwRowsCompareCpuAndGpu() {
         BenchConfig cfg = small();
         cfg.params.metric = Metric::Sdtw;
         cfg.searchQueries = 4;
-        cfg.referenceLength = 2000;
-#if WARPLAB_HAVE_GPU
+        cfg.referenceLength = 6000;
+        cfg.repeats = 1;
         const BenchReport report = runBenchmark(cfg);
-        QCOMPARE(report.rows.size(), cfg.lengths.size());
+#if WARPLAB_HAVE_GPU
+        const std::size_t perLength = 3;  // the device row (its note says why when there is no device)
 #else
-        try {
-            runBenchmark(cfg);
-            QFAIL("no error");
-        } catch (const EngineError& e) {
-            QCOMPARE(int(e.kind()), int(EngineError::Kind::BadParameter));
-            QCOMPARE(QString::fromStdString(e.field()), QString("metric"));
-        }
+        const std::size_t perLength = 2;
 #endif
+        QCOMPARE(report.rows.size(), cfg.lengths.size() * perLength);
+        std::size_t cpuRows = 0;
+        for (const BenchRow& r : report.rows) {
+            if (r.kernel != "cpu.simd" && r.kernel != "cpu.reference") continue;
+            ++cpuRows;
+            QCOMPARE(r.metric, std::string("sdtw"));
+            QCOMPARE(r.pairs, std::size_t(2));  // 2 of the 4 queries
+            QVERIFY(r.cells_per_s > 0 && r.distances_per_s > 0 && r.median_s > 0);
+            QVERIFY2(r.note.find("2 of the 4 queries") != std::string::npos, r.note.c_str());
+            if (r.kernel == "cpu.simd") {
+                QCOMPARE(r.max_rel_error, 0.0);
+                QVERIFY2(r.note.find("identical") != std::string::npos, r.note.c_str());
+            }
+        }
+        QCOMPARE(cpuRows, cfg.lengths.size() * 2);
+        cfg.lengths = {7000};  // longer than the reference
+        QVERIFY_THROWS_EXCEPTION(EngineError, runBenchmark(cfg));
     }
 
     void cancelled() {

@@ -1,0 +1,84 @@
+// Subsequence DTW on all cores (sdtw_parallel.h).
+#include "compute/cpu/sdtw_parallel.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "compute/core/error.h"
+
+namespace warplab::compute::reference {
+
+SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
+                                int threads, const CancelToken* cancel, std::size_t minPiece) {
+    const std::size_t cores = std::size_t(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
+    const std::size_t len = b > a ? b - a : 0;
+    const std::size_t minPart = std::max<std::size_t>(1, minPiece ? minPiece : 16 * x.length);
+    const std::size_t parts = std::max<std::size_t>(1, std::min(cores, len / minPart));
+    if (parts == 1) return sdtwStretch(x, y, absCost, a, b, cancel);
+    std::vector<SdtwStretch> piece(parts);
+    // More pieces than cores is fine (each is exact after the chain); more threads than the
+    // machine has is not asked of TBB.
+    const std::size_t machine = std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    tbb::task_arena arena(int(std::min({cores, parts, machine})));
+    auto bound = [&](std::size_t p) { return a + len * p / parts; };
+    // 1. Every piece swept as if nothing came before it.
+    arena.execute([&] {
+        tbb::parallel_for(std::size_t(0), parts,
+                          [&](std::size_t p) { piece[p] = sdtwStretch(x, y, absCost, bound(p), bound(p + 1), cancel); });
+    });
+    // 2. Every piece corrected from the first-pass end column of the piece before, all at once.
+    // That column is exact when the piece before agreed with its own correction somewhere
+    // (then its end is its first pass), which is what happens a query length or so in.
+    std::vector<SdtwColumn> firstEnd(parts);
+    for (std::size_t p = 0; p < parts; ++p) firstEnd[p] = piece[p].endColumn;
+    arena.execute([&] {
+        tbb::parallel_for(std::size_t(1), parts,
+                          [&](std::size_t p) { sdtwReseed(x, y, absCost, firstEnd[p - 1], piece[p]); });
+    });
+    // 3. Where a piece never agreed (its end changed), the next one was corrected from a wrong
+    // column: sweep it again and correct it from the exact one, in order.
+    for (std::size_t p = 1; p < parts; ++p) {
+        if (cancel && cancel->cancelled()) throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
+        const SdtwColumn& exact = piece[p - 1].endColumn;
+        if (exact.cost == firstEnd[p - 1].cost && exact.start == firstEnd[p - 1].start) continue;
+        piece[p] = sdtwStretch(x, y, absCost, bound(p), bound(p + 1), cancel);
+        firstEnd[p] = piece[p].endColumn;
+        sdtwReseed(x, y, absCost, exact, piece[p]);
+    }
+    SdtwStretch s;
+    s.begin = a;
+    s.end = b;
+    s.lastCost.reserve(len);
+    s.lastStart.reserve(len);
+    for (std::size_t p = 0; p < parts; ++p) {
+        s.lastCost.insert(s.lastCost.end(), piece[p].lastCost.begin(), piece[p].lastCost.end());
+        s.lastStart.insert(s.lastStart.end(), piece[p].lastStart.begin(), piece[p].lastStart.end());
+        piece[p].lastCost = {};
+        piece[p].lastStart = {};
+    }
+    s.endColumn = std::move(piece.back().endColumn);
+    return s;
+}
+
+std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
+                                    const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
+                                    const CancelToken* cancel) {
+    SdtwStretch s = sdtwStretchParallel(x, y, absCost, 0, y.length, threads, cancel);
+    const std::size_t m = y.length, half = x.length / 2;
+    for (const auto& [lo, hi] : excludedEnds) sdtwStretchExclude(s, lo, hi);
+    // METRICS.md's greedy top-k, as sdtwTopK: the best end (smallest column on ties), then its
+    // neighbourhood +-floor(n/2) out of the later rounds.
+    std::vector<Match> out;
+    for (int r = 0; r < k; ++r) {
+        const Match best = sdtwStretchBest(s);
+        if (!(best.cost < std::numeric_limits<double>::infinity())) break;
+        out.push_back(best);
+        sdtwStretchExclude(s, best.end >= half ? best.end - half : 0, std::min(m - 1, best.end + half));
+    }
+    return out;
+}
+
+}  // namespace warplab::compute::reference
