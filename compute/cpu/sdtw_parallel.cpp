@@ -8,26 +8,48 @@
 #include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
+#include "compute/cpu/sdtw_lanes.h"
 
 namespace warplab::compute::reference {
 
+// Defined here, compiled for any x86-64, so that asking never runs an AVX instruction.
+bool lanes::available() { return __builtin_cpu_supports("avx2"); }
+
 SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
-                                int threads, const CancelToken* cancel, std::size_t minPiece) {
+                                int threads, const CancelToken* cancel, std::size_t minPiece, bool simd) {
     const std::size_t cores = std::size_t(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
     const std::size_t len = b > a ? b - a : 0;
     const std::size_t minPart = std::max<std::size_t>(1, minPiece ? minPiece : 16 * x.length);
-    const std::size_t parts = std::max<std::size_t>(1, std::min(cores, len / minPart));
-    if (parts == 1) return sdtwStretch(x, y, absCost, a, b, cancel);
+    // The pieces: with AVX2, `groups` x 4 of equal length (one group a task, four lanes) and the
+    // few columns left over as a last piece; else up to one piece a core.
+    std::vector<std::size_t> bound{a};
+    std::size_t groups = 0;
+    if (simd && x.dims == 1 && y.dims == 1 && lanes::available()) groups = std::min(cores, len / (4 * minPart));
+    if (groups > 0) {
+        const std::size_t L = len / (4 * groups);
+        for (std::size_t p = 1; p <= 4 * groups; ++p) bound.push_back(a + p * L);
+        if (bound.back() < b) bound.push_back(b);
+    } else {
+        const std::size_t parts = std::max<std::size_t>(1, std::min(cores, len / minPart));
+        if (parts == 1) return sdtwStretch(x, y, absCost, a, b, cancel);
+        for (std::size_t p = 1; p <= parts; ++p) bound.push_back(a + len * p / parts);
+    }
+    const std::size_t parts = bound.size() - 1;
     std::vector<SdtwStretch> piece(parts);
-    // More pieces than cores is fine (each is exact after the chain); more threads than the
-    // machine has is not asked of TBB.
+    // More tasks than cores is fine; more threads than the machine has is not asked of TBB.
     const std::size_t machine = std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
-    tbb::task_arena arena(int(std::min({cores, parts, machine})));
-    auto bound = [&](std::size_t p) { return a + len * p / parts; };
+    const std::size_t tasks = groups + (parts - 4 * groups);
+    tbb::task_arena arena(int(std::min({cores, tasks, machine})));
     // 1. Every piece swept as if nothing came before it.
     arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), parts,
-                          [&](std::size_t p) { piece[p] = sdtwStretch(x, y, absCost, bound(p), bound(p + 1), cancel); });
+        tbb::parallel_for(std::size_t(0), tasks, [&](std::size_t t) {
+            if (t < groups) {
+                lanes::sweep4(x, y, absCost, &bound[4 * t], bound[4 * t + 1] - bound[4 * t], &piece[4 * t], cancel);
+            } else {
+                const std::size_t p = 4 * groups + (t - groups);
+                piece[p] = sdtwStretch(x, y, absCost, bound[p], bound[p + 1], cancel);
+            }
+        });
     });
     // 2. Every piece corrected from the first-pass end column of the piece before, all at once.
     // That column is exact when the piece before agreed with its own correction somewhere
@@ -44,7 +66,7 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
         if (cancel && cancel->cancelled()) throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
         const SdtwColumn& exact = piece[p - 1].endColumn;
         if (exact.cost == firstEnd[p - 1].cost && exact.start == firstEnd[p - 1].start) continue;
-        piece[p] = sdtwStretch(x, y, absCost, bound(p), bound(p + 1), cancel);
+        piece[p] = sdtwStretch(x, y, absCost, bound[p], bound[p + 1], cancel);
         firstEnd[p] = piece[p].endColumn;
         sdtwReseed(x, y, absCost, exact, piece[p]);
     }

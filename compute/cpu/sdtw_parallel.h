@@ -22,8 +22,11 @@ namespace warplab::compute::reference {
 // row and end column. Pieces are at least `minPiece` columns (0: 16 query lengths, so that a
 // piece's correction, about a query length, is a small part of it; tests pass shorter ones to
 // make corrections run through whole pieces). `cancel` is checked every few thousand columns.
+// `simd`: one channel runs four pieces a core in AVX2 lanes where the CPU has them
+// (sdtw_lanes.h); false keeps every piece scalar (tests compare the two).
 SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
-                                int threads, const CancelToken* cancel = nullptr, std::size_t minPiece = 0);
+                                int threads, const CancelToken* cancel = nullptr, std::size_t minPiece = 0,
+                                bool simd = true);
 
 // sdtwTopK(x, y, absCost, k, excludedEnds) on up to `threads` cores.
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,

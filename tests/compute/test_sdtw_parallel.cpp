@@ -109,8 +109,9 @@ private slots:
         std::mt19937 rng(5);
         const Series x = walk(rng, 30), y = walk(rng, 9000);
         const auto one = ref::sdtwStretch(x, y, false, 1234, 8765);
-        for (int threads : {2, 5}) {
-            const auto par = ref::sdtwStretchParallel(x, y, false, 1234, 8765, threads);
+        for (int threads : {2, 5})
+            for (bool simd : {true, false}) {
+            const auto par = ref::sdtwStretchParallel(x, y, false, 1234, 8765, threads, nullptr, 0, simd);
             QCOMPARE(par.begin, one.begin);
             QCOMPARE(par.end, one.end);
             QVERIFY(std::memcmp(par.lastCost.data(), one.lastCost.data(), one.lastCost.size() * sizeof(double)) == 0);
@@ -120,14 +121,29 @@ private slots:
         }
     }
 
+    // The AVX2 lanes against the scalar sweep on both costs, 4 pieces of a real channel:
+    // the same last row bit for bit (the lanes run where the CPU has AVX2; elsewhere both are
+    // the scalar sweep and this is trivially true).
+    void lanesEqualScalar() {
+        const Series y(eegChannel(3, 60000));  // 20,992 samples
+        const Series q(std::vector<float>(y.values.begin() + 10000, y.values.begin() + 10100));
+        for (bool absCost : {false, true}) {
+            const auto one = ref::sdtwStretch(q, y, absCost, 0, y.length);
+            const auto par = ref::sdtwStretchParallel(q, y, absCost, 0, y.length, 1, nullptr, 0, true);
+            QVERIFY(std::memcmp(par.lastCost.data(), one.lastCost.data(), one.lastCost.size() * sizeof(double)) == 0);
+            QVERIFY(par.lastStart == one.lastStart);
+        }
+    }
+
     // Pieces shorter than the query: the corrections cannot agree inside a piece, so the
     // pieces after it must be redone in order from the exact column (the slow path).
     void piecesShorterThanTheQuery() {
         std::mt19937 rng(21);
         const Series x = walk(rng, 200), y = walk(rng, 3000);
         const auto one = ref::sdtwStretch(x, y, false, 0, 3000);
-        for (std::size_t piece : {7, 50, 150, 199}) {
-            const auto par = ref::sdtwStretchParallel(x, y, false, 0, 3000, 8, nullptr, piece);
+        for (std::size_t piece : {7, 50, 150, 199})
+            for (bool simd : {true, false}) {
+            const auto par = ref::sdtwStretchParallel(x, y, false, 0, 3000, 8, nullptr, piece, simd);
             QVERIFY2(std::memcmp(par.lastCost.data(), one.lastCost.data(), one.lastCost.size() * sizeof(double)) == 0,
                      qPrintable(QString("pieces of %1").arg(piece)));
             QVERIFY(par.lastStart == one.lastStart);
