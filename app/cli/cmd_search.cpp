@@ -122,6 +122,9 @@ void runSearch(const SearchOptions& o) {
     finishProgress();
     const std::vector<compute::Match>& matches = found.matches;
     std::cerr << note;
+    if (window && reference.length < query.length)
+        std::cerr << "warning: " << o.reference.front() << ": the reference (" << reference.length
+                  << " samples) is shorter than the query (" << query.length << "): no window to compare\n";
     if (o.modes.stats && window) std::cerr << statsNote(found.stats, found.seconds);
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)

@@ -144,6 +144,14 @@ private slots:
                            {{"--mode", "window", "--band", "2", "--band-fraction", "0.1"}, "band-fraction"},
                            {{"--mode", "window", "--precision", "half2"}, "precision"},
                            {{"--mode", "sideways"}, "mode"}};
+        // A reference shorter than the query has no window: an empty list, and stderr says why.
+        {
+            QVERIFY(cli_test::writeText(path("tiny.txt"), column(std::vector<double>(ref.begin(), ref.begin() + 10))));
+            auto r = runCli({"search", "--query", path("q2.txt"), "--reference", path("tiny.txt"), "--mode", "window"});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.err.contains("shorter than the query") && r.err.contains("tiny.txt"), r.err.constData());
+            QCOMPARE(parseCsv(r.out).size(), std::size_t(0));
+        }
         for (const Bad& b : bad) {
             auto r = runCli(base + b.extra);
             QVERIFY2(r.exitCode == 2, qPrintable(b.extra.join(' ') + ": exit " + QString::number(r.exitCode) + " " + r.err));
