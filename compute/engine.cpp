@@ -116,8 +116,7 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
     // The GPU searches when asked for (backend cuda, or a cuda.* kernel) or, under auto, when a
     // device is present; multichannel series and every other case search on the CPU.
-    const bool namedGpu = options.kernel.rfind("cuda.", 0) == 0 || options.kernel.rfind("hip.", 0) == 0;
-    const bool wantGpu = options.backend == Backend::Cuda || options.backend == Backend::Hip || namedGpu;
+    const bool wantGpu = namesGpu(options);
     std::vector<Match> matches;
     bool done = false;
 #if WARPLAB_HAVE_GPU

@@ -22,11 +22,6 @@ using K = EngineError::Kind;
 
 namespace {
 
-bool namesGpu(const RunOptions& o) {
-    return o.backend == Backend::Cuda || o.backend == Backend::Hip || o.kernel.rfind("cuda.", 0) == 0 ||
-           o.kernel.rfind("hip.", 0) == 0;
-}
-
 std::vector<double> toDouble(const Series& s) { return std::vector<double>(s.values.begin(), s.values.end()); }
 
 // What every window search checks and prepares: the parameters, the two series, the

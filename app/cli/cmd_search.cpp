@@ -96,9 +96,7 @@ void runSearch(const SearchOptions& o) {
     if (mpi::active()) {
         // Under mpirun: a stretch of the reference per rank (mpi_search.h), on all of the
         // rank's cores in both modes.
-        const bool gpuAsked = o.run.backend == compute::Backend::Cuda || o.run.backend == compute::Backend::Hip ||
-                              o.run.kernel.rfind("cuda.", 0) == 0 || o.run.kernel.rfind("hip.", 0) == 0;
-        if (gpuAsked && mpi::rank() == 0)
+        if (compute::namesGpu(o.run.backend, o.run.kernel) && mpi::rank() == 0)
             std::cerr << "warning: under mpirun the search of one reference runs on CPU cores, a stretch per rank; "
                          "the GPU serves dm, patterns and searches over several references\n";
         namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {

@@ -71,5 +71,4 @@ struct SearchLog {
 };
 
 
-
 }  // namespace warplab::cli

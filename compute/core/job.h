@@ -36,4 +36,12 @@ struct RunOptions {
     int shareCount = 1;
 };
 
+// Whether the options ask for a GPU by name: backend cuda or hip, or a cuda.* / hip.* kernel
+// (backend auto only prefers one where the operation says so).
+inline bool namesGpu(Backend backend, const std::string& kernel) {
+    return backend == Backend::Cuda || backend == Backend::Hip || kernel.rfind("cuda.", 0) == 0 ||
+           kernel.rfind("hip.", 0) == 0;
+}
+inline bool namesGpu(const RunOptions& o) { return namesGpu(o.backend, o.kernel); }
+
 }  // namespace warplab::compute
