@@ -7,6 +7,7 @@
 
 #include "app/cli/bench_report.h"
 #include "compute/core/error.h"
+#include "compute/bench/sdtw_cpu_bench.h"
 #include "compute/engine.h"
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/bench/engine_matrix_bench.h"
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
     app.add_option("--lanes", laneCounts, "engine path: GPU tiles in flight, one row each")->delimiter(',');
     bool half2 = false;
     app.add_flag("--half2", half2, "sdtw: the half-precision (__half2) search");
+    std::vector<int> sdtwRows = {0};
+    app.add_option("--sdtw-rows", sdtwRows, "sdtw: rows per lane of the pass, one row each (8,16,32; 0 = chosen per batch)")
+        ->delimiter(',');
     CLI11_PARSE(app, argc, argv);
     try {
         auto m = parseMetric(metric);
@@ -83,8 +87,21 @@ int main(int argc, char** argv) {
             for (std::size_t len : lengths)
                 table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed, fp32));
         } else if (*m == Metric::Sdtw) {
-            table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2));
-            if (cpu) table.push_back(gpu::runSdtwCpuComparison(2, sdtwLength, sdtwRef, topk, cfg.seed));
+            for (int rows : sdtwRows)
+                table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2, rows));
+            if (cpu) {
+                table.push_back(gpu::runSdtwCpuComparison(2, sdtwLength, sdtwRef, topk, cfg.seed));
+                // The same shape on every core of this machine (Engine::search: parallel
+                // stretches in AVX2 lanes), 16 queries one after another.
+                BenchConfig c = cfg;
+                c.params.metric = Metric::Sdtw;
+                c.params.znorm = true;
+                c.searchQueries = 16;
+                c.referenceLength = sdtwRef;
+                c.topk = topk;
+                c.repeats = 1;
+                table.push_back(runCpuSdtwBench(c, std::size_t(sdtwLength), 16, "cpu.simd"));
+            }
         } else {
             table = gpu::runDeviceBench(cfg);
             if (engine) {

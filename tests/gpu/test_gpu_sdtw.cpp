@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -41,7 +42,7 @@ Series stairSeries(std::mt19937& rng, std::size_t n) {
 // The GPU search (fp32) against the reference, top `k` (compared with the first k of the
 // reference's top `kRef`, which the greedy exclusion makes identical).
 void compareSearch(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
-                   bool absCost, const std::vector<int>& ks) {
+                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0) {
     const Series ref = znorm ? znormalized(reference) : reference;
     const int kMax = *std::max_element(ks.begin(), ks.end());
     std::vector<std::vector<Match>> want;
@@ -53,7 +54,7 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
         p.znorm = znorm;
         p.cost = absCost ? Cost::Absolute : Cost::Squared;
         gpu::SdtwTiming tm;
-        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm);
+        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32, rowsPerLane);
         double worst = 0;
         bool ok = tm.windowCostMismatches == 0 && got.size() == queries.size();
         int printed = 0;
@@ -80,7 +81,8 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
             std::printf("  %d window costs differ from the pass's (the windows must reproduce it bit for bit)\n",
                         tm.windowCostMismatches);
         report(ok && worst <= 2e-4,
-               what + ", top-" + std::to_string(k) + (znorm ? ", z-norm" : "") + (absCost ? ", abs" : ", sq") + " (" +
+               what + (rowsPerLane ? ", " + std::to_string(rowsPerLane) + " rows per lane" : std::string()) + ", top-" +
+                   std::to_string(k) + (znorm ? ", z-norm" : "") + (absCost ? ", abs" : ", sq") + " (" +
                    std::to_string(tm.windowRounds) + " window rounds)",
                worst);
     }
@@ -114,6 +116,61 @@ void testFp32() {
     SeriesSet longQueries{randomSeries(rng, 1000), randomSeries(rng, 33)};
     compareSearch("sdtw reference (500) shorter than the query", longQueries, randomSeries(rng, 500), false, false, {1, 5});
     compareSearch("sdtw reference of 1 sample", longQueries, randomSeries(rng, 1), true, false, {1});
+}
+
+// The segment width (rows per lane: 8, 16, 32) changes which lane computes a cell, never its
+// operations: every width gives the same last row bit for bit (the lean pass against
+// stripeKernel where a query is too long for the lean pass at one width but not another), and
+// the reference's matches. Random walks of awkward lengths and ECG200 (real data).
+void testRowsSweep(const std::string& dataDir) {
+    std::mt19937 rng(31);
+    SeriesSet queries;
+    for (std::size_t n : {1, 7, 33, 500, 2000, 4097, 6000}) queries.push_back(randomSeries(rng, n));
+    const Series reference = randomSeries(rng, 30001);
+    for (bool absCost : {false, true}) {
+        Params p;
+        p.metric = Metric::Sdtw;
+        p.znorm = true;
+        p.cost = absCost ? Cost::Absolute : Cost::Squared;
+        for (gpu::SdtwPrecision prec : {gpu::SdtwPrecision::Fp32, gpu::SdtwPrecision::Half2}) {
+            const auto base = gpu::sdtwLastRows(queries, reference, p, prec, 16);
+            for (int rows : {8, 32}) {
+                const auto got = gpu::sdtwLastRows(queries, reference, p, prec, rows);
+                std::size_t differ = 0, cells = 0;
+                for (std::size_t q = 0; q < base.size(); ++q)
+                    for (std::size_t j = 0; j < base[q].size(); ++j, ++cells)
+                        if (std::memcmp(&base[q][j], &got[q][j], sizeof(float)) != 0) ++differ;
+                if (differ) std::printf("  %zu of %zu cells differ\n", differ, cells);
+                report(differ == 0 && cells == queries.size() * reference.length,
+                       std::string(prec == gpu::SdtwPrecision::Half2 ? "half2" : "fp32") + (absCost ? " abs" : " sq") +
+                           " last rows at " + std::to_string(rows) + " rows per lane == at 16, bit for bit (7 queries of 1..6000 in 30001)",
+                       double(differ));
+            }
+        }
+    }
+    SeriesSet few{queries[2], queries[4], queries[5]};
+    for (int rows : {8, 16, 32}) compareSearch("sdtw 3 queries (33, 2000, 4097) in 30001", few, reference, true, false, {5}, rows);
+    const SeriesSet train = readUcr(dataDir + "/ucr/ECG200/ECG200_TRAIN.txt");
+    const SeriesSet test = readUcr(dataDir + "/ucr/ECG200/ECG200_TEST.txt");
+    if (train.empty() || test.size() < 8) {
+        report(false, "ECG200 not found under " + dataDir + "/ucr/ECG200", 0);
+        return;
+    }
+    std::vector<float> joined;
+    for (const Series& s : train) joined.insert(joined.end(), s.values.begin(), s.values.end());
+    const SeriesSet q(test.begin(), test.begin() + 8);
+    for (int rows : {8, 16, 32})
+        for (bool absCost : {false, true})
+            compareSearch("ECG200: 8 test series in the joined training set", q, Series(joined), true, absCost, {1, 5}, rows);
+    bool refused = false;
+    try {
+        Params p;
+        p.metric = Metric::Sdtw;
+        gpu::sdtwSearchBatch(q, Series(joined), p, nullptr, gpu::SdtwPrecision::Fp32, 12);
+    } catch (const EngineError& e) {
+        refused = e.isBadInput();
+    }
+    report(refused, "12 rows per lane is refused (BadInput)", 0);
 }
 
 struct RowError {
@@ -215,6 +272,7 @@ int main(int argc, char** argv) {
     std::printf("GPU sdtw tests on %s\n", gpu::deviceName().c_str());
     try {
         testFp32();
+        testRowsSweep(dataDir);
         testHalf2(dataDir);
     } catch (const std::exception& e) {
         report(false, std::string("unexpected exception: ") + e.what(), 0);

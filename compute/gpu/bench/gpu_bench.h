@@ -20,7 +20,7 @@ BenchTable runDeviceBench(const BenchConfig& config);
 // half2: the half-precision search (its note adds the cost-row error against fp32 on 16
 // queries and how many top-k ends differ from the fp32 search).
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats,
-                      bool znorm, std::uint64_t seed, bool half2 = false);
+                      bool znorm, std::uint64_t seed, bool half2 = false, int rowsPerLane = 0);
 
 // The CPU search (reference::sdtwTopK, one core) on `queries` queries of the same shape.
 BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed);

@@ -184,9 +184,10 @@ sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision preci
     return a;
 }
 
-// Runs the pass for queries [q0, q0 + nq) into costRow (and checkpoints when ck is given).
+// Runs the pass for queries [q0, q0 + nq) into costRow (and checkpoints when ck is given), at
+// `rows` rows per lane (0: rowsPerLane chooses).
 void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, float* costRow, float* ck,
-             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s) {
+             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s, int rows) {
     sdtw::StripeArgs a = passArgs(p, q0, nq, precision);
     a.costRow = costRow;
     a.ck = ck;
@@ -194,15 +195,26 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
     a.ckRows = ckRows;
     int maxLen = 1;
     for (int i = 0; i < nq; ++i) maxLen = std::max(maxLen, p.qh.lengths[q0 + i]);
-    const int rows = sdtw::rowsPerLane(p.qh.lengths.data() + q0, nq, kWarpSize, multiprocessorCount());
+    if (rows == 0) rows = sdtw::rowsPerLane(p.qh.lengths.data() + q0, nq, kWarpSize, multiprocessorCount());
+    // The lean pass needs one warp per stripe; longer queries take stripeKernel (8 or 16 rows).
+    const bool lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
+    if (!lean && rows == 32) rows = 16;
     const int warps = sdtw::warpsPerBlock(maxLen, rows, kWarpSize);
-    a.boundaryStride = (a.last + 3 + 1) / 2 * 2;
-    const std::size_t fit = std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
+    if (lean) {
+        a.boundaryStride = 0;
+        a.boundary = nullptr;
+    } else {
+        a.boundaryStride = (a.last + 3 + 1) / 2 * 2;
+    }
+    const std::size_t fit =
+        lean ? std::size_t(nq) : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
     const int grid = int(std::min<std::size_t>({std::size_t(nq), fit, 65535}));
-    boundary.resize(std::size_t(grid) * a.boundaryStride);
-    a.boundary = boundary.get();
-    if (precision == SdtwPrecision::Half2) sdtw::launchHalf2Pass(a, rows, absCost, grid, warps, s);
-    else sdtw::launchFp32Pass(a, rows, absCost, grid, warps, s);
+    if (!lean) {
+        boundary.resize(std::size_t(grid) * a.boundaryStride);
+        a.boundary = boundary.get();
+    }
+    if (precision == SdtwPrecision::Half2) sdtw::launchHalf2Pass(a, rows, absCost, lean, grid, warps, s);
+    else sdtw::launchFp32Pass(a, rows, absCost, lean, grid, warps, s);
 }
 
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
@@ -238,12 +250,17 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
         a.ckRows = ckRows;
         a.outCost = dCost.get();
         a.outStart = dStart.get();
-        a.boundaryStride = 2L * ((maxWidth + 2 + 1) / 2 * 2);
-        const std::size_t fit = std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
+        // The lean window pass keeps the stripes' boundaries in shared memory.
+        const bool lean = sdtw::leanPassFits(maxLen, 16, kWarpSize);
+        a.boundaryStride = lean ? 0 : 2L * ((maxWidth + 2 + 1) / 2 * 2);
+        const std::size_t fit =
+            lean ? round.size() : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
         const int grid = int(std::min<std::size_t>({round.size(), fit, 65535}));
-        boundary.resize(std::size_t(grid) * a.boundaryStride);
-        a.boundary = boundary.get();
-        sdtw::launchWindows(a, absCost, grid, sdtw::warpsPerBlock(maxLen, 16, kWarpSize), s);
+        if (!lean) {
+            boundary.resize(std::size_t(grid) * a.boundaryStride);
+            a.boundary = boundary.get();
+        }
+        sdtw::launchWindows(a, absCost, lean, grid, sdtw::warpsPerBlock(maxLen, 16, kWarpSize), s);
         ++tm.windowRounds;
         std::vector<int> hs(round.size());
         std::vector<float> hc(round.size());
@@ -273,8 +290,16 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
 
 int sdtwHalf2Span(int queryLength) { return std::max(64, 2 * queryLength); }
 
+void checkRowsPerLane(int rows) {
+    if (rows != 0 && !sdtw::passRowsSupported(rows))
+        throw EngineError(EngineError::Kind::BadInput, "rows per lane",
+                          "the GPU subsequence pass takes 8, 16 or 32 rows per lane, not " + std::to_string(rows));
+}
+
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
-                                                const Params& params, SdtwTiming* timing, SdtwPrecision precision) {
+                                                const Params& params, SdtwTiming* timing, SdtwPrecision precision,
+                                                int rowsPerLane) {
+    checkRowsPerLane(rowsPerLane);
     const auto t0 = std::chrono::steady_clock::now();
     constexpr int C = sdtw::kCheckpointEvery;
     Stream stream;
@@ -300,8 +325,11 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
     std::vector<std::vector<Match>> result(count);
     for (int q0 = 0; q0 < count; q0 += chunk) {
         const int nq = std::min(chunk, count - q0);
+        Event passStart, passStop;
+        passStart.record(stream.get());
         runPass(p, q0, nq, precision, absCost, costRow.get(), half2 ? nullptr : ck.get(), ckCols, ckRows, boundary,
-                stream.get());
+                stream.get(), rowsPerLane);
+        passStop.record(stream.get());
         topkKernel<<<nq, kThreads, 0, stream.get()>>>(costRow.get(), p.qd.lengths.get() + q0, m, k, outCost.get(),
                                                       outEnd.get());
         checkLaunch("top-k kernel");
@@ -310,6 +338,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         outCost.download(hc.data(), hc.size(), stream.get());
         outEnd.download(he.data(), he.size(), stream.get());
         stream.sync();
+        tm.passSeconds += passStop.since(passStart) / 1000.0;
         // One window per match, ending at it: fp32 from the checkpoint about n + C columns
         // left of the end (widened when the path comes from further left); half2 unseeded
         // over the span.
@@ -356,7 +385,8 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
 }
 
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
-                                             SdtwPrecision precision) {
+                                             SdtwPrecision precision, int rowsPerLane) {
+    checkRowsPerLane(rowsPerLane);
     Stream stream;
     Event start;
     Prepared p;
@@ -364,7 +394,7 @@ std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Ser
     const int m = p.m, count = p.qd.count;
     DeviceBuffer<float> costRow(std::size_t(count) * m), boundary;
     runPass(p, 0, count, precision, params.cost == Cost::Absolute, costRow.get(), nullptr, 0, 0, boundary,
-            stream.get());
+            stream.get(), rowsPerLane);
     std::vector<float> all(std::size_t(count) * m);
     costRow.download(all.data(), all.size(), stream.get());
     stream.sync();

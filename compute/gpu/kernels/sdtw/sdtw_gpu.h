@@ -24,6 +24,7 @@ enum class SdtwPrecision { Fp32, Half2 };
 
 struct SdtwTiming {
     double kernelSeconds = 0;  // z-normalise + DP + top-k + starts on the device (events)
+    double passSeconds = 0;    // the DP pass alone (events; summed over query chunks)
     double totalSeconds = 0;   // including packing and transfers
     unsigned long long cells = 0;        // DP cells of the search (sum over queries of n * m)
     unsigned long long windowCells = 0;  // DP cells of the start-recovery windows (all rounds)
@@ -38,13 +39,15 @@ int sdtwHalf2Span(int queryLength);
 // Top params.topk matches of each query in `reference`, raw costs (no --sqrt), z-normalised
 // per series on the device when params.znorm. Univariate series only. Throws EngineError
 // (BadInput for NaN/empty/multichannel input, Device for no device or out of memory).
+// rowsPerLane: the query rows each lane of the pass holds (8, 16 or 32; the seed's segment
+// width), 0 to let the batch choose; every choice gives the same matches.
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
                                                 const Params& params, SdtwTiming* timing = nullptr,
-                                                SdtwPrecision precision = SdtwPrecision::Fp32);
+                                                SdtwPrecision precision = SdtwPrecision::Fp32, int rowsPerLane = 0);
 
 // The last DP row D(n-1, j), j < m, of each query as the search computes it (fp32, or half2
 // with its segment semantics), for measuring half2 against fp32. All rows at once.
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
-                                             SdtwPrecision precision);
+                                             SdtwPrecision precision, int rowsPerLane = 0);
 
 }  // namespace warplab::compute::gpu

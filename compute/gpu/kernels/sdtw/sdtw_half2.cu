@@ -10,7 +10,7 @@
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include <algorithm>
 
-#include "compute/gpu/kernels/sdtw/sdtw_stripes.h"
+#include "compute/gpu/kernels/sdtw/sdtw_pass_kernel.h"
 
 namespace warplab::compute::gpu::sdtw {
 
@@ -29,9 +29,14 @@ void packHalf2Reference(const float* y, __half2* yh, int L, int h, int pad, gpuS
     checkLaunch("sdtw half2 reference packing");
 }
 
-void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, int grid, int warps, gpuStream_t s) {
+void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s) {
     const int threads = warps * kWarpSize;
-    if (rows == 16) {
+    if (lean) {
+        auto go = [&](auto kernel) { kernel<<<grid, threads, 0, s>>>(args); };
+        if (rows == 32) absCost ? go(leanPassKernel<H2Op, 32, true>) : go(leanPassKernel<H2Op, 32, false>);
+        else if (rows == 16) absCost ? go(leanPassKernel<H2Op, 16, true>) : go(leanPassKernel<H2Op, 16, false>);
+        else absCost ? go(leanPassKernel<H2Op, 8, true>) : go(leanPassKernel<H2Op, 8, false>);
+    } else if (rows == 16) {
         if (absCost) stripeKernel<H2Op, 16, true, false><<<grid, threads, 0, s>>>(args);
         else stripeKernel<H2Op, 16, false, false><<<grid, threads, 0, s>>>(args);
     } else {

@@ -4,7 +4,9 @@
 //  - the half2 pass: the same last row in half precision, two reference segments per lane;
 //  - the window pass: fp32 with start tracking over [a, e] for each chosen end e, seeded with
 //    the exact column a-1 from a checkpoint (or unseeded), giving the start (and cost) at e.
-// Device code: sdtw_stripes.h.
+// Device code: sdtw_pass_kernel.h (the lean pass) and sdtw_window_kernel.h (the lean windows)
+// for queries of at most eight stripes (kMaxThreads / kWarpSize warps of R rows per lane),
+// sdtw_stripes.h for longer ones; both give the same values cell for cell.
 #pragma once
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/runtime/packed_series.h"
@@ -14,9 +16,9 @@ namespace warplab::compute::gpu::sdtw {
 // Checkpoints are the columns j with (j + 1) % kCheckpointEvery == 0; checkpoint c holds
 // column c * kCheckpointEvery + kCheckpointEvery - 1. Rows of a query of length n are stored
 // at index row + pad, pad = roundUp(n, kCheckpointRowAlign) - n, so that every lane's R rows
-// are one aligned run of float4s whatever R (8 or 16) the pass used.
+// are one aligned run of float4s whatever R (8, 16 or 32) the pass used.
 constexpr int kCheckpointEvery = 128;
-constexpr int kCheckpointRowAlign = 16;
+constexpr int kCheckpointRowAlign = 32;
 
 // One query over the reference columns [a, e]; seed: the checkpoint holding column a - 1, or
 // -1 (column a - 1 is +inf: paths start at a or later).
@@ -43,13 +45,20 @@ struct StripeArgs {
 
 // Rows per lane for a batch: 16 when the batch gives enough warps, else 8.
 int rowsPerLane(const int* lengths, int count, int warpSize, int sms);
+// Rows per lane the passes are built for (a caller may ask for one: the segment-width sweep).
+bool passRowsSupported(int rows);
+// Whether the lean pass (sdtw_pass_kernel.h: one warp per stripe) takes a batch whose longest
+// query has maxLength rows at `rows` per lane.
+bool leanPassFits(int maxLength, int rows, int warpSize);
 // Warps per block for a batch whose longest query has maxLength rows.
 int warpsPerBlock(int maxLength, int rows, int warpSize);
 
 // args.boundary must hold grid blocks of boundaryStride floats; grid blocks of `warps` warps.
-void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, int grid, int warps, gpuStream_t s);
-void launchWindows(const StripeArgs& args, bool absCost, int grid, int warps, gpuStream_t s);
-void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, int grid, int warps, gpuStream_t s);
+// lean: the lean pass (leanPassFits, args.tasks == nullptr), else stripeKernel (rows 8 or 16).
+void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
+// lean: leanWindowKernel (leanPassFits at 16 rows), else stripeKernel with start tracking.
+void launchWindows(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
+void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
 // Packs yh[j] = (y[j], y[h + j]) for j < L and zeros for j in [L, L + pad).
 void packHalf2Reference(const float* y, __half2* yh, int L, int h, int pad, gpuStream_t s);
 

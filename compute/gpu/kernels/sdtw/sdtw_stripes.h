@@ -41,6 +41,12 @@ struct F32Op {
     __device__ static V fromX(float x) { return x; }
     __device__ static V factor(bool real) { return real ? -1.f : 0.f; }
     __device__ static V loadY(const void* y, int j) { return __ldg(static_cast<const float*>(y) + j); }
+    // Columns j, j + 1 (j even: one 8-byte load).
+    __device__ static void loadY2(const void* y, int j, V& a, V& b) {
+        const float2 v = *reinterpret_cast<const float2*>(static_cast<const float*>(y) + j);
+        a = v.x;
+        b = v.y;
+    }
     __device__ static V min3(V a, V b, V c) { return costMin3(a, b, c); }
     template <bool ABS>
     __device__ static V cell(V x, V f, V y, V mn) {
@@ -72,6 +78,11 @@ struct H2Op {
     __device__ static V fromX(float x) { return __float2half2_rn(x); }
     __device__ static V factor(bool real) { return h2FromBits(real ? 0xBC00BC00u : 0u); }  // -1 or 0
     __device__ static V loadY(const void* y, int j) { return static_cast<const __half2*>(y)[j]; }
+    __device__ static void loadY2(const void* y, int j, V& a, V& b) {
+        const uint2 v = *reinterpret_cast<const uint2*>(static_cast<const __half2*>(y) + j);
+        a = h2FromBits(v.x);
+        b = h2FromBits(v.y);
+    }
     __device__ static V min3(V a, V b, V c) {
 #if WL_GPU_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         // Non-negative halfs (and +inf) order as their bits do as int16: one DPX instruction.

@@ -1,0 +1,197 @@
+// Device code of the lean window pass of the GPU subsequence search (see sdtw_passes.h): fp32
+// with the start column carried in every cell over [a, e] of each task, seeded with the exact
+// column a - 1 from a checkpoint, for batches whose longest query fits one warp per stripe.
+// Included by sdtw_fp32.cu, which instantiates it.
+//
+// The recurrence, the tie order (diagonal, up, left) and the seeding are stripeKernel's with
+// TRACK (sdtw_stripes.h), so every cell's value and start are the same; the schedule is the
+// lean pass's (sdtw_pass_kernel.h): rings in shared memory between the stripes, each ring pair
+// carrying two costs and their two starts, a steady state without per-step predicates.
+#pragma once
+#include "compute/gpu/kernels/sdtw/sdtw_pass_kernel.h"
+
+namespace warplab::compute::gpu::sdtw {
+
+struct alignas(16) TrackedPair {
+    float v0, v1;
+    int s0, s1;
+};
+
+// One tracked cell: METRICS.md's minimum, and the start of the neighbour it came from
+// (diagonal first, then up, then left on equal costs).
+template <bool ABS>
+__device__ __forceinline__ void trackedCell(float x, float y, float up, int sUp, float left, int sLeft, float diag,
+                                            int sDiag, float& out, int& sOut) {
+    const float mn = costMin3(up, left, diag);
+    out = F32Op::cell<ABS>(x, -1.f, y, mn);
+    sOut = diag == mn ? sDiag : (up == mn ? sUp : sLeft);
+}
+
+// pairCells with starts: columns jj (N, sN) and jj + 1 (M, sM) from the previous column (pv, st).
+template <int R, bool ABS>
+__device__ __forceinline__ void trackedPair(const float (&xr)[R], const float (&pv)[R], const int (&st)[R], float (&N)[R],
+                                            int (&sN)[R], float (&M)[R], int (&sM)[R], float y0, float y1, float u0,
+                                            int su0, float u1, int su1, float dg, int sdg) {
+    trackedCell<ABS>(xr[0], y0, u0, su0, pv[0], st[0], dg, sdg, N[0], sN[0]);
+#pragma unroll
+    for (int k = 1; k < R; ++k) {
+        trackedCell<ABS>(xr[k], y0, N[k - 1], sN[k - 1], pv[k], st[k], pv[k - 1], st[k - 1], N[k], sN[k]);
+        const int r = k - 1;
+        if (r == 0) trackedCell<ABS>(xr[0], y1, u1, su1, N[0], sN[0], u0, su0, M[0], sM[0]);
+        else trackedCell<ABS>(xr[r], y1, M[r == 0 ? 0 : r - 1], sM[r == 0 ? 0 : r - 1], N[r], sN[r],
+                              N[r == 0 ? 0 : r - 1], sN[r == 0 ? 0 : r - 1], M[r], sM[r]);
+    }
+    trackedCell<ABS>(xr[R - 1], y1, M[R - 2], sM[R - 2], N[R - 1], sN[R - 1], N[R - 2], sN[R - 2], M[R - 1], sM[R - 1]);
+}
+
+template <int R, bool ABS>
+__global__ void __launch_bounds__(kMaxThreads) leanWindowKernel(StripeArgs A) {
+    constexpr int G = kWarpSize;
+    constexpr int kW = kMaxThreads / G;
+    constexpr int kMask = kRing / 2 - 1;
+    constexpr int kFar = 1 << 29;
+    __shared__ TrackedPair ring[kW + 1][kRing / 2];
+    __shared__ int prod[kW + 1], cons[kW + 1];
+    const int w = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
+    volatile int* vProd = prod;
+    volatile int* vCons = cons;
+    const float* y = static_cast<const float*>(A.y);
+
+    for (int ti = blockIdx.x; ti < A.taskCount; ti += gridDim.x) {
+        const Task tk = A.tasks[ti];
+        const int n = A.queries.lengths[tk.query];
+        const float* x = A.queries.values + A.queries.offsets[tk.query];
+        const int a = tk.a, width = tk.e - tk.a + 1, steps = (width + 1) / 2;
+        const int nSeg = (n + R - 1) / R, Q = (nSeg + G - 1) / G;
+        const int pad = (n + kCheckpointRowAlign - 1) / kCheckpointRowAlign * kCheckpointRowAlign - n;
+        const float* seed =
+            tk.seed >= 0 ? A.ck + (std::size_t(tk.query) * A.ckCols + tk.seed) * A.ckRows + pad : nullptr;
+        const int sNLane = (n - 1) / R, kN = (n - 1) - sNLane * R;  // where row n-1 lives
+        if (int(threadIdx.x) <= kW) {
+            const int j = int(threadIdx.x);
+            prod[j] = j == 0 ? kFar : 0;
+            cons[j] = j >= Q ? kFar : 0;
+        }
+        __syncthreads();
+        if (w < Q) {
+            const int s = w * G + lane;
+            const int row0 = s * R;
+            float xr[R], pv[R];
+            int st[R];
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                const int row = row0 + k;
+                const bool real = s < nSeg && row < n;
+                xr[k] = real ? x[row] : 0.f;
+                pv[k] = (seed && real) ? seed[row] : INFINITY;
+                st[k] = -1;
+                pinRegister(xr[k]);
+            }
+            float dg = (seed && s < nSeg && row0 >= 1 && row0 - 1 < n) ? seed[row0 - 1] : INFINITY;
+            int sdg = -1;
+            float bot0 = INFINITY, bot1 = INFINITY;
+            int sb0 = 0, sb1 = 0;
+            const TrackedPair* in = ring[w];
+            TrackedPair* outRing = ring[w + 1];
+            const int T = steps + G - 1;
+
+            // One step from (from, sFrom) into (to, sTo), column jj into (N, sN): the pair
+            // i = t - lane of the window. False: the lane is outside its pairs (checked steps).
+            auto step = [&](int t, bool checked, const float (&from)[R], const int (&sFrom)[R], float (&to)[R],
+                            int (&sTo)[R], float (&N)[R], int (&sN)[R]) {
+                const int i = t - lane, jj = a + 2 * i;
+                float u0 = shflUp<float, G>(bot0), u1 = shflUp<float, G>(bot1);
+                int su0 = WL_SHFL_UP(sb0, 1, G), su1 = WL_SHFL_UP(sb1, 1, G);
+                const TrackedPair top = in[t & kMask];
+                if (lane == 0) {
+                    u0 = top.v0;
+                    u1 = top.v1;
+                    su0 = top.s0;
+                    su1 = top.s1;
+                }
+                if (checked && !(i >= 0 && i < steps)) return false;
+                const float y0 = __ldg(y + jj), y1 = __ldg(y + jj + 1);
+                float d0 = dg;
+                int sd0 = sdg;
+                if (s == 0) {  // row 0: the free start (see stripeKernel)
+                    u0 = u1 = d0 = 0.f;
+                    sd0 = jj;
+                    su0 = su1 = jj + 1;
+                }
+                trackedPair<R, ABS>(xr, from, sFrom, N, sN, to, sTo, y0, y1, u0, su0, u1, su1, d0, sd0);
+                bot0 = N[R - 1];
+                sb0 = sN[R - 1];
+                bot1 = to[R - 1];
+                sb1 = sTo[R - 1];
+                dg = u1;
+                sdg = su1;
+                if (lane == G - 1) outRing[i & kMask] = TrackedPair{bot0, bot1, sb0, sb1};
+                return true;
+            };
+            auto checkedStep = [&](int t) {
+                if (t < steps)
+                    while (vProd[w] < 2 * t + 2) {}
+                if (t >= G - 1 && t - (G - 1) < steps && w + 1 < Q)
+                    while (2 * (t - (G - 1)) + 2 > vCons[w + 1] + kRing) {}
+                __threadfence_block();
+                float N[R], M[R];
+                int sN[R], sM[R];
+                if (step(t, true, pv, st, M, sM, N, sN)) {
+#pragma unroll
+                    for (int k = 0; k < R; ++k) {
+                        pv[k] = M[k];
+                        st[k] = sM[k];
+                    }
+                    const int i2 = 2 * (t - lane);
+                    if (s == sNLane && i2 + 2 >= width) {  // column e is jj (odd width) or jj + 1
+                        const bool second = (width & 1) == 0;
+                        float v = 0;
+                        int sv = 0;
+#pragma unroll
+                        for (int k = 0; k < R; ++k)
+                            if (k == kN) {
+                                v = second ? M[k] : N[k];
+                                sv = second ? sM[k] : sN[k];
+                            }
+                        A.outCost[ti] = v;
+                        A.outStart[ti] = sv;
+                    }
+                }
+                WL_SYNCWARP();
+                if (lane == G - 1) {
+                    __threadfence_block();
+                    if (t >= G - 1) vProd[w + 1] = 2 * min(t - (G - 1) + 1, steps);
+                    vCons[w] = 2 * min(t + 1, steps);
+                }
+            };
+            int t = 0;
+            for (; t < min(G - 1, T); ++t) checkedStep(t);
+            if (t + kGroup <= steps - 1) {
+                float pw[R], tN[R];
+                int sw[R], tsN[R];
+                for (; t + kGroup <= steps - 1; t += kGroup) {
+                    const int tEnd = t + kGroup;
+                    while (vProd[w] < 2 * tEnd) {}
+                    if (w + 1 < Q)
+                        while (2 * (tEnd - (G - 1)) > vCons[w + 1] + kRing) {}
+                    __threadfence_block();
+#pragma unroll 1
+                    for (int u = 0; u < kGroup; u += 2) {
+                        step(t + u, false, pv, st, pw, sw, tN, tsN);
+                        step(t + u + 1, false, pw, sw, pv, st, tN, tsN);
+                    }
+                    WL_SYNCWARP();
+                    if (lane == G - 1) {
+                        __threadfence_block();
+                        vProd[w + 1] = 2 * (tEnd - (G - 1));
+                        vCons[w] = 2 * tEnd;
+                    }
+                }
+            }
+            for (; t < T; ++t) checkedStep(t);
+        }
+        __syncthreads();
+    }
+}
+
+}  // namespace warplab::compute::gpu::sdtw
