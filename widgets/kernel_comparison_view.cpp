@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "compute/bench/sdtw_designs.h"
 #include "compute/core/error.h"
 #include "compute/kernels/registry.h"
 #include "widgets/plot_export.h"
@@ -40,7 +41,9 @@ QColor kernelColor(int k) {
 KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     metric_ = new QComboBox;
     for (compute::Metric m : compute::allMetrics())
-        if (m != compute::Metric::Sdtw) metric_->addItem(QString::fromLatin1(compute::metricName(m).data()), int(m));
+        metric_->addItem(m == compute::Metric::Sdtw ? tr("sdtw (search designs)")
+                                                    : QString::fromLatin1(compute::metricName(m).data()),
+                         int(m));
     metric_->setCurrentIndex(metric_->findData(int(compute::Metric::Dtw)));
     kernels_ = new QListWidget;
     kernels_->setMaximumHeight(130);
@@ -51,6 +54,13 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     band_ = new QSpinBox;
     band_->setRange(0, 100000);
     band_->setValue(16);
+    reference_ = new QSpinBox;
+    reference_->setRange(16, 100000000);
+    reference_->setSingleStep(10000);
+    reference_->setValue(100000);
+    reference_->setToolTip(tr("Samples of the random-walk reference each query is searched in"));
+    pairsLabel_ = new QLabel(tr("Pairs"));
+    bandLabel_ = new QLabel(tr("Band w"));
     repeats_ = new QSpinBox;
     repeats_->setRange(1, 50);
     repeats_->setValue(3);
@@ -62,10 +72,12 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(metric_, 0, 1);
     controls->addWidget(new QLabel(tr("Lengths")), 0, 2);
     controls->addWidget(lengths_, 0, 3);
-    controls->addWidget(new QLabel(tr("Pairs")), 0, 4);
+    controls->addWidget(pairsLabel_, 0, 4);
     controls->addWidget(pairs_, 0, 5);
-    controls->addWidget(new QLabel(tr("Band w")), 1, 0);
+    controls->addWidget(bandLabel_, 1, 0);
     controls->addWidget(band_, 1, 1);
+    controls->addWidget(reference_, 1, 1);
+    reference_->hide();
     controls->addWidget(new QLabel(tr("Timed runs")), 1, 2);
     controls->addWidget(repeats_, 1, 3);
     controls->addWidget(run_, 1, 4);
@@ -167,6 +179,31 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
 void KernelComparisonView::fillKernels() {
     kernels_->clear();
     const auto m = compute::Metric(metric_->currentData().toInt());
+    // sdtw compares the search designs (sdtw_designs.h): queries instead of pairs, a reference
+    // length instead of a band.
+    const bool search = m == compute::Metric::Sdtw;
+    pairsLabel_->setText(search ? tr("Queries") : tr("Pairs"));
+    bandLabel_->setText(search ? tr("Reference") : tr("Band w"));
+    band_->setVisible(!search);
+    reference_->setVisible(search);
+    lines_->xAxis->setLabel(search ? tr("query length (samples)") : tr("series length (samples)"));
+    if (search) {
+        const QString noDevice = QString::fromStdString(compute::benchDeviceUnavailable());
+        for (const compute::SdtwDesign& d : compute::sdtwDesigns()) {
+            auto* item = new QListWidgetItem(QString::fromStdString(d.name), kernels_);
+            if (d.device && !noDevice.isEmpty()) {
+                item->setFlags(Qt::ItemIsUserCheckable);
+                item->setCheckState(Qt::Unchecked);
+                item->setText(item->text() + tr(" — %1").arg(noDevice));
+                item->setToolTip(QString::fromStdString(d.description) + "\n" + noDevice);
+            } else {
+                item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+                item->setCheckState(Qt::Checked);
+                item->setToolTip(QString::fromStdString(d.description));
+            }
+        }
+        return;
+    }
     for (compute::Kernel* k : compute::KernelRegistry::instance().forMetric(m)) {
         auto* item = new QListWidgetItem(QString::fromStdString(k->name()), kernels_);
         const QString why = QString::fromStdString(k->unavailableReason());
@@ -217,6 +254,14 @@ compute::BenchConfig KernelComparisonView::config() const {
     if (c.kernels.empty()) throw compute::EngineError(compute::EngineError::Kind::BadParameter, "kernels", "no kernel that can run is checked");
     c.pairs = std::size_t(pairs_->value());
     c.repeats = repeats_->value();
+    if (c.params.metric == compute::Metric::Sdtw) {
+        // The published search workload: z-normalised queries, top-5 with exact starts.
+        c.params.band = 0;
+        c.params.znorm = true;
+        c.searchQueries = pairs_->value();
+        c.referenceLength = reference_->value();
+        c.topk = 5;
+    }
     return c;
 }
 

@@ -55,6 +55,9 @@ private:
     QLineEdit* lengths_;
     QSpinBox* pairs_;
     QSpinBox* band_;
+    QSpinBox* reference_;  // sdtw: the reference's length (shown in the band's place)
+    QLabel* pairsLabel_;
+    QLabel* bandLabel_;
     QSpinBox* repeats_;
     QComboBox* barLength_;
     QPushButton* run_;

@@ -73,7 +73,9 @@ void addBenchCommand(CLI::App& app) {
     o->metric.params.metric = compute::Metric::Dtw;
     auto* cmd = app.add_subcommand("bench", "time the compute kernels and check them against the scalar reference");
     addMetricOptions(*cmd, o->metric, /*withMetric=*/true, /*metricRequired=*/false);
-    cmd->add_option("--kernels", o->kernels, "all, or registry names separated by commas")->capture_default_str();
+    cmd->add_option("--kernels", o->kernels,
+                    "all, or registry names separated by commas (sdtw: the search designs, e.g. cuda.sdtw.r16,cuda.sdtw.znorm2k,cpu.simd)")
+        ->capture_default_str();
     cmd->add_option("--lengths", o->lengths, "series lengths, separated by commas")->delimiter(',')->capture_default_str();
     cmd->add_option("--pairs", o->pairs, "distances per run (a queries x targets block)")->capture_default_str();
     cmd->add_option("--series", o->series, "time all pairs of this many series instead of --pairs");

@@ -75,12 +75,17 @@ struct BenchReport {
     std::optional<ChipCeiling> ceiling;  // of that GPU for the metric, where known
 };
 
+// Why the GPU rows cannot run here ("" when a GPU is available): the Kernels view greys the
+// device designs with it.
+std::string benchDeviceUnavailable();
+
 // Everything `warplab-cli bench` and the kernel-comparison view show. For every metric but
 // sdtw: runBench's rows (with config.engineTiming) and, where a GPU is present, its kernels
 // timed on the device alone with inputs resident (with config.deviceTiming; rows named
-// "<kernel>@device", the figure comparable with published kernels). For sdtw: the GPU
-// subsequence search per length (EngineError BadParameter "metric" in a build without a GPU
-// backend). Progress and cancel as runBench.
+// "<kernel>@device", the figure comparable with published kernels). For sdtw: per length, the
+// subsequence-search designs named in config.kernels (sdtw_designs.h; all or none named: the
+// chosen GPU pass and both CPU paths), a device design that cannot run giving a row that says
+// why; an unknown name is BadParameter "kernels". Progress and cancel as runBench.
 BenchReport runBenchmark(const BenchConfig& config);
 
 }  // namespace warplab::compute

@@ -3,6 +3,7 @@
 // knows the GPU library.
 #include "compute/bench/bench.h"
 #include "compute/bench/sdtw_cpu_bench.h"
+#include "compute/bench/sdtw_designs.h"
 
 #include "compute/core/error.h"
 #if WARPLAB_HAVE_GPU
@@ -22,6 +23,14 @@ void checkCancel(const BenchConfig& c) {
 }
 }  // namespace
 
+std::string benchDeviceUnavailable() {
+#if WARPLAB_HAVE_GPU
+    return gpu::available() ? std::string() : gpu::unavailableReason();
+#else
+    return "no GPU backend built";
+#endif
+}
+
 BenchReport runBenchmark(const BenchConfig& config) {
     BenchReport report;
     report.device = "no GPU backend built";
@@ -36,21 +45,43 @@ BenchReport runBenchmark(const BenchConfig& config) {
         validate(config.params);
         if (config.searchQueries < 1 || config.referenceLength < 1)
             throw EngineError(K::BadParameter, "queries", "the sdtw benchmark needs at least one query and a reference");
+        // The designs named (sdtw_designs.h), or the default three; unknown names are refused.
+        const bool all = config.kernels.empty() || (config.kernels.size() == 1 && config.kernels[0] == "all");
+        std::vector<const SdtwDesign*> designs;
+        for (const std::string& name : all ? defaultSdtwDesigns() : config.kernels) {
+            const SdtwDesign* d = findSdtwDesign(name);
+            if (!d) throw EngineError(K::BadParameter, "kernels", "'" + name + "' is not a subsequence-search design");
+            designs.push_back(d);
+        }
         // The CPU times a few of the queries (each is a whole sweep of the reference); the
         // rows say how many, and cells/s and distances/s are per the work done.
         const int cpuQueries = std::min(config.searchQueries, 2);
         for (std::size_t i = 0; i < config.lengths.size(); ++i) {
-            checkCancel(config);
             const std::size_t n = config.lengths[i];
             if (n > std::size_t(config.referenceLength))
                 throw EngineError(K::BadParameter, "lengths", "a query is longer than the reference");
+            for (const SdtwDesign* d : designs) {
+                checkCancel(config);
+                if (!d->device) {
+                    report.rows.push_back(runCpuSdtwBench(config, n, cpuQueries, d->name));
+                    continue;
+                }
+                if (!config.deviceTiming) continue;
 #if WARPLAB_HAVE_GPU
-            if (config.deviceTiming)
-                report.rows.push_back(gpu::runSdtwBench(config.searchQueries, int(n), config.referenceLength, config.topk,
-                                                        config.repeats, config.params.znorm, config.seed));
+                if (gpu) {
+                    report.rows.push_back(gpu::runSdtwBench(config.searchQueries, int(n), config.referenceLength, config.topk,
+                                                            config.repeats, config.params.znorm, config.seed, d->half2,
+                                                            gpu::SdtwOptions{d->rowsPerLane, d->twoKernelNormaliser}));
+                    continue;
+                }
 #endif
-            report.rows.push_back(runCpuSdtwBench(config, n, cpuQueries, "cpu.simd"));
-            report.rows.push_back(runCpuSdtwBench(config, n, cpuQueries, "cpu.reference"));
+                BenchRow row;
+                row.kernel = d->name + "@device";
+                row.metric = "sdtw";
+                row.length = n;
+                row.note = "not run: " + report.device;
+                report.rows.push_back(row);
+            }
             if (config.progress) config.progress(double(i + 1) / double(config.lengths.size()));
         }
         return report;

@@ -7,6 +7,7 @@
 #include <QtTest/QtTest>
 
 #include "compute/bench/bench.h"
+#include "compute/bench/sdtw_designs.h"
 #include "compute/core/error.h"
 
 using namespace warplab::compute;
@@ -62,16 +63,16 @@ private slots:
     void sdtwRowsCompareCpuAndGpu() {
         BenchConfig cfg = small();
         cfg.params.metric = Metric::Sdtw;
+        cfg.kernels = {"all"};  // the default designs: the chosen device pass and both CPU paths
         cfg.searchQueries = 4;
         cfg.referenceLength = 6000;
         cfg.repeats = 1;
         const BenchReport report = runBenchmark(cfg);
-#if WARPLAB_HAVE_GPU
-        const std::size_t perLength = 3;  // the device row (its note says why when there is no device)
-#else
-        const std::size_t perLength = 2;
-#endif
+        const std::size_t perLength = 3;  // the device row says why when it did not run
         QCOMPARE(report.rows.size(), cfg.lengths.size() * perLength);
+        for (const BenchRow& r : report.rows)
+            if (r.kernel.find("@device") != std::string::npos && r.cells_per_s == 0)
+                QVERIFY2(!r.note.empty(), r.kernel.c_str());
         std::size_t cpuRows = 0;
         for (const BenchRow& r : report.rows) {
             if (r.kernel != "cpu.simd" && r.kernel != "cpu.reference") continue;
@@ -88,6 +89,44 @@ private slots:
         QCOMPARE(cpuRows, cfg.lengths.size() * 2);
         cfg.lengths = {7000};  // longer than the reference
         QVERIFY_THROWS_EXCEPTION(EngineError, runBenchmark(cfg));
+    }
+
+    // The designs the Kernels view and `bench --metric sdtw` set side by side: every segment
+    // width 2..32, both z-normalisers, half2 and the CPU paths, each described; a run of named
+    // designs gives their rows in order, and an unknown name is refused naming it.
+    void sdtwDesignsByName() {
+        const auto& designs = sdtwDesigns();
+        QVERIFY(designs.size() >= 10);
+        int widths = 0;
+        bool twoKernel = false, half2 = false;
+        for (const SdtwDesign& d : designs) {
+            QVERIFY2(!d.description.empty(), d.name.c_str());
+            QCOMPARE(findSdtwDesign(d.name), &d);
+            if (d.rowsPerLane) ++widths;
+            twoKernel = twoKernel || d.twoKernelNormaliser;
+            half2 = half2 || d.half2;
+        }
+        QCOMPARE(widths, 5);
+        QVERIFY(twoKernel && half2);
+        const std::string prefix = designs.front().name.substr(0, designs.front().name.find('.'));
+        BenchConfig cfg = small();
+        cfg.params.metric = Metric::Sdtw;
+        cfg.lengths = {64};
+        cfg.searchQueries = 3;
+        cfg.referenceLength = 3000;
+        cfg.kernels = {prefix + ".sdtw.r4", "cpu.reference", prefix + ".sdtw.znorm2k"};
+        const BenchReport report = runBenchmark(cfg);
+        QCOMPARE(report.rows.size(), std::size_t(3));
+        QVERIFY2(report.rows[0].kernel.rfind(prefix + ".sdtw.r4", 0) == 0, report.rows[0].kernel.c_str());
+        QCOMPARE(report.rows[1].kernel, std::string("cpu.reference"));
+        QVERIFY2(report.rows[2].kernel.rfind(prefix + ".sdtw.znorm2k", 0) == 0, report.rows[2].kernel.c_str());
+        cfg.kernels = {"cuda.sdtw.r3"};
+        try {
+            runBenchmark(cfg);
+            QFAIL("no error");
+        } catch (const EngineError& e) {
+            QVERIFY2(std::string(e.what()).find("cuda.sdtw.r3") != std::string::npos, e.what());
+        }
     }
 
     void cancelled() {

@@ -52,8 +52,10 @@ int main(int argc, char** argv) {
     bool half2 = false;
     app.add_flag("--half2", half2, "sdtw: the half-precision (__half2) search");
     std::vector<int> sdtwRows = {0};
-    app.add_option("--sdtw-rows", sdtwRows, "sdtw: rows per lane of the pass, one row each (8,16,32; 0 = chosen per batch)")
+    app.add_option("--sdtw-rows", sdtwRows, "sdtw: rows per lane of the pass, one row each (2,4,8,16,32; 0 = chosen per batch)")
         ->delimiter(',');
+    bool znorm2k = false;
+    app.add_flag("--sdtw-two-kernel-znorm", znorm2k, "sdtw: also a row with the two-kernel z-normaliser");
     CLI11_PARSE(app, argc, argv);
     try {
         auto m = parseMetric(metric);
@@ -88,7 +90,11 @@ int main(int argc, char** argv) {
                 table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed, fp32));
         } else if (*m == Metric::Sdtw) {
             for (int rows : sdtwRows)
-                table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2, rows));
+                table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2,
+                                                  gpu::SdtwOptions{rows, false}));
+            if (znorm2k)
+                table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2,
+                                                  gpu::SdtwOptions{0, true}));
             if (cpu) {
                 table.push_back(gpu::runSdtwCpuComparison(2, sdtwLength, sdtwRef, topk, cfg.seed));
                 // The same shape on every core of this machine (Engine::search: parallel

@@ -54,7 +54,7 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
         p.znorm = znorm;
         p.cost = absCost ? Cost::Absolute : Cost::Squared;
         gpu::SdtwTiming tm;
-        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32, rowsPerLane);
+        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32, gpu::SdtwOptions{rowsPerLane, false});
         double worst = 0;
         bool ok = tm.windowCostMismatches == 0 && got.size() == queries.size();
         int printed = 0;
@@ -118,10 +118,11 @@ void testFp32() {
     compareSearch("sdtw reference of 1 sample", longQueries, randomSeries(rng, 1), true, false, {1});
 }
 
-// The segment width (rows per lane: 8, 16, 32) changes which lane computes a cell, never its
-// operations: every width gives the same last row bit for bit (the lean pass against
-// stripeKernel where a query is too long for the lean pass at one width but not another), and
-// the reference's matches. Random walks of awkward lengths and ECG200 (real data).
+// The segment width (rows per lane: 2, 4, 8, 16, 32) changes which lane computes a cell, never
+// its operations, and the two-kernel z-normaliser computes what the fused one does: every
+// choice gives the same last row bit for bit (the lean pass against stripeKernel where a query
+// is too long for the lean pass at one width but not another), and the reference's matches.
+// Random walks of awkward lengths and ECG200 (real data).
 void testRowsSweep(const std::string& dataDir) {
     std::mt19937 rng(31);
     SeriesSet queries;
@@ -133,9 +134,10 @@ void testRowsSweep(const std::string& dataDir) {
         p.znorm = true;
         p.cost = absCost ? Cost::Absolute : Cost::Squared;
         for (gpu::SdtwPrecision prec : {gpu::SdtwPrecision::Fp32, gpu::SdtwPrecision::Half2}) {
-            const auto base = gpu::sdtwLastRows(queries, reference, p, prec, 16);
-            for (int rows : {8, 32}) {
-                const auto got = gpu::sdtwLastRows(queries, reference, p, prec, rows);
+            const auto base = gpu::sdtwLastRows(queries, reference, p, prec, gpu::SdtwOptions{16, false});
+            for (int rows : {2, 4, 8, 32, -1}) {
+                // -1: the chosen width with the two-kernel z-normaliser (the same values).
+                const auto got = gpu::sdtwLastRows(queries, reference, p, prec, gpu::SdtwOptions{std::max(rows, 0), rows < 0});
                 std::size_t differ = 0, cells = 0;
                 for (std::size_t q = 0; q < base.size(); ++q)
                     for (std::size_t j = 0; j < base[q].size(); ++j, ++cells)
@@ -143,13 +145,15 @@ void testRowsSweep(const std::string& dataDir) {
                 if (differ) std::printf("  %zu of %zu cells differ\n", differ, cells);
                 report(differ == 0 && cells == queries.size() * reference.length,
                        std::string(prec == gpu::SdtwPrecision::Half2 ? "half2" : "fp32") + (absCost ? " abs" : " sq") +
-                           " last rows at " + std::to_string(rows) + " rows per lane == at 16, bit for bit (7 queries of 1..6000 in 30001)",
+                           (rows < 0 ? std::string(" last rows with the two-kernel z-normaliser")
+                                     : " last rows at " + std::to_string(rows) + " rows per lane") +
+                           " == at 16 rows, fused z-norm, bit for bit (7 queries of 1..6000 in 30001)",
                        double(differ));
             }
         }
     }
     SeriesSet few{queries[2], queries[4], queries[5]};
-    for (int rows : {8, 16, 32}) compareSearch("sdtw 3 queries (33, 2000, 4097) in 30001", few, reference, true, false, {5}, rows);
+    for (int rows : {2, 4, 8, 16, 32}) compareSearch("sdtw 3 queries (33, 2000, 4097) in 30001", few, reference, true, false, {5}, rows);
     const SeriesSet train = readUcr(dataDir + "/ucr/ECG200/ECG200_TRAIN.txt");
     const SeriesSet test = readUcr(dataDir + "/ucr/ECG200/ECG200_TEST.txt");
     if (train.empty() || test.size() < 8) {
@@ -159,14 +163,14 @@ void testRowsSweep(const std::string& dataDir) {
     std::vector<float> joined;
     for (const Series& s : train) joined.insert(joined.end(), s.values.begin(), s.values.end());
     const SeriesSet q(test.begin(), test.begin() + 8);
-    for (int rows : {8, 16, 32})
+    for (int rows : {2, 4, 8, 16, 32})
         for (bool absCost : {false, true})
             compareSearch("ECG200: 8 test series in the joined training set", q, Series(joined), true, absCost, {1, 5}, rows);
     bool refused = false;
     try {
         Params p;
         p.metric = Metric::Sdtw;
-        gpu::sdtwSearchBatch(q, Series(joined), p, nullptr, gpu::SdtwPrecision::Fp32, 12);
+        gpu::sdtwSearchBatch(q, Series(joined), p, nullptr, gpu::SdtwPrecision::Fp32, gpu::SdtwOptions{12, false});
     } catch (const EngineError& e) {
         refused = e.isBadInput();
     }

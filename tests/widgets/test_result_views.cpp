@@ -7,6 +7,8 @@
 #include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QListWidget>
+#include <QLabel>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -18,6 +20,7 @@
 #include "io/matrix_io.h"
 #include "io/matrix_order_io.h"
 #include "widgets/distance_matrix_view.h"
+#include "compute/bench/sdtw_designs.h"
 #include "widgets/kernel_comparison_view.h"
 #include "widgets/search_results_view.h"
 #include "widgets/value_units.h"
@@ -260,6 +263,60 @@ private slots:
         QVERIFY(lines[0].contains("joules_per_distance,mean_power_w,energy_note,note"));
         QVERIFY2(lines[1].contains(",,,\"CPU kernel: no board energy counter\","), qPrintable(lines[1]));
         QVERIFY2(lines[2].contains(",0.0015,250,\"\","), qPrintable(lines[2]));
+    }
+    void kernelSdtwDesigns() {
+        // Issue 12, item 4: the subsequence-search designs side by side. Choosing sdtw lists
+        // every design with its one-line description (device ones greyed with the reason
+        // where there is no GPU), asks for queries and a reference instead of pairs and a band,
+        // and a run of the checked designs fills the table and the chart.
+        widgets::KernelComparisonView view;
+        view.resize(620, 790);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* metric = view.findChildren<QComboBox*>().front();
+        const int at = metric->findData(int(compute::Metric::Sdtw));
+        QVERIFY(at >= 0);
+        metric->setCurrentIndex(at);
+        auto* list = view.findChild<QListWidget*>();
+        QVERIFY(list);
+        QCOMPARE(list->count(), int(compute::sdtwDesigns().size()));
+        const bool gpu = compute::benchDeviceUnavailable().empty();
+        for (int i = 0; i < list->count(); ++i) {
+            const compute::SdtwDesign& d = compute::sdtwDesigns()[std::size_t(i)];
+            QVERIFY(list->item(i)->text().startsWith(QString::fromStdString(d.name)));
+            QVERIFY(list->item(i)->toolTip().contains(QString::fromStdString(d.description)));
+            QCOMPARE(bool(list->item(i)->flags() & Qt::ItemIsEnabled), !d.device || gpu);
+        }
+        QStringList labels;
+        for (QLabel* l : view.findChildren<QLabel*>())
+            if (l->isVisible()) labels << l->text();
+        QVERIFY2(labels.contains("Queries") && labels.contains("Reference") && !labels.contains("Band w"),
+                 qPrintable(labels.join(", ")));
+        view.setLengths("64,128");
+        view.setPairs(3);
+        compute::BenchConfig cfg = view.config();
+        QCOMPARE(cfg.params.metric, compute::Metric::Sdtw);
+        QCOMPARE(cfg.searchQueries, 3);
+        QVERIFY(cfg.params.znorm);
+        QVERIFY(cfg.kernels.size() >= 2);
+        cfg.referenceLength = 4000;  // a quick run on the CPU designs
+        cfg.repeats = 1;
+        const compute::BenchReport report = compute::runBenchmark(cfg);
+        QCOMPARE(report.rows.size(), cfg.kernels.size() * 2);
+        view.setResults(report.rows);
+        auto* table = view.findChild<QTableWidget*>();
+        QCOMPARE(table->rowCount(), int(report.rows.size()));
+        int cpuRows = 0;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 0)->text().startsWith("cpu.")) {
+                ++cpuRows;
+                QVERIFY(table->item(r, 4)->text().toDouble() > 0);  // cells / s
+            }
+        QCOMPARE(cpuRows, 4);
+        QVERIFY(view.linePlot()->graphCount() >= 2);
+        snap(&view, "kernels_sdtw_designs");
+        metric->setCurrentIndex(metric->findData(int(compute::Metric::Dtw)));
+        QVERIFY(view.findChildren<QLabel*>().size() > 0);
     }
     void everyHeaderNamesItsUnit() {
         // Columns holding numbers name a unit in parentheses or say unitless; the others hold

@@ -150,11 +150,12 @@ BenchTable runDeviceBench(const BenchConfig& config) {
 }
 
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats, bool znorm,
-                      std::uint64_t seed, bool half2, int rowsPerLane) {
+                      std::uint64_t seed, bool half2, const SdtwOptions& options) {
     BenchRow row;
     row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") +
-                 (half2 ? ".sdtw_half2" : ".sdtw") + (rowsPerLane ? ".r" + std::to_string(rowsPerLane) : std::string()) +
-                 "@device";
+                 (half2 ? ".sdtw_half2" : ".sdtw") +
+                 (options.rowsPerLane ? ".r" + std::to_string(options.rowsPerLane) : std::string()) +
+                 (options.twoKernelNormaliser ? ".znorm2k" : "") + "@device";
     row.metric = "sdtw";
     row.length = std::size_t(queryLength);
     row.pairs = std::size_t(queries);
@@ -173,11 +174,11 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     EnergyMeter meter = openEnergyMeter(currentEnergyBoard());
     for (int rep = -1; rep < repeats; ++rep) {
         if (rep == 0) meter.start();
-        got = sdtwSearchBatch(qs, ref, p, &timing, precision, rowsPerLane);
+        got = sdtwSearchBatch(qs, ref, p, &timing, precision, options);
         if (rep >= 0) times.push_back(timing.kernelSeconds);
     }
     std::size_t runs = times.size();
-    for (; meter.wantsLongerWindow(); ++runs) sdtwSearchBatch(qs, ref, p, nullptr, precision, rowsPerLane);
+    for (; meter.wantsLongerWindow(); ++runs) sdtwSearchBatch(qs, ref, p, nullptr, precision, options);
     // The window is the host's, packing and transfers included, as sdtwSearchBatch runs them.
     row.energy = meter.stop(runs * std::size_t(queries));
     row.median_s = median(times);
@@ -195,8 +196,10 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
             if (got[q][i].start != want[i].start || got[q][i].end != want[i].end) ++mismatches;
         }
     }
-    char windows[300];
-    std::snprintf(windows, sizeof windows, "; pass alone %.4g s (%.4g cells/s); start windows: %.3g%% of the cells, %d rounds",
+    char windows[400];
+    std::snprintf(windows, sizeof windows,
+                  "; %d rows per lane; z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); start windows: %.3g%% of the cells, %d rounds",
+                  timing.rowsPerLane, options.twoKernelNormaliser ? "two kernels" : "fused", timing.znormSeconds * 1e3,
                   timing.passSeconds, double(timing.cells) / std::max(timing.passSeconds, 1e-12),
                   100.0 * double(timing.windowCells) / double(timing.cells), timing.windowRounds);
     row.note = std::to_string(queries) + " queries x " + std::to_string(queryLength) + " in " +

@@ -4,6 +4,7 @@
 // what the published kernels report, so it is the figure compared with them; the engine path
 // (transfers included) is what compute/bench/bench.h's runBench measures.
 #pragma once
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ BenchTable runDeviceBench(const BenchConfig& config);
 // half2: the half-precision search (its note adds the cost-row error against fp32 on 16
 // queries and how many top-k ends differ from the fp32 search).
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats,
-                      bool znorm, std::uint64_t seed, bool half2 = false, int rowsPerLane = 0);
+                      bool znorm, std::uint64_t seed, bool half2 = false, const SdtwOptions& options = {});
 
 // The CPU search (reference::sdtwTopK, one core) on `queries` queries of the same shape.
 BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed);

@@ -21,11 +21,14 @@ int rowsPerLane(const int* lengths, int count, int warpSize, int sms) {
     return warps32 >= 7 * m ? 32 : warps16 >= 12 * m ? 16 : 8;
 }
 
-bool passRowsSupported(int rows) { return rows == 8 || rows == 16 || rows == 32; }
+bool passRowsSupported(int rows) { return rows == 2 || rows == 4 || rows == 8 || rows == 16 || rows == 32; }
+
+int stripesOf(int maxLength, int rows, int warpSize) {
+    return std::max(1, ((maxLength + rows - 1) / rows + warpSize - 1) / warpSize);
+}
 
 bool leanPassFits(int maxLength, int rows, int warpSize) {
-    const int stripes = ((maxLength + rows - 1) / rows + warpSize - 1) / warpSize;
-    return stripes <= kMaxThreads / warpSize;
+    return stripesOf(maxLength, rows, warpSize) <= leanThreads(rows) / warpSize;
 }
 
 int warpsPerBlock(int maxLength, int rows, int warpSize) {
@@ -39,7 +42,9 @@ void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, bool lean, i
         auto go = [&](auto kernel) { kernel<<<grid, threads, 0, s>>>(args); };
         if (rows == 32) absCost ? go(leanPassKernel<F32Op, 32, true>) : go(leanPassKernel<F32Op, 32, false>);
         else if (rows == 16) absCost ? go(leanPassKernel<F32Op, 16, true>) : go(leanPassKernel<F32Op, 16, false>);
-        else absCost ? go(leanPassKernel<F32Op, 8, true>) : go(leanPassKernel<F32Op, 8, false>);
+        else if (rows == 8) absCost ? go(leanPassKernel<F32Op, 8, true>) : go(leanPassKernel<F32Op, 8, false>);
+        else if (rows == 4) absCost ? go(leanPassKernel<F32Op, 4, true>) : go(leanPassKernel<F32Op, 4, false>);
+        else absCost ? go(leanPassKernel<F32Op, 2, true>) : go(leanPassKernel<F32Op, 2, false>);
     } else if (rows == 16) {
         if (absCost) stripeKernel<F32Op, 16, true, false><<<grid, threads, 0, s>>>(args);
         else stripeKernel<F32Op, 16, false, false><<<grid, threads, 0, s>>>(args);

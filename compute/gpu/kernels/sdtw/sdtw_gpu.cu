@@ -52,6 +52,63 @@ __global__ void znormKernel(float* values, const long long* offsets, const int* 
     }
 }
 
+// The two-kernel normaliser: the statistics of every series (the same reduction, in the same
+// order, as znormKernel), then one launch over all samples (blockIdx.y: the series), so its
+// values equal znormKernel's bit for bit.
+__global__ void znormStatsKernel(const float* values, const long long* offsets, const int* lengths, int count,
+                                 double* mean, double* sd) {
+    __shared__ double sum[kThreads], sq[kThreads];
+    for (int sIdx = blockIdx.x; sIdx < count; sIdx += gridDim.x) {
+        const float* v = values + offsets[sIdx];
+        const int n = lengths[sIdx];
+        double a = 0;
+        for (int i = threadIdx.x; i < n; i += blockDim.x) a += v[i];
+        sum[threadIdx.x] = a;
+        __syncthreads();
+        for (int w = blockDim.x / 2; w > 0; w /= 2) {
+            if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
+            __syncthreads();
+        }
+        const double mu = sum[0] / n;
+        double b = 0;
+        for (int i = threadIdx.x; i < n; i += blockDim.x) { double e = v[i] - mu; b += e * e; }
+        sq[threadIdx.x] = b;
+        __syncthreads();
+        for (int w = blockDim.x / 2; w > 0; w /= 2) {
+            if (threadIdx.x < w) sq[threadIdx.x] += sq[threadIdx.x + w];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            mean[sIdx] = mu;
+            sd[sIdx] = sqrt(sq[0] / n);
+        }
+        __syncthreads();
+    }
+}
+
+__global__ void znormApplyKernel(float* values, const long long* offsets, const int* lengths, int count,
+                                 const double* mean, const double* sd) {
+    for (int sIdx = blockIdx.y; sIdx < count; sIdx += gridDim.y) {
+        float* v = values + offsets[sIdx];
+        const int n = lengths[sIdx];
+        const double mu = mean[sIdx], s = sd[sIdx];
+        const bool constant = s <= 1e-12 * fmax(1.0, fabs(mu));
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+            v[i] = constant ? 0.f : float((v[i] - mu) / s);
+    }
+}
+
+void znormTwoKernels(float* values, const long long* offsets, const int* lengths, int count, int maxLength,
+                     DeviceBuffer<double>& mean, DeviceBuffer<double>& sd, gpuStream_t s) {
+    mean.resize(std::size_t(count));
+    sd.resize(std::size_t(count));
+    znormStatsKernel<<<std::min(count, 4096), kThreads, 0, s>>>(values, offsets, lengths, count, mean.get(), sd.get());
+    checkLaunch("z-normalisation statistics kernel");
+    const dim3 grid(unsigned(std::min((maxLength + kThreads - 1) / kThreads, 1024)), unsigned(std::min(count, 65535)));
+    znormApplyKernel<<<grid, kThreads, 0, s>>>(values, offsets, lengths, count, mean.get(), sd.get());
+    checkLaunch("z-normalisation kernel");
+}
+
 // One block per query: k rounds of (smallest cost, smallest end column on ties), then the
 // columns end - n/2 .. end + n/2 are excluded. Fewer than k matches when the row runs out.
 __global__ void topkKernel(float* costRow, const int* qLengths, int m, int k, float* outCost, int* outEnd) {
@@ -107,10 +164,12 @@ struct Prepared {
     DeviceBuffer<float> y;      // fp32 reference, m + kPadY samples
     DeviceBuffer<__half2> yh;   // half2: (y[j], y[h + j]), L + kPadY pairs
     int L = 0, h = 0;           // half2 segments: A = [0, L), B = [h, m)
+    Event znormDone;            // recorded after the z-normalisation
+    DeviceBuffer<double> qMean, qSd, rMean, rSd;  // the two-kernel normaliser's statistics
 };
 
 void prepare(Prepared& p, const SeriesSet& queries, const Series& reference, const Params& params,
-             SdtwPrecision precision, Stream& stream, Event& start) {
+             SdtwPrecision precision, Stream& stream, Event& start, bool twoKernelNormaliser) {
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
     validate(params);
@@ -135,13 +194,19 @@ void prepare(Prepared& p, const SeriesSet& queries, const Series& reference, con
     p.qd.upload(p.qh, stream.get());
     rd.upload(rh, stream.get());
     start.record(stream.get());
-    if (params.znorm) {
+    if (params.znorm && twoKernelNormaliser) {
+        znormTwoKernels(p.qd.values.get(), p.qd.offsets.get(), p.qd.lengths.get(), p.qd.count, p.qh.maxLength, p.qMean,
+                        p.qSd, stream.get());
+        znormTwoKernels(rd.values.get(), rd.offsets.get(), rd.lengths.get(), 1, rh.maxLength, p.rMean, p.rSd,
+                        stream.get());
+    } else if (params.znorm) {
         znormKernel<<<std::min(p.qd.count, 4096), kThreads, 0, stream.get()>>>(p.qd.values.get(), p.qd.offsets.get(),
                                                                                 p.qd.lengths.get(), p.qd.count);
         checkLaunch("z-normalisation kernel");
         znormKernel<<<1, kThreads, 0, stream.get()>>>(rd.values.get(), rd.offsets.get(), rd.lengths.get(), 1);
         checkLaunch("z-normalisation kernel");
     }
+    p.znormDone.record(stream.get());
     p.y.resize(std::size_t(p.m) + kPadY);
     check(gpuMemsetAsync(p.y.get(), 0, (std::size_t(p.m) + kPadY) * sizeof(float), stream.get()), "memset");
     check(gpuMemcpyAsync(p.y.get(), rd.values.get(), std::size_t(p.m) * sizeof(float), gpuMemcpyDeviceToDevice,
@@ -187,7 +252,7 @@ sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision preci
 // Runs the pass for queries [q0, q0 + nq) into costRow (and checkpoints when ck is given), at
 // `rows` rows per lane (0: rowsPerLane chooses).
 void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, float* costRow, float* ck,
-             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s, int rows) {
+             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s, int rows, int* rowsUsed = nullptr) {
     sdtw::StripeArgs a = passArgs(p, q0, nq, precision);
     a.costRow = costRow;
     a.ck = ck;
@@ -197,9 +262,13 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
     for (int i = 0; i < nq; ++i) maxLen = std::max(maxLen, p.qh.lengths[q0 + i]);
     if (rows == 0) rows = sdtw::rowsPerLane(p.qh.lengths.data() + q0, nq, kWarpSize, multiprocessorCount());
     // The lean pass needs one warp per stripe; longer queries take stripeKernel (8 or 16 rows).
-    const bool lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
-    if (!lean && rows == 32) rows = 16;
-    const int warps = sdtw::warpsPerBlock(maxLen, rows, kWarpSize);
+    bool lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
+    if (!lean && rows != 16) {
+        rows = rows == 32 ? 16 : 8;
+        lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
+    }
+    const int warps = lean ? sdtw::stripesOf(maxLen, rows, kWarpSize) : sdtw::warpsPerBlock(maxLen, rows, kWarpSize);
+    if (rowsUsed) *rowsUsed = rows;
     if (lean) {
         a.boundaryStride = 0;
         a.boundary = nullptr;
@@ -290,22 +359,24 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
 
 int sdtwHalf2Span(int queryLength) { return std::max(64, 2 * queryLength); }
 
-void checkRowsPerLane(int rows) {
+void checkOptions(const SdtwOptions& o) {
+    const int rows = o.rowsPerLane;
     if (rows != 0 && !sdtw::passRowsSupported(rows))
         throw EngineError(EngineError::Kind::BadInput, "rows per lane",
-                          "the GPU subsequence pass takes 8, 16 or 32 rows per lane, not " + std::to_string(rows));
+                          "the GPU subsequence pass takes 2, 4, 8, 16 or 32 rows per lane, not " + std::to_string(rows));
 }
 
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
                                                 const Params& params, SdtwTiming* timing, SdtwPrecision precision,
-                                                int rowsPerLane) {
-    checkRowsPerLane(rowsPerLane);
+                                                const SdtwOptions& options) {
+    checkOptions(options);
+    const int rowsPerLane = options.rowsPerLane;
     const auto t0 = std::chrono::steady_clock::now();
     constexpr int C = sdtw::kCheckpointEvery;
     Stream stream;
     Event start, stop;
     Prepared p;
-    prepare(p, queries, reference, params, precision, stream, start);
+    prepare(p, queries, reference, params, precision, stream, start, options.twoKernelNormaliser);
     const int m = p.m, k = params.topk, count = p.qd.count;
     const bool absCost = params.cost == Cost::Absolute;
     const bool half2 = precision == SdtwPrecision::Half2;
@@ -328,7 +399,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         Event passStart, passStop;
         passStart.record(stream.get());
         runPass(p, q0, nq, precision, absCost, costRow.get(), half2 ? nullptr : ck.get(), ckCols, ckRows, boundary,
-                stream.get(), rowsPerLane);
+                stream.get(), rowsPerLane, &tm.rowsPerLane);
         passStop.record(stream.get());
         topkKernel<<<nq, kThreads, 0, stream.get()>>>(costRow.get(), p.qd.lengths.get() + q0, m, k, outCost.get(),
                                                       outEnd.get());
@@ -378,6 +449,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
     for (int q = 0; q < count; ++q) tm.cells += (unsigned long long)p.qh.lengths[q] * m;
     if (timing) {
         tm.kernelSeconds = stop.since(start) / 1000.0;
+        tm.znormSeconds = params.znorm ? p.znormDone.since(start) / 1000.0 : 0.0;
         tm.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         *timing = tm;
     }
@@ -385,12 +457,13 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
 }
 
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
-                                             SdtwPrecision precision, int rowsPerLane) {
-    checkRowsPerLane(rowsPerLane);
+                                             SdtwPrecision precision, const SdtwOptions& options) {
+    checkOptions(options);
+    const int rowsPerLane = options.rowsPerLane;
     Stream stream;
     Event start;
     Prepared p;
-    prepare(p, queries, reference, params, precision, stream, start);
+    prepare(p, queries, reference, params, precision, stream, start, options.twoKernelNormaliser);
     const int m = p.m, count = p.qd.count;
     DeviceBuffer<float> costRow(std::size_t(count) * m), boundary;
     runPass(p, 0, count, precision, params.cost == Cost::Absolute, costRow.get(), nullptr, 0, 0, boundary,

@@ -22,9 +22,23 @@ namespace warplab::compute::gpu {
 
 enum class SdtwPrecision { Fp32, Half2 };
 
+// How the search runs; every choice gives the same matches bit for bit.
+struct SdtwOptions {
+    // The query rows each lane of the pass holds (2, 4, 8, 16 or 32: the seeds' segment width),
+    // 0 to let the batch choose. A width whose stripes would not fit one block (2 or 4 for
+    // queries beyond 2,048 or 4,096 samples, 32 beyond 8,192) runs at 8 or 16 instead:
+    // SdtwTiming::rowsPerLane says which.
+    int rowsPerLane = 0;
+    // z-normalisation in two launches (the statistics of every series, then one launch over all
+    // samples) instead of one block per series doing both: the seeds' batched normaliser.
+    bool twoKernelNormaliser = false;
+};
+
 struct SdtwTiming {
     double kernelSeconds = 0;  // z-normalise + DP + top-k + starts on the device (events)
+    double znormSeconds = 0;   // the z-normalisation alone (events; 0 without --znorm)
     double passSeconds = 0;    // the DP pass alone (events; summed over query chunks)
+    int rowsPerLane = 0;       // rows per lane the pass ran with (the last chunk's)
     double totalSeconds = 0;   // including packing and transfers
     unsigned long long cells = 0;        // DP cells of the search (sum over queries of n * m)
     unsigned long long windowCells = 0;  // DP cells of the start-recovery windows (all rounds)
@@ -39,15 +53,14 @@ int sdtwHalf2Span(int queryLength);
 // Top params.topk matches of each query in `reference`, raw costs (no --sqrt), z-normalised
 // per series on the device when params.znorm. Univariate series only. Throws EngineError
 // (BadInput for NaN/empty/multichannel input, Device for no device or out of memory).
-// rowsPerLane: the query rows each lane of the pass holds (8, 16 or 32; the seed's segment
-// width), 0 to let the batch choose; every choice gives the same matches.
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
                                                 const Params& params, SdtwTiming* timing = nullptr,
-                                                SdtwPrecision precision = SdtwPrecision::Fp32, int rowsPerLane = 0);
+                                                SdtwPrecision precision = SdtwPrecision::Fp32,
+                                                const SdtwOptions& options = {});
 
 // The last DP row D(n-1, j), j < m, of each query as the search computes it (fp32, or half2
 // with its segment semantics), for measuring half2 against fp32. All rows at once.
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
-                                             SdtwPrecision precision, int rowsPerLane = 0);
+                                             SdtwPrecision precision, const SdtwOptions& options = {});
 
 }  // namespace warplab::compute::gpu

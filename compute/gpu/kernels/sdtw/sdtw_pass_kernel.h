@@ -47,6 +47,25 @@ __device__ __forceinline__ void pinRegister(V& v) {
 #endif
 }
 
+// Threads per block of the lean pass at R rows per lane: narrow segments need more stripes
+// (2,000 rows at 2 per lane are 32 warps) and few registers, wide ones the reverse.
+__host__ __device__ constexpr int leanThreads(int R) { return R <= 4 ? 1024 : 256; }
+
+// Stores a lane's R rows of a checkpoint column (16-byte stores where R allows, else 8). 8-byte
+// stores for every R were tried (the 16-byte ones make ptxas keep the column in aligned register
+// quads, moved back for the next step): 4.94 T instead of 4.89 T at 16 rows, but 4.83 T instead
+// of 5.02 T at 32, the width chosen for the published shape (H100, session 7).
+template <int R, class V>
+__device__ __forceinline__ void storeRows(float* dst, const V (&v)[R]) {
+    if constexpr (R % 4 == 0) {
+#pragma unroll
+        for (int k = 0; k < R; k += 4) *reinterpret_cast<float4*>(dst + k) = make_float4(v[k], v[k + 1], v[k + 2], v[k + 3]);
+    } else {
+#pragma unroll
+        for (int k = 0; k < R; k += 2) *reinterpret_cast<float2*>(dst + k) = make_float2(v[k], v[k + 1]);
+    }
+}
+
 template <class V>
 struct alignas(2 * sizeof(V)) VPair {
     V lo, hi;
@@ -76,12 +95,13 @@ __device__ __forceinline__ typename Op::V pairCells(const typename Op::V (&xr)[R
 }
 
 template <class Op, int R, bool ABS>
-__global__ void __launch_bounds__(kMaxThreads) leanPassKernel(StripeArgs A) {
+__global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
     using V = typename Op::V;
     using P = VPair<V>;
     static_assert(sizeof(V) == sizeof(float), "32-bit lanes");
     constexpr int G = kWarpSize;
-    constexpr int kW = kMaxThreads / G;
+    static_assert(R % 2 == 0 && kCheckpointRowAlign % R == 0, "checkpoint rows are stored in pairs");
+    constexpr int kW = leanThreads(R) / G;
     constexpr int C = kCheckpointEvery;
     constexpr int kMask = kRing / 2 - 1;  // ring index of a column pair
     constexpr int kFar = 1 << 29;        // "never waits"
@@ -161,10 +181,7 @@ __global__ void __launch_bounds__(kMaxThreads) leanPassKernel(StripeArgs A) {
                 }
                 if constexpr (Op::kCheckpoints) {
                     if (ckBase && ((jj + 2) & (C - 1)) == 0 && jj + 1 <= A.last) {
-                        float* dst = ckBase + std::size_t((jj + 2) / C - 1) * A.ckRows;
-#pragma unroll
-                        for (int k = 0; k < R; k += 4)
-                            *reinterpret_cast<float4*>(dst + k) = make_float4(M[k], M[k + 1], M[k + 2], M[k + 3]);
+                        storeRows<R>(ckBase + std::size_t((jj + 2) / C - 1) * A.ckRows, M);
                     }
                 }
             };
@@ -221,10 +238,7 @@ __global__ void __launch_bounds__(kMaxThreads) leanPassKernel(StripeArgs A) {
                     if constexpr (Op::kCheckpoints) {
                         if (ckLeft == 0) {
                             if (ckOn) {
-                                float* dst = ckBase + std::size_t(ckCol) * A.ckRows;
-#pragma unroll
-                                for (int k = 0; k < R; k += 4)
-                                    *reinterpret_cast<float4*>(dst + k) = make_float4(to[k], to[k + 1], to[k + 2], to[k + 3]);
+                                storeRows<R>(ckBase + std::size_t(ckCol) * A.ckRows, to);
                             }
                             ++ckCol;
                             ckLeft = kHalfC;

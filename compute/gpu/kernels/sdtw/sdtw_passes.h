@@ -45,16 +45,19 @@ struct StripeArgs {
 
 // Rows per lane for a batch: 16 when the batch gives enough warps, else 8.
 int rowsPerLane(const int* lengths, int count, int warpSize, int sms);
-// Rows per lane the passes are built for (a caller may ask for one: the segment-width sweep).
+// Rows per lane the passes are built for: 2, 4, 8, 16, 32 (a caller may ask for one: the
+// segment-width sweep). stripeKernel takes 8 and 16 only.
 bool passRowsSupported(int rows);
 // Whether the lean pass (sdtw_pass_kernel.h: one warp per stripe) takes a batch whose longest
-// query has maxLength rows at `rows` per lane.
+// query has maxLength rows at `rows` per lane, and how many stripes (warps) that is.
 bool leanPassFits(int maxLength, int rows, int warpSize);
+int stripesOf(int maxLength, int rows, int warpSize);
 // Warps per block for a batch whose longest query has maxLength rows.
 int warpsPerBlock(int maxLength, int rows, int warpSize);
 
 // args.boundary must hold grid blocks of boundaryStride floats; grid blocks of `warps` warps.
-// lean: the lean pass (leanPassFits, args.tasks == nullptr), else stripeKernel (rows 8 or 16).
+// lean: the lean pass (leanPassFits, args.tasks == nullptr; warps = its stripes), else
+// stripeKernel (rows 8 or 16).
 void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
 // lean: leanWindowKernel (leanPassFits at 16 rows), else stripeKernel with start tracking.
 void launchWindows(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
