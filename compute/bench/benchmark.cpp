@@ -50,7 +50,12 @@ BenchReport runBenchmark(const BenchConfig& config) {
         std::vector<const SdtwDesign*> designs;
         for (const std::string& name : all ? defaultSdtwDesigns() : config.kernels) {
             const SdtwDesign* d = findSdtwDesign(name);
-            if (!d) throw EngineError(K::BadParameter, "kernels", "'" + name + "' is not a subsequence-search design");
+            if (!d) {
+                std::string known;
+                for (const SdtwDesign& k : sdtwDesigns()) known += (known.empty() ? "" : ", ") + k.name;
+                throw EngineError(K::BadParameter, "kernels",
+                                  "'" + name + "' is not a subsequence-search design (the designs: " + known + ")");
+            }
             designs.push_back(d);
         }
         // The CPU times a few of the queries (each is a whole sweep of the reference); the
