@@ -1,6 +1,7 @@
 #include "io/params_json.h"
 
 #include "io/io_error.h"
+#include "io/json_field.h"
 
 namespace warplab::io {
 
@@ -21,15 +22,7 @@ nlohmann::json paramsToJson(const compute::Params& p) {
 compute::Params paramsFromJson(const nlohmann::json& j, const std::string& file, const std::string& where) {
     compute::Params p;
     if (!j.is_object()) throw IoError(file, where, "expected a JSON object");
-    auto get = [&](const char* key, auto& dst) {
-        auto it = j.find(key);
-        if (it == j.end()) return;
-        try {
-            it->get_to(dst);
-        } catch (const nlohmann::json::exception&) {
-            throw IoError(file, where + "." + key, "wrong type: " + it->dump());
-        }
-    };
+    auto get = [&](const char* key, auto& dst) { readJsonField(j, key, dst, file, where + "." + key); };
     std::string metric(compute::metricName(p.metric)), cost(compute::costName(p.cost));
     get("metric", metric);
     get("cost", cost);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "io/io_error.h"
+#include "io/json_field.h"
 #include "io/matrix_formats.h"
 #include "io/params_json.h"
 
@@ -26,13 +27,7 @@ json regionToJson(const Region& r) {
 
 template <typename T>
 void getField(const json& j, const char* key, T& dst, const std::string& file, const std::string& where) {
-    auto it = j.find(key);
-    if (it == j.end()) return;
-    try {
-        it->get_to(dst);
-    } catch (const json::exception&) {
-        throw IoError(file, where + key, "wrong type: " + it->dump());
-    }
+    readJsonField(j, key, dst, file, where + key);
 }
 
 Region regionFromJson(const json& j, const std::string& file, const std::string& where) {

@@ -178,6 +178,15 @@ private slots:
         QTest::newRow("bad metric") << "{\"warplab_session\":1,\"analysis\":{\"params\":{\"metric\":\"lcss\"}}}"
                                      << "analysis.params.metric: unknown metric \"lcss\"";
         QTest::newRow("bad filter") << "{\"warplab_session\":1,\"filters\":{\"order\":\"high\"}}" << "filters.order: wrong type";
+        // Numbers an int cannot hold (fuzz_text_readers found the first: undefined behaviour
+        // in the JSON library's cast before readJsonField checked it).
+        QTest::newRow("huge filter order") << "{\"warplab_session\":1,\"filters\":{\"order\":8.88889e+104}}"
+                                           << "filters.order: not a whole number from -2147483648 to 2147483647: 8.88889e+104";
+        QTest::newRow("fractional channel") << "{\"warplab_session\":1,\"regions\":[{\"channel\":1.5,\"start_s\":1,\"end_s\":2}]}"
+                                            << "regions[0].channel: not a whole number";
+        QTest::newRow("integer beyond int") << "{\"warplab_session\":4294967296}" << "warplab_session: not a whole number";
+        QTest::newRow("huge band") << "{\"warplab_session\":1,\"analysis\":{\"params\":{\"band\":-1e300}}}"
+                                    << "analysis.params.band: not a whole number";
     }
     void badFiles() {
         QFETCH(QString, content);
