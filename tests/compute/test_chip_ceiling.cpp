@@ -23,6 +23,11 @@ private slots:
         QCOMPARE(ceilingFor("NVIDIA H200", Metric::Cdtw)->cellsPerSecond, 8.4e12);
         QCOMPARE(ceilingFor("NVIDIA H200", Metric::SoftDtw)->cellsPerSecond, 1.4e12);
         QCOMPARE(ceilingFor("NVIDIA H100 PCIe", Metric::Twed)->cellsPerSecond, 3.3e12);
+        // The search designs: the fp32 line, and the label gives half2's (two cells per instruction).
+        const auto s = ceilingFor("NVIDIA H100 80GB HBM3", Metric::Sdtw);
+        QVERIFY(s.has_value());
+        QCOMPARE(s->cellsPerSecond, 8.4e12);
+        QVERIFY2(s->label.find("half2 rows: 16.8e12") != std::string::npos, s->label.c_str());
     }
     void unknownChipsAndMetrics() {
         QVERIFY(!ceilingFor("NVIDIA A100-SXM4-40GB", Metric::Dtw).has_value());
