@@ -187,37 +187,30 @@ void KernelComparisonView::fillKernels() {
     band_->setVisible(!search);
     reference_->setVisible(search);
     lines_->xAxis->setLabel(search ? tr("query length (samples)") : tr("series length (samples)"));
-    if (search) {
-        const QString noDevice = QString::fromStdString(compute::benchDeviceUnavailable());
-        for (const compute::SdtwDesign& d : compute::sdtwDesigns()) {
-            auto* item = new QListWidgetItem(QString::fromStdString(d.name), kernels_);
-            if (d.device && !noDevice.isEmpty()) {
-                item->setFlags(Qt::ItemIsUserCheckable);
-                item->setCheckState(Qt::Unchecked);
-                item->setText(item->text() + tr(" — %1").arg(noDevice));
-                item->setToolTip(QString::fromStdString(d.description) + "\n" + noDevice);
-            } else {
-                item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
-                item->setCheckState(Qt::Checked);
-                item->setToolTip(QString::fromStdString(d.description));
-            }
-        }
-        return;
-    }
-    for (compute::Kernel* k : compute::KernelRegistry::instance().forMetric(m)) {
-        auto* item = new QListWidgetItem(QString::fromStdString(k->name()), kernels_);
-        const QString why = QString::fromStdString(k->unavailableReason());
+    lines_->replot();  // the label shows now, not at the next run
+    // A kernel (or design) that can run is checked with its description as tooltip; one that
+    // cannot is shown greyed, not checkable, with the reason.
+    auto add = [this](const std::string& name, const std::string& description, const QString& why, bool describeWhy) {
+        auto* item = new QListWidgetItem(QString::fromStdString(name), kernels_);
         if (why.isEmpty()) {
             item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
             item->setCheckState(Qt::Checked);
-            item->setToolTip(QString::fromStdString(k->description()));
+            item->setToolTip(QString::fromStdString(description));
         } else {
-            item->setFlags(Qt::ItemIsUserCheckable);  // shown, greyed, not checkable
+            item->setFlags(Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked);
             item->setText(item->text() + tr(" — %1").arg(why));
-            item->setToolTip(why);
+            item->setToolTip(describeWhy ? QString::fromStdString(description) + "\n" + why : why);
         }
+    };
+    if (search) {
+        const QString noDevice = QString::fromStdString(compute::benchDeviceUnavailable());
+        for (const compute::SdtwDesign& d : compute::sdtwDesigns())
+            add(d.name, d.description, d.device ? noDevice : QString(), true);
+        return;
     }
+    for (compute::Kernel* k : compute::KernelRegistry::instance().forMetric(m))
+        add(k->name(), k->description(), QString::fromStdString(k->unavailableReason()), false);
 }
 
 QStringList KernelComparisonView::checkedKernels() const {

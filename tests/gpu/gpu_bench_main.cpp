@@ -96,9 +96,9 @@ int main(int argc, char** argv) {
                 table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2,
                                                   gpu::SdtwOptions{0, true}));
             if (cpu) {
-                table.push_back(gpu::runSdtwCpuComparison(2, sdtwLength, sdtwRef, topk, cfg.seed));
-                // The same shape on every core of this machine (Engine::search: parallel
-                // stretches in AVX2 lanes), 16 queries one after another.
+                // The same shape on the CPU (the rows of `warplab-cli bench --metric sdtw`): one
+                // core on 2 queries, and every core of this machine (parallel stretches in AVX2
+                // lanes where long enough) on 16 queries one after another.
                 BenchConfig c = cfg;
                 c.params.metric = Metric::Sdtw;
                 c.params.znorm = true;
@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
                 c.referenceLength = sdtwRef;
                 c.topk = topk;
                 c.repeats = 1;
+                table.push_back(runCpuSdtwBench(c, std::size_t(sdtwLength), 2, "cpu.reference"));
                 table.push_back(runCpuSdtwBench(c, std::size_t(sdtwLength), 16, "cpu.simd"));
             }
         } else {

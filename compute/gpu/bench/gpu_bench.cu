@@ -232,26 +232,6 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     return row;
 }
 
-BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed) {
-    BenchRow row;
-    row.kernel = "cpu.reference@search";
-    row.metric = "sdtw";
-    row.length = std::size_t(queryLength);
-    row.pairs = std::size_t(queries);
-    std::mt19937_64 rng(seed);
-    SeriesSet qs = randomSet(rng, std::size_t(queries), std::size_t(queryLength));
-    const Series ref = znormalized(randomSet(rng, 1, std::size_t(referenceLength))[0]);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (const Series& q : qs) reference::sdtwTopK(znormalized(q), ref, false, topk);
-    row.median_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    row.cells_per_s = double(queryLength) * double(referenceLength) * queries / row.median_s;
-    row.distances_per_s = queries / row.median_s;
-    row.energy.note = kCpuEnergyNote;
-    row.note = "CPU search (reference::sdtwTopK, double, one core; Engine::search's CPU path), " + std::to_string(queries) +
-               " queries, one run";
-    return row;
-}
-
 BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32) {
     BenchRow row;
     row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") +

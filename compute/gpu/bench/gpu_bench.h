@@ -23,9 +23,6 @@ BenchTable runDeviceBench(const BenchConfig& config);
 BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int topk, int repeats,
                       bool znorm, std::uint64_t seed, bool half2 = false, const SdtwOptions& options = {});
 
-// The CPU search (reference::sdtwTopK, one core) on `queries` queries of the same shape.
-BenchRow runSdtwCpuComparison(int queries, int queryLength, int referenceLength, int topk, std::uint64_t seed);
-
 // Soft-DTW forward + gradient (fp64, or fp32 with `fp32`) of `pairs` random pairs of `length`;
 // cells n*m per pair.
 BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32 = false);

@@ -21,66 +21,56 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPadY = 4;  // samples readable past the reference's end (the pass reads column e + 1)
 
-// One block per series: mean and population std in double, then in-place normalisation;
-// a constant series (std <= 1e-12 * max(1, |mean|)) becomes zeros (METRICS.md).
+// Mean and population std in double of one series, by the whole block, for both normalisers
+// (one reduction in one order: they give the same values bit for bit). sum and sq: kThreads
+// doubles of shared memory each.
+__device__ __forceinline__ void seriesStats(const float* v, int n, double* sum, double* sq, double& mean, double& sd) {
+    double a = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) a += v[i];
+    sum[threadIdx.x] = a;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
+        __syncthreads();
+    }
+    mean = sum[0] / n;
+    double b = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) { double e = v[i] - mean; b += e * e; }
+    sq[threadIdx.x] = b;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) sq[threadIdx.x] += sq[threadIdx.x + w];
+        __syncthreads();
+    }
+    sd = sqrt(sq[0] / n);
+}
+
+// One block per series: its statistics, then in-place normalisation; a constant series
+// (std <= 1e-12 * max(1, |mean|)) becomes zeros (METRICS.md).
 __global__ void znormKernel(float* values, const long long* offsets, const int* lengths, int count) {
     __shared__ double sum[kThreads], sq[kThreads];
     for (int sIdx = blockIdx.x; sIdx < count; sIdx += gridDim.x) {
         float* v = values + offsets[sIdx];
         const int n = lengths[sIdx];
-        double a = 0;
-        for (int i = threadIdx.x; i < n; i += blockDim.x) a += v[i];
-        sum[threadIdx.x] = a;
-        __syncthreads();
-        for (int w = blockDim.x / 2; w > 0; w /= 2) {
-            if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
-            __syncthreads();
-        }
-        const double mean = sum[0] / n;
-        double b = 0;
-        for (int i = threadIdx.x; i < n; i += blockDim.x) { double e = v[i] - mean; b += e * e; }
-        sq[threadIdx.x] = b;
-        __syncthreads();
-        for (int w = blockDim.x / 2; w > 0; w /= 2) {
-            if (threadIdx.x < w) sq[threadIdx.x] += sq[threadIdx.x + w];
-            __syncthreads();
-        }
-        const double sd = sqrt(sq[0] / n);
+        double mean, sd;
+        seriesStats(v, n, sum, sq, mean, sd);
         const bool constant = sd <= 1e-12 * fmax(1.0, fabs(mean));
         for (int i = threadIdx.x; i < n; i += blockDim.x) v[i] = constant ? 0.f : float((v[i] - mean) / sd);
         __syncthreads();
     }
 }
 
-// The two-kernel normaliser: the statistics of every series (the same reduction, in the same
-// order, as znormKernel), then one launch over all samples (blockIdx.y: the series), so its
-// values equal znormKernel's bit for bit.
+// The two-kernel normaliser: the statistics of every series, then one launch over all samples
+// (blockIdx.y: the series), with znormKernel's operations, so its values bit for bit.
 __global__ void znormStatsKernel(const float* values, const long long* offsets, const int* lengths, int count,
                                  double* mean, double* sd) {
     __shared__ double sum[kThreads], sq[kThreads];
     for (int sIdx = blockIdx.x; sIdx < count; sIdx += gridDim.x) {
-        const float* v = values + offsets[sIdx];
-        const int n = lengths[sIdx];
-        double a = 0;
-        for (int i = threadIdx.x; i < n; i += blockDim.x) a += v[i];
-        sum[threadIdx.x] = a;
-        __syncthreads();
-        for (int w = blockDim.x / 2; w > 0; w /= 2) {
-            if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
-            __syncthreads();
-        }
-        const double mu = sum[0] / n;
-        double b = 0;
-        for (int i = threadIdx.x; i < n; i += blockDim.x) { double e = v[i] - mu; b += e * e; }
-        sq[threadIdx.x] = b;
-        __syncthreads();
-        for (int w = blockDim.x / 2; w > 0; w /= 2) {
-            if (threadIdx.x < w) sq[threadIdx.x] += sq[threadIdx.x + w];
-            __syncthreads();
-        }
+        double mu, s;
+        seriesStats(values + offsets[sIdx], lengths[sIdx], sum, sq, mu, s);
         if (threadIdx.x == 0) {
             mean[sIdx] = mu;
-            sd[sIdx] = sqrt(sq[0] / n);
+            sd[sIdx] = s;
         }
         __syncthreads();
     }

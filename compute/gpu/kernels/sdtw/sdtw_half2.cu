@@ -32,12 +32,7 @@ void packHalf2Reference(const float* y, __half2* yh, int L, int h, int pad, gpuS
 void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s) {
     const int threads = warps * kWarpSize;
     if (lean) {
-        auto go = [&](auto kernel) { kernel<<<grid, threads, 0, s>>>(args); };
-        if (rows == 32) absCost ? go(leanPassKernel<H2Op, 32, true>) : go(leanPassKernel<H2Op, 32, false>);
-        else if (rows == 16) absCost ? go(leanPassKernel<H2Op, 16, true>) : go(leanPassKernel<H2Op, 16, false>);
-        else if (rows == 8) absCost ? go(leanPassKernel<H2Op, 8, true>) : go(leanPassKernel<H2Op, 8, false>);
-        else if (rows == 4) absCost ? go(leanPassKernel<H2Op, 4, true>) : go(leanPassKernel<H2Op, 4, false>);
-        else absCost ? go(leanPassKernel<H2Op, 2, true>) : go(leanPassKernel<H2Op, 2, false>);
+        launchLeanPass<H2Op>(args, rows, absCost, grid, threads, s);
     } else if (rows == 16) {
         if (absCost) stripeKernel<H2Op, 16, true, false><<<grid, threads, 0, s>>>(args);
         else stripeKernel<H2Op, 16, false, false><<<grid, threads, 0, s>>>(args);

@@ -66,6 +66,65 @@ __device__ __forceinline__ void storeRows(float* dst, const V (&v)[R]) {
     }
 }
 
+// The flags of a block's rings (see "Rings" above), shared by the lean pass and the lean
+// windows. Warp w reads ring[w] and writes ring[w + 1]: lane 0 reads the pair t at step t, lane
+// kWarpSize-1 writes the pair t - kWarpSize + 1. Lives in shared memory, one per block.
+template <int kW>
+struct RingFlags {
+    static constexpr int kFar = 1 << 29;  // "never waits"
+    static constexpr int G = kWarpSize;
+    int prod[kW + 1], cons[kW + 1];
+
+    // Before a task of Q stripes (then a barrier): ring 0 (the zeros above row 0) is always
+    // written, and the ring below the last stripe has no reader.
+    __device__ void reset(int Q) {
+        const int j = int(threadIdx.x);
+        if (j <= kW) {
+            prod[j] = j == 0 ? kFar : 0;
+            cons[j] = j >= Q ? kFar : 0;
+        }
+    }
+    // One step t of warp w (the ramp and the tail): wait for its reads and writes, then publish.
+    __device__ void waitStep(int w, int Q, int t, int steps) const {
+        const volatile int* p = prod;
+        const volatile int* c = cons;
+        if (t < steps)
+            while (p[w] < 2 * t + 2) {}
+        if (t >= G - 1 && t - (G - 1) < steps && w + 1 < Q)
+            while (2 * (t - (G - 1)) + 2 > c[w + 1] + kRing) {}
+        __threadfence_block();
+    }
+    __device__ void publishStep(int w, int lane, int t, int steps) {
+        WL_SYNCWARP();
+        if (lane == G - 1) {
+            __threadfence_block();
+            volatile int* p = prod;
+            volatile int* c = cons;
+            if (t >= G - 1) p[w + 1] = 2 * min(t - (G - 1) + 1, steps);
+            c[w] = 2 * min(t + 1, steps);
+        }
+    }
+    // The steps [tEnd - kGroup, tEnd) of warp w at once (the steady state).
+    __device__ void waitGroup(int w, int Q, int tEnd) const {
+        const volatile int* p = prod;
+        const volatile int* c = cons;
+        while (p[w] < 2 * tEnd) {}
+        if (w + 1 < Q)
+            while (2 * (tEnd - (G - 1)) > c[w + 1] + kRing) {}
+        __threadfence_block();
+    }
+    __device__ void publishGroup(int w, int lane, int tEnd) {
+        WL_SYNCWARP();
+        if (lane == G - 1) {
+            __threadfence_block();
+            volatile int* p = prod;
+            volatile int* c = cons;
+            p[w + 1] = 2 * (tEnd - (G - 1));
+            c[w] = 2 * tEnd;
+        }
+    }
+};
+
 template <class V>
 struct alignas(2 * sizeof(V)) VPair {
     V lo, hi;
@@ -104,12 +163,9 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
     constexpr int kW = leanThreads(R) / G;
     constexpr int C = kCheckpointEvery;
     constexpr int kMask = kRing / 2 - 1;  // ring index of a column pair
-    constexpr int kFar = 1 << 29;        // "never waits"
     __shared__ P ring[kW + 1][kRing / 2];
-    __shared__ int prod[kW + 1], cons[kW + 1];
+    __shared__ RingFlags<kW> flags;
     const int w = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
-    volatile int* vProd = prod;
-    volatile int* vCons = cons;
 
     for (int ti = blockIdx.x; ti < A.taskCount; ti += gridDim.x) {
         const int n = A.queries.lengths[ti];
@@ -123,11 +179,7 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
         const int off = Q * G * R - n;
         const int pad = (n + kCheckpointRowAlign - 1) / kCheckpointRowAlign * kCheckpointRowAlign - n;
         for (int i = threadIdx.x; i < kRing / 2; i += blockDim.x) ring[0][i] = P{Op::zero(), Op::zero()};
-        if (int(threadIdx.x) <= kW) {
-            const int j = int(threadIdx.x);
-            prod[j] = j == 0 ? kFar : 0;
-            cons[j] = j >= Q ? kFar : 0;
-        }
+        flags.reset(Q);
         __syncthreads();
         if (w < Q) {
             const int s = w * G + lane;
@@ -156,8 +208,8 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                                 : nullptr;
             const int T = steps + G - 1;
 
-            // One step: the column pair i = t - lane (columns 2i, 2i + 1). CHECKED: the lane may be
-            // before its first pair or past its last (then it only shuffles).
+            // One step (ramp and tail): the column pair i = t - lane (columns 2i, 2i + 1); an
+            // inactive lane, before its first pair or past its last, only shuffles.
             auto step = [&](int t, V y0, V y1, bool active) {
                 const int i = t - lane, jj = 2 * i;
                 V u0 = shflUp<V, G>(bot0), u1 = shflUp<V, G>(bot1);
@@ -190,20 +242,11 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
             auto checkedStep = [&](int t) {
                 const int i = t - lane;
                 const bool active = i >= 0 && i < steps;
-                if (t < steps)  // lane 0 reads the pair t from above
-                    while (vProd[w] < 2 * t + 2) {}
-                if (t >= G - 1 && t - (G - 1) < steps && w + 1 < Q)  // lane G-1 writes the pair t-G+1
-                    while (2 * (t - (G - 1)) + 2 > vCons[w + 1] + kRing) {}
-                __threadfence_block();
+                flags.waitStep(w, Q, t, steps);
                 V y0 = Op::zero(), y1 = Op::zero();
                 if (active) loadPair(i, y0, y1);
                 step(t, y0, y1, active);
-                WL_SYNCWARP();
-                if (lane == G - 1) {
-                    __threadfence_block();
-                    if (t >= G - 1) vProd[w + 1] = 2 * min(t - (G - 1) + 1, steps);
-                    vCons[w] = 2 * min(t + 1, steps);
-                }
+                flags.publishStep(w, lane, t, steps);
             };
             int t = 0;
             for (; t < min(G - 1, T); ++t) checkedStep(t);
@@ -248,21 +291,13 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                 };
                 for (; t + kGroup <= steps - 1; t += kGroup) {
                     const int tEnd = t + kGroup;
-                    while (vProd[w] < 2 * tEnd) {}
-                    if (w + 1 < Q)
-                        while (2 * (tEnd - (G - 1)) > vCons[w + 1] + kRing) {}
-                    __threadfence_block();
+                    flags.waitGroup(w, Q, tEnd);
 #pragma unroll 1
                     for (int u = 0; u < kGroup; u += 2) {
                         fast(t + u, pv, pw);
                         fast(t + u + 1, pw, pv);
                     }
-                    WL_SYNCWARP();
-                    if (lane == G - 1) {
-                        __threadfence_block();
-                        vProd[w + 1] = 2 * (tEnd - (G - 1));
-                        vCons[w] = 2 * tEnd;
-                    }
+                    flags.publishGroup(w, lane, tEnd);
                     if (lastWarp && lane < 2 * kGroup) {
                         // The group's last-row pairs t-G+1 .. tEnd-G: column 2(t-G+1) + lane.
                         const int p = t - (G - 1) + lane / 2;
@@ -275,6 +310,18 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
         }
         __syncthreads();  // the next task resets the rings and the flags
     }
+}
+
+// Launches leanPassKernel<Op, rows, absCost> (rows 2, 4, 8, 16 or 32) for launchFp32Pass and
+// launchHalf2Pass.
+template <class Op>
+void launchLeanPass(const StripeArgs& args, int rows, bool absCost, int grid, int threads, gpuStream_t s) {
+    auto go = [&](auto kernel) { kernel<<<grid, threads, 0, s>>>(args); };
+    if (rows == 32) absCost ? go(leanPassKernel<Op, 32, true>) : go(leanPassKernel<Op, 32, false>);
+    else if (rows == 16) absCost ? go(leanPassKernel<Op, 16, true>) : go(leanPassKernel<Op, 16, false>);
+    else if (rows == 8) absCost ? go(leanPassKernel<Op, 8, true>) : go(leanPassKernel<Op, 8, false>);
+    else if (rows == 4) absCost ? go(leanPassKernel<Op, 4, true>) : go(leanPassKernel<Op, 4, false>);
+    else absCost ? go(leanPassKernel<Op, 2, true>) : go(leanPassKernel<Op, 2, false>);
 }
 
 }  // namespace warplab::compute::gpu::sdtw

@@ -5,7 +5,7 @@
 //  - the window pass: fp32 with start tracking over [a, e] for each chosen end e, seeded with
 //    the exact column a-1 from a checkpoint (or unseeded), giving the start (and cost) at e.
 // Device code: sdtw_pass_kernel.h (the lean pass) and sdtw_window_kernel.h (the lean windows)
-// for queries of at most eight stripes (kMaxThreads / kWarpSize warps of R rows per lane),
+// for queries whose stripes (warps of R rows per lane) fit one block (leanPassFits),
 // sdtw_stripes.h for longer ones; both give the same values cell for cell.
 #pragma once
 #include "compute/gpu/runtime/gpu_runtime.h"
@@ -16,7 +16,7 @@ namespace warplab::compute::gpu::sdtw {
 // Checkpoints are the columns j with (j + 1) % kCheckpointEvery == 0; checkpoint c holds
 // column c * kCheckpointEvery + kCheckpointEvery - 1. Rows of a query of length n are stored
 // at index row + pad, pad = roundUp(n, kCheckpointRowAlign) - n, so that every lane's R rows
-// are one aligned run of float4s whatever R (8, 16 or 32) the pass used.
+// are one aligned run (of float4s, or float2s at 2 rows) whatever R (2 to 32) the pass used.
 constexpr int kCheckpointEvery = 128;
 constexpr int kCheckpointRowAlign = 32;
 

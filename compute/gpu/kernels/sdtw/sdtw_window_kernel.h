@@ -45,16 +45,13 @@ __device__ __forceinline__ void trackedPair(const float (&xr)[R], const float (&
 }
 
 template <int R, bool ABS>
-__global__ void __launch_bounds__(kMaxThreads) leanWindowKernel(StripeArgs A) {
+__global__ void __launch_bounds__(leanThreads(R)) leanWindowKernel(StripeArgs A) {
     constexpr int G = kWarpSize;
-    constexpr int kW = kMaxThreads / G;
+    constexpr int kW = leanThreads(R) / G;  // the block leanPassFits(.., R, ..) promises
     constexpr int kMask = kRing / 2 - 1;
-    constexpr int kFar = 1 << 29;
     __shared__ TrackedPair ring[kW + 1][kRing / 2];
-    __shared__ int prod[kW + 1], cons[kW + 1];
+    __shared__ RingFlags<kW> flags;
     const int w = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
-    volatile int* vProd = prod;
-    volatile int* vCons = cons;
     const float* y = static_cast<const float*>(A.y);
 
     for (int ti = blockIdx.x; ti < A.taskCount; ti += gridDim.x) {
@@ -67,11 +64,7 @@ __global__ void __launch_bounds__(kMaxThreads) leanWindowKernel(StripeArgs A) {
         const float* seed =
             tk.seed >= 0 ? A.ck + (std::size_t(tk.query) * A.ckCols + tk.seed) * A.ckRows + pad : nullptr;
         const int sNLane = (n - 1) / R, kN = (n - 1) - sNLane * R;  // where row n-1 lives
-        if (int(threadIdx.x) <= kW) {
-            const int j = int(threadIdx.x);
-            prod[j] = j == 0 ? kFar : 0;
-            cons[j] = j >= Q ? kFar : 0;
-        }
+        flags.reset(Q);
         __syncthreads();
         if (w < Q) {
             const int s = w * G + lane;
@@ -129,11 +122,7 @@ __global__ void __launch_bounds__(kMaxThreads) leanWindowKernel(StripeArgs A) {
                 return true;
             };
             auto checkedStep = [&](int t) {
-                if (t < steps)
-                    while (vProd[w] < 2 * t + 2) {}
-                if (t >= G - 1 && t - (G - 1) < steps && w + 1 < Q)
-                    while (2 * (t - (G - 1)) + 2 > vCons[w + 1] + kRing) {}
-                __threadfence_block();
+                flags.waitStep(w, Q, t, steps);
                 float N[R], M[R];
                 int sN[R], sM[R];
                 if (step(t, true, pv, st, M, sM, N, sN)) {
@@ -157,12 +146,7 @@ __global__ void __launch_bounds__(kMaxThreads) leanWindowKernel(StripeArgs A) {
                         A.outStart[ti] = sv;
                     }
                 }
-                WL_SYNCWARP();
-                if (lane == G - 1) {
-                    __threadfence_block();
-                    if (t >= G - 1) vProd[w + 1] = 2 * min(t - (G - 1) + 1, steps);
-                    vCons[w] = 2 * min(t + 1, steps);
-                }
+                flags.publishStep(w, lane, t, steps);
             };
             int t = 0;
             for (; t < min(G - 1, T); ++t) checkedStep(t);
@@ -171,21 +155,13 @@ __global__ void __launch_bounds__(kMaxThreads) leanWindowKernel(StripeArgs A) {
                 int sw[R], tsN[R];
                 for (; t + kGroup <= steps - 1; t += kGroup) {
                     const int tEnd = t + kGroup;
-                    while (vProd[w] < 2 * tEnd) {}
-                    if (w + 1 < Q)
-                        while (2 * (tEnd - (G - 1)) > vCons[w + 1] + kRing) {}
-                    __threadfence_block();
+                    flags.waitGroup(w, Q, tEnd);
 #pragma unroll 1
                     for (int u = 0; u < kGroup; u += 2) {
                         step(t + u, false, pv, st, pw, sw, tN, tsN);
                         step(t + u + 1, false, pw, sw, pv, st, tN, tsN);
                     }
-                    WL_SYNCWARP();
-                    if (lane == G - 1) {
-                        __threadfence_block();
-                        vProd[w + 1] = 2 * (tEnd - (G - 1));
-                        vCons[w] = 2 * tEnd;
-                    }
+                    flags.publishGroup(w, lane, tEnd);
                 }
             }
             for (; t < T; ++t) checkedStep(t);
