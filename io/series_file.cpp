@@ -19,34 +19,8 @@ namespace warplab::io {
 namespace {
 
 compute::SeriesSet fromRecording(const std::string& path, const SeriesFileOptions& o) {
-    auto rec = Recording::open(path);
-    int sig = -1;
-    if (o.channel.empty()) {
-        if (rec->signals().size() != 1)
-            throw IoError(path, "channel", "the recording has " + std::to_string(rec->signals().size()) +
-                                               " signals: name one (label, display name or #index)");
-        sig = 0;
-    } else {
-        sig = rec->findSignal(o.channel);
-        if (sig < 0) throw IoError(path, "channel", "no signal named \"" + o.channel + "\"");
-    }
-    const SignalInfo& s = rec->signals()[sig];
-    long long start = 0, count = s.samples;
-    if (o.windowStartS || o.windowLengthS) {
-        const double startS = o.windowStartS.value_or(0.0);
-        const double lenS = o.windowLengthS.value_or(double(s.samples) / s.rateHz - startS);
-        if (!std::isfinite(startS) || !std::isfinite(lenS) || startS < 0 || lenS <= 0)
-            throw IoError(path, "window", "start must be >= 0 and length > 0 seconds");
-        start = std::llround(startS * s.rateHz);
-        count = std::llround(lenS * s.rateHz);
-        if (start + count > s.samples)
-            throw IoError(path, "window", "[" + formatDouble(startS) + " s, " + formatDouble(startS + lenS) +
-                                              " s) runs past the end of '" + s.displayName + "' (" +
-                                              formatDouble(double(s.samples) / s.rateHz) + " s)");
-    }
-    if (count < 1) throw IoError(path, "window", "selects no samples");
-    compute::Series out(rec->read(sig, start, count), 1, s.displayName);
-    return {std::move(out)};
+    const ChannelWindow w = locateChannelWindow(path, o);
+    return {readChannelWindow(w, 0, w.count)};
 }
 
 std::string labelText(double v) { return formatDouble(v); }
@@ -88,13 +62,59 @@ compute::SeriesSet fromMatrixRows(const std::string& path, const std::string& st
 
 }  // namespace
 
+bool isRecordingFile(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return looksLikeEdf(path) || ext == ".edf" || ext == ".bdf";
+}
+
+ChannelWindow locateChannelWindow(const std::string& path, const SeriesFileOptions& o) {
+    std::shared_ptr<const Recording> rec = Recording::open(path);
+    int sig = -1;
+    if (o.channel.empty()) {
+        if (rec->signals().size() != 1)
+            throw IoError(path, "channel", "the recording has " + std::to_string(rec->signals().size()) +
+                                               " signals: name one (label, display name or #index)");
+        sig = 0;
+    } else {
+        sig = rec->findSignal(o.channel);
+        if (sig < 0) throw IoError(path, "channel", "no signal named \"" + o.channel + "\"");
+    }
+    const SignalInfo& s = rec->signals()[sig];
+    long long start = 0, count = s.samples;
+    if (o.windowStartS || o.windowLengthS) {
+        const double startS = o.windowStartS.value_or(0.0);
+        const double lenS = o.windowLengthS.value_or(double(s.samples) / s.rateHz - startS);
+        if (!std::isfinite(startS) || !std::isfinite(lenS) || startS < 0 || lenS <= 0)
+            throw IoError(path, "window", "start must be >= 0 and length > 0 seconds");
+        start = std::llround(startS * s.rateHz);
+        count = std::llround(lenS * s.rateHz);
+        if (start + count > s.samples)
+            throw IoError(path, "window", "[" + formatDouble(startS) + " s, " + formatDouble(startS + lenS) +
+                                              " s) runs past the end of '" + s.displayName + "' (" +
+                                              formatDouble(double(s.samples) / s.rateHz) + " s)");
+    }
+    if (count < 1) throw IoError(path, "window", "selects no samples");
+    std::string name = s.displayName;
+    return ChannelWindow{std::move(rec), sig, start, count, std::move(name)};
+}
+
+compute::Series readChannelWindow(const ChannelWindow& w, long long from, long long to) {
+    if (from < 0 || to < from || to > w.count)
+        throw IoError(w.recording->path(), "window",
+                      "samples [" + std::to_string(from) + ", " + std::to_string(to) + ") lie outside the " +
+                          std::to_string(w.count) + " of the window");
+    if (from == to) return compute::Series({}, 1, w.name);
+    return compute::Series(w.recording->read(w.signal, w.start + from, to - from), 1, w.name);
+}
+
 compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptions& options) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path, "", "no such file");
     const std::string stem = std::filesystem::path(path).stem().string();
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (looksLikeEdf(path) || ext == ".edf" || ext == ".bdf") return fromRecording(path, options);
+    if (isRecordingFile(path)) return fromRecording(path, options);
     if (ext == ".npy") {
         NpyArray a = readNpy(path);
         if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no series");

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_search.h"
 #include "app/cli/mpi_session.h"
+#include "app/cli/reference_parts.h"
 #include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
 #include "compute/engine.h"
@@ -79,7 +81,12 @@ void runSearch(const SearchOptions& o) {
     SeriesFlags refFlags = o.series;
     refFlags.window = o.referenceWindow;
     if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
-    compute::Series reference = readOneSeries(o.reference.front(), refFlags, "reference");
+    // Under mpirun each rank reads only its stretch where the format allows (reference_parts.h).
+    std::optional<ReferenceParts> parts;
+    compute::Series reference;
+    if (mpi::active()) parts.emplace(o.reference.front(), refFlags);
+    else reference = readOneSeries(o.reference.front(), refFlags, "reference");
+    const std::size_t referenceLength = parts ? parts->length() : reference.length;
     // A query cut from the searched channel would find itself: its own place is excluded
     // unless --include-self (search_modes.h says exactly which matches).
     compute::SearchScope scope;
@@ -105,10 +112,10 @@ void runSearch(const SearchOptions& o) {
                 wp.metric = compute::Metric::Cdtw;
                 mpi::step([&] { wp.band = windowBand(o.modes, query.length); });
                 const auto t0 = std::chrono::steady_clock::now();
-                found.matches = windowSearchMpi(query, reference, wp, toRunOptions(o.run, "search"), scope, &found.stats);
+                found.matches = windowSearchMpi(query, *parts, wp, toRunOptions(o.run, "search"), scope, &found.stats);
                 found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             } else {
-                found.matches = searchMpi(query, reference, params, scope);
+                found.matches = searchMpi(query, *parts, params, scope);
             }
         });
         if (mpi::rank() != 0) return;
@@ -120,8 +127,8 @@ void runSearch(const SearchOptions& o) {
     finishProgress();
     const std::vector<compute::Match>& matches = found.matches;
     std::cerr << note;
-    if (window && reference.length < query.length)
-        std::cerr << "warning: " << o.reference.front() << ": the reference (" << reference.length
+    if (window && referenceLength < query.length)
+        std::cerr << "warning: " << o.reference.front() << ": the reference (" << referenceLength
                   << " samples) is shorter than the query (" << query.length << "): no window to compare\n";
     if (o.modes.stats && window) std::cerr << statsNote(found.stats, found.seconds);
     std::cout << "rank,cost,start,end\n";

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "app/cli/mpi_session.h"
+#include "app/cli/reference_parts.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/sdtw_parallel.h"
 #include "compute/cpu/sdtw_stretch.h"
@@ -59,38 +60,58 @@ std::string recvText(int from) {
 }
 }  // namespace
 
-std::vector<compute::Match> searchMpi(const compute::Series& query, const compute::Series& reference,
+namespace {
+// Rank r's part [lo, hi) of `reference` (checked as a series, its samples named where they are
+// in the reference).
+compute::Series readPart(const ReferenceParts& reference, std::size_t lo, std::size_t hi) {
+    compute::Series part = reference.read(lo, hi);
+    compute::checkSeries(part, "reference", lo);
+    return part;
+}
+}  // namespace
+
+std::vector<compute::Match> searchMpi(const compute::Series& query, const ReferenceParts& reference,
                                       const compute::Params& params, const compute::SearchScope& scope) {
-    compute::Series qp, rp;
+    compute::Series qp, part;
     ref::SdtwStretch mine;
     const int r = mpi::rank(), K = mpi::size();
+    const std::size_t m = reference.length();
+    const std::size_t a = m * std::size_t(r) / std::size_t(K), b = m * std::size_t(r + 1) / std::size_t(K);
+    const bool absCost = params.cost == compute::Cost::Absolute;
     mpi::step([&] {
         mpi::injectFailure("search");
         compute::checkSeries(query, "query");
-        compute::checkSeries(reference, "reference");
         qp = params.znorm ? compute::znormalized(query) : query;
-        rp = params.znorm ? compute::znormalized(reference) : reference;
-        compute::checkPair(qp, "query", rp, "reference", compute::Metric::Sdtw);
-        const std::size_t m = rp.length;
-        // On all of the rank's cores: the same columns as one core's sweep (sdtw_parallel.h).
-        mine = ref::sdtwStretchParallel(qp, rp, params.cost == compute::Cost::Absolute, m * std::size_t(r) / std::size_t(K),
-                                        m * std::size_t(r + 1) / std::size_t(K), 0);
+        if (params.znorm) {
+            // The mean and std are the whole reference's: read it whole, keep the stretch.
+            const compute::Series whole = readPart(reference, 0, m);
+            compute::Series z = compute::znormalized(whole);
+            part = compute::Series(std::vector<float>(z.values.begin() + std::ptrdiff_t(a * z.dims),
+                                                      z.values.begin() + std::ptrdiff_t(b * z.dims)),
+                                   z.dims, z.name);
+        } else {
+            part = a < b ? readPart(reference, a, b) : reference.read(a, b);  // a rank may have no columns
+        }
+        compute::checkPair(qp, "query", part, "reference", compute::Metric::Sdtw);
+        // On all of the rank's cores: the same columns as one core's sweep (sdtw_parallel.h),
+        // counted from the part's first, then moved to the reference's.
+        mine = ref::sdtwStretchParallel(qp, part, absCost, 0, b - a, 0);
+        ref::sdtwStretchShift(mine, a);
     });
     // The boundary columns, rank to rank: rank r's exact end column needs rank r-1's.
-    const bool absCost = params.cost == compute::Cost::Absolute;
-    if (r > 0) ref::sdtwReseed(qp, rp, absCost, recvColumn(qp.length, r - 1), mine);
+    if (r > 0) ref::sdtwReseed(qp, part, absCost, recvColumn(qp.length, r - 1), mine, a);
     if (r + 1 < K) sendColumn(mine.endColumn, r + 1);
     // Excluded ends (self-exclusion) leave every round, as the single-process search's do.
     for (const auto& [lo, hi] : scope.excluded) ref::sdtwStretchExclude(mine, lo, hi);
 
     // METRICS.md's top-k over every stretch: the best (cost, then column) of all ranks, then
     // its neighbourhood excluded everywhere.
-    const std::size_t m = rp.length, half = qp.length / 2;
+    const std::size_t half = qp.length / 2;
     std::vector<compute::Match> out;
     std::vector<WireMatch> all(static_cast<std::size_t>(K));
     for (int round = 0; round < params.topk; ++round) {
-        const compute::Match b = ref::sdtwStretchBest(mine);
-        const WireMatch w{b.cost, b.start, b.end};
+        const compute::Match best1 = ref::sdtwStretchBest(mine);
+        const WireMatch w{best1.cost, best1.start, best1.end};
         mpi::allgather(&w, sizeof w, all.data());
         const WireMatch* best = nullptr;
         for (const WireMatch& c : all)
@@ -107,7 +128,7 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const comput
     return out;
 }
 
-std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const compute::Series& reference,
+std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const ReferenceParts& reference,
                                             const compute::Params& params, const compute::RunOptions& options,
                                             const compute::SearchScope& scope, compute::WindowSearchStats* stats) {
     const int r = mpi::rank(), K = mpi::size();
@@ -115,16 +136,27 @@ std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const 
     compute::WindowSearchStats myStats;
     mpi::step([&] {
         mpi::injectFailure("search");
-        // Starts 0 .. n - m, cut in K equal stretches (Engine::windowCandidates checks the rest).
-        const std::size_t n = reference.length, m = query.length;
+        // Starts 0 .. n - m, cut in K equal stretches [s0, s1); the rank reads the samples its
+        // windows cover, [s0, s1 + m - 1) (at least one sample, so that a rank without starts
+        // still checks the query as every search does).
+        const std::size_t n = reference.length(), m = query.length;
         const std::size_t starts = n >= m ? n - m + 1 : 0;
-        compute::SearchScope part = scope;
-        part.begin = starts * std::size_t(r) / std::size_t(K);
-        part.end = starts * std::size_t(r + 1) / std::size_t(K);
+        const std::size_t s0 = starts * std::size_t(r) / std::size_t(K);
+        const std::size_t s1 = starts * std::size_t(r + 1) / std::size_t(K);
+        const std::size_t lo = std::min(s0, n > 0 ? n - 1 : 0);
+        const std::size_t hi = std::min(n, std::max(s1 + m - 1, lo + 1));
+        const compute::Series part = readPart(reference, lo, hi);
+        compute::SearchScope local = scope;  // in the part's starts
+        local.begin = s0 - lo;
+        local.end = s1 - lo;
+        local.excluded.clear();
+        for (const auto& [x, y] : scope.excluded)
+            if (y >= lo) local.excluded.emplace_back(std::max(x, lo) - lo, y - lo);
         compute::RunOptions o = options;
         o.shareIndex = 0;
         o.shareCount = 1;
-        mine = compute::Engine::windowCandidates(query, reference, params, o, part, &myStats);
+        mine = compute::Engine::windowCandidates(query, part, params, o, local, &myStats);
+        for (compute::WindowCandidate& c : mine) c.start += lo;
     });
     if (r != 0) {
         std::vector<WireCandidate> wire;

@@ -19,18 +19,22 @@
 
 namespace warplab::cli {
 
+class ReferenceParts;
+
 // Every rank calls it with the same inputs (raw; checked and z-normalised here as
-// Engine::search does). Every rank returns the matches.
+// Engine::search does) and reads only its stretch of the reference (reference_parts.h), or the
+// whole of it with --znorm (the reference's mean and std). Every rank returns the matches.
 // scope.excluded: ends never reported (self-exclusion); half2 and stretches are not split here.
-std::vector<compute::Match> searchMpi(const compute::Series& query, const compute::Series& reference,
+std::vector<compute::Match> searchMpi(const compute::Series& query, const ReferenceParts& reference,
                                       const compute::Params& params, const compute::SearchScope& scope = {});
 
 // `--mode window` under mpirun: the starts cut into K equal stretches, one per rank (on all
-// of its cores); each rank's candidates (Engine::windowCandidates) go to rank 0, which selects
-// the top-k once: the single-process CPU matches, bit for bit. `scope.excluded` holds the
+// of its cores), reading only the samples its windows cover; each rank's candidates
+// (Engine::windowCandidates) go to rank 0, which selects the top-k once: the single-process
+// CPU matches, bit for bit. `scope.excluded` holds the
 // excluded starts; `params` is the window search's (cdtw, band, k, sqrt). Rank 0 returns the
 // matches and, in `stats`, every rank's pruning counts summed; the other ranks return nothing.
-std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const compute::Series& reference,
+std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const ReferenceParts& reference,
                                             const compute::Params& params, const compute::RunOptions& options,
                                             const compute::SearchScope& scope, compute::WindowSearchStats* stats);
 

@@ -9,7 +9,7 @@ namespace warplab::compute {
 
 using K = EngineError::Kind;
 
-void checkSeries(const Series& s, const std::string& field) {
+void checkSeries(const Series& s, const std::string& field, std::size_t firstSample) {
     if (s.dims == 0) throw EngineError(K::BadInput, field, "series has zero channels");
     if (s.length == 0) throw EngineError(K::BadInput, field, "series is empty");
     if (s.values.size() != s.length * s.dims)
@@ -20,7 +20,7 @@ void checkSeries(const Series& s, const std::string& field) {
         float v = s.values[k];
         if (!std::isfinite(v)) {
             std::string what = std::isnan(v) ? "NaN" : "infinite";
-            std::string where = "sample " + std::to_string(k / s.dims);
+            std::string where = "sample " + std::to_string(firstSample + k / s.dims);
             if (s.dims > 1) where += " channel " + std::to_string(k % s.dims);
             throw EngineError(K::BadInput, field, where + " is " + what);
         }

@@ -11,7 +11,9 @@ namespace warplab::compute {
 
 // Throws EngineError(BadInput) naming `field` (e.g. "queries[3]") and, for a bad sample, its
 // index: empty series, values.size() != length * dims, zero channels, NaN or infinite samples.
-void checkSeries(const Series& s, const std::string& field);
+// `firstSample`: the index of s's first sample in the series it was cut from (a rank's part of
+// a reference), so that a bad sample is named where it is in the file.
+void checkSeries(const Series& s, const std::string& field, std::size_t firstSample = 0);
 
 // Throws EngineError(BadInput) when the two series cannot be compared under `metric`:
 // different channel counts, or unequal lengths for euclidean.

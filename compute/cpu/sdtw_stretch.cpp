@@ -12,14 +12,17 @@ namespace warplab::compute::reference {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Column j of D from column j-1 (`prev`), the cell rule of sdtw_reference.cpp's lastRow.
-void step(const Series& x, const Series& y, bool absCost, std::size_t j, const SdtwColumn& prev, SdtwColumn& cur) {
+// Column j of D from column j-1 (`prev`), the cell rule of sdtw_reference.cpp's lastRow; y
+// holds the columns from `origin` on.
+void step(const Series& x, const Series& y, bool absCost, std::size_t j, const SdtwColumn& prev, SdtwColumn& cur,
+          std::size_t origin = 0) {
     const std::size_t n = x.length;
     const int d = int(x.dims);
-    cur.cost[0] = cell::localCostN<double>(x.sample(0), y.sample(j), d, absCost);
+    const float* yj = y.sample(j - origin);
+    cur.cost[0] = cell::localCostN<double>(x.sample(0), yj, d, absCost);
     cur.start[0] = j;
     for (std::size_t i = 1; i < n; ++i) {
-        const double c = cell::localCostN<double>(x.sample(i), y.sample(j), d, absCost);
+        const double c = cell::localCostN<double>(x.sample(i), yj, d, absCost);
         const double diag = prev.cost[i - 1], up = cur.cost[i - 1], left = prev.cost[i];
         if (diag <= up && diag <= left) { cur.cost[i] = c + diag; cur.start[i] = prev.start[i - 1]; }
         else if (up <= left) { cur.cost[i] = c + up; cur.start[i] = cur.start[i - 1]; }
@@ -52,7 +55,8 @@ SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::siz
     return s;
 }
 
-std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const SdtwColumn& before, SdtwStretch& s) {
+std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const SdtwColumn& before, SdtwStretch& s,
+                       std::size_t origin) {
     if (before.cost.empty()) return 0;  // column 0 has nothing before it
     if (s.begin == s.end) {             // an empty stretch passes the column on
         s.endColumn = before;
@@ -61,8 +65,8 @@ std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const Sdt
     const std::size_t n = x.length;
     SdtwColumn exactPrev = before, exactCur = infColumn(n), localPrev = infColumn(n), localCur = infColumn(n);
     for (std::size_t j = s.begin; j < s.end; ++j) {
-        step(x, y, absCost, j, exactPrev, exactCur);
-        step(x, y, absCost, j, localPrev, localCur);
+        step(x, y, absCost, j, exactPrev, exactCur, origin);
+        step(x, y, absCost, j, localPrev, localCur, origin);
         s.lastCost[j - s.begin] = exactCur.cost.back();
         s.lastStart[j - s.begin] = exactCur.start.back();
         if (sameColumn(exactCur, localCur)) return j - s.begin + 1;  // from here on the first pass is exact
@@ -71,6 +75,15 @@ std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const Sdt
     }
     s.endColumn = std::move(exactPrev);
     return s.end - s.begin;
+}
+
+void sdtwStretchShift(SdtwStretch& s, std::size_t offset) {
+    s.begin += offset;
+    s.end += offset;
+    for (std::size_t k = 0; k < s.lastCost.size(); ++k)
+        if (s.lastCost[k] < kInf) s.lastStart[k] += offset;
+    for (std::size_t i = 0; i < s.endColumn.cost.size(); ++i)
+        if (s.endColumn.cost[i] < kInf) s.endColumn.start[i] += offset;
 }
 
 Match sdtwStretchBest(const SdtwStretch& s) {

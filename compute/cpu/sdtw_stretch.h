@@ -30,15 +30,23 @@ struct SdtwStretch {
     SdtwColumn endColumn;               // column end-1 (or the column before, for an empty stretch)
 };
 
-// First pass over [a, b) from a +inf column a-1 (x: query, y: the whole reference). `cancel`
-// (may be null) is checked every 4,096 columns (EngineError Cancelled).
+// First pass over [a, b) from a +inf column a-1 (x: query, y: the reference). `cancel` (may
+// be null) is checked every 4,096 columns (EngineError Cancelled).
 SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
                         const CancelToken* cancel = nullptr);
 
 // Second pass: `before` is the exact column a-1 (empty for a = 0: the first pass was exact).
 // Patches `s` (last row and, if they never agree, its end column) so that it is exact.
-// Returns the number of columns recomputed.
-std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const SdtwColumn& before, SdtwStretch& s);
+// Returns the number of columns recomputed. `origin`: y holds only the reference's columns
+// [origin, origin + y.length) (a rank that read its stretch alone), s.begin >= origin.
+std::size_t sdtwReseed(const Series& x, const Series& y, bool absCost, const SdtwColumn& before, SdtwStretch& s,
+                       std::size_t origin = 0);
+
+// A stretch swept over a part of the reference (columns counted from the part's first) moved
+// to the reference's columns, the part beginning at column `offset`: its columns and the
+// starts of its finite cells (a +inf cell's start is the +inf column's 0, as a sweep of the
+// whole reference leaves it), so that it equals the stretch swept over the whole reference.
+void sdtwStretchShift(SdtwStretch& s, std::size_t offset);
 
 // The best unexcluded end column of the stretch (smallest cost, then smallest column), or
 // none (cost +inf) — one round of the top-k rule of METRICS.md.

@@ -3,7 +3,9 @@
 // corrections, and the top-k rounds over all stretches must give reference::sdtwTopK's matches
 // bit for bit — on random walks and on real ECG200 series, for 1 to 9 stretches, stretches
 // shorter than the query (so a correction must cross whole stretches), empty stretches, both
-// costs and several channels.
+// costs and several channels; and with every stretch seeing only its own part of the reference
+// (what a rank reads), moved to the reference's columns (sdtwStretchShift) and corrected with
+// the part's origin.
 #include <QtTest/QtTest>
 
 #include <cstring>
@@ -30,14 +32,30 @@ Series walk(std::mt19937& rng, std::size_t n, std::size_t dims = 1) {
     return Series(std::move(v), dims);
 }
 
-// In one process, exactly what the ranks of mpi_search.cpp do together.
+// In one process, exactly what the ranks of mpi_search.cpp do together. `parts`: each stretch
+// sees only its own part of the reference (what a rank reads), swept from the part's first
+// column, moved to the reference's columns and corrected with the part's origin.
 std::vector<Match> split(const Series& x, const Series& y, bool absCost, int k, std::size_t K,
-                         std::size_t* recomputed = nullptr) {
+                         std::size_t* recomputed = nullptr, bool parts = false) {
     const std::size_t m = y.length, half = x.length / 2;
     std::vector<ref::SdtwStretch> s;
-    for (std::size_t r = 0; r < K; ++r) s.push_back(ref::sdtwStretch(x, y, absCost, m * r / K, m * (r + 1) / K));
+    std::vector<Series> part(K);
+    for (std::size_t r = 0; r < K; ++r) {
+        const std::size_t a = m * r / K, b = m * (r + 1) / K;
+        if (!parts) {
+            s.push_back(ref::sdtwStretch(x, y, absCost, a, b));
+            continue;
+        }
+        part[r] = Series(std::vector<float>(y.values.begin() + std::ptrdiff_t(a * y.dims),
+                                            y.values.begin() + std::ptrdiff_t(b * y.dims)),
+                         y.dims);
+        s.push_back(ref::sdtwStretch(x, part[r], absCost, 0, b - a));
+        ref::sdtwStretchShift(s.back(), a);
+    }
     std::size_t redone = 0;
-    for (std::size_t r = 1; r < K; ++r) redone += ref::sdtwReseed(x, y, absCost, s[r - 1].endColumn, s[r]);
+    for (std::size_t r = 1; r < K; ++r)
+        redone += parts ? ref::sdtwReseed(x, part[r], absCost, s[r - 1].endColumn, s[r], m * r / K)
+                        : ref::sdtwReseed(x, y, absCost, s[r - 1].endColumn, s[r]);
     if (recomputed) *recomputed = redone;
     std::vector<Match> out;
     for (int round = 0; round < k; ++round) {
@@ -80,11 +98,13 @@ private slots:
                 for (bool absCost : {false, true}) {
                     const Series x = znormalized(walk(rng, n)), y = znormalized(walk(rng, m));
                     const auto want = ref::sdtwTopK(x, y, absCost, 6);
-                    for (std::size_t K = 1; K <= 9; ++K) {
-                        QVERIFY2(sameMatches(split(x, y, absCost, 6, K), want),
-                                 qPrintable(QString("n %1 m %2 K %3 abs %4").arg(n).arg(m).arg(K).arg(absCost)));
-                        ++cases;
-                    }
+                    for (std::size_t K = 1; K <= 9; ++K)
+                        for (bool parts : {false, true}) {
+                            QVERIFY2(sameMatches(split(x, y, absCost, 6, K, nullptr, parts), want),
+                                     qPrintable(QString("n %1 m %2 K %3 abs %4 parts %5")
+                                                    .arg(n).arg(m).arg(K).arg(absCost).arg(parts)));
+                            ++cases;
+                        }
                 }
             }
         }
@@ -95,7 +115,10 @@ private slots:
         std::mt19937 rng(5);
         const Series x = walk(rng, 30, 3), y = walk(rng, 500, 3);
         const auto want = ref::sdtwTopK(x, y, false, 5);
-        for (std::size_t K : {2, 3, 8}) QVERIFY(sameMatches(split(x, y, false, 5, K), want));
+        for (std::size_t K : {2, 3, 8}) {
+            QVERIFY(sameMatches(split(x, y, false, 5, K), want));
+            QVERIFY(sameMatches(split(x, y, false, 5, K, nullptr, true), want));
+        }
     }
 
     // A query repeated in a reference whose stretches are shorter than it: the best paths
@@ -114,6 +137,14 @@ private slots:
         std::size_t redone = 0;
         for (std::size_t K : {2, 5, 13, 31}) QVERIFY(sameMatches(split(q, y, false, 8, K, &redone), want));
         QVERIFY2(redone > 0, "the corrections did some work");
+        // Each stretch with only its part of the reference: the same matches, and the same
+        // columns corrected (the moved stretches are the whole reference's, +inf cells too).
+        for (std::size_t K : {2, 5, 13, 31}) {
+            std::size_t whole = 0, parts = 0;
+            QVERIFY(sameMatches(split(q, y, false, 8, K, &whole), want));
+            QVERIFY(sameMatches(split(q, y, false, 8, K, &parts, true), want));
+            QCOMPARE(parts, whole);
+        }
     }
 
     // Real series: an ECG200 test series searched in the concatenated training set (what the
@@ -141,7 +172,10 @@ private slots:
         const Series y = znormalized(Series(std::move(all))), x = znormalized(test[2]);
         const auto want = ref::sdtwTopK(x, y, false, 7);
         QCOMPARE(int(want.size()), 7);
-        for (std::size_t K = 1; K <= 7; ++K) QVERIFY(sameMatches(split(x, y, false, 7, K), want));
+        for (std::size_t K = 1; K <= 7; ++K) {
+            QVERIFY(sameMatches(split(x, y, false, 7, K), want));
+            QVERIFY(sameMatches(split(x, y, false, 7, K, nullptr, true), want));
+        }
     }
 };
 

@@ -222,6 +222,46 @@ private slots:
         QVERIFY(errorOf([&] { readSeriesFile(f, o); }).find("channel: the recording has 23 signals") != std::string::npos);
     }
 
+    // A channel window read by parts (an MPI rank's stretch of a search reference): every part
+    // equals that slice of the whole read, the parts cover it, and the errors are the whole
+    // read's (found from the header) or name the part that lies outside.
+    void edfChannelWindowByParts() {
+        const std::string f = kData + "/chbmit/chb01_03_Seizure.edf";
+        for (bool windowed : {false, true}) {
+            SeriesFileOptions o;
+            o.channel = "FP1-F7";
+            if (windowed) {
+                o.windowStartS = 3.5;
+                o.windowLengthS = 20.0;
+            }
+            const compute::Series whole = readSeriesFile(f, o).front();
+            const ChannelWindow w = locateChannelWindow(f, o);
+            QCOMPARE(std::size_t(w.count), whole.length);
+            QCOMPARE(w.name, whole.name);
+            QVERIFY(isRecordingFile(f));
+            std::vector<float> joined;
+            const long long n = w.count;
+            for (int K : {1, 3, 7}) {
+                joined.clear();
+                for (int r = 0; r < K; ++r) {
+                    const compute::Series part = readChannelWindow(w, n * r / K, n * (r + 1) / K);
+                    QCOMPARE(part.name, whole.name);
+                    joined.insert(joined.end(), part.values.begin(), part.values.end());
+                }
+                QVERIFY2(joined == whole.values, qPrintable(QString("windowed %1, %2 parts").arg(windowed).arg(K)));
+            }
+            QCOMPARE(readChannelWindow(w, 5, 5).length, std::size_t(0));
+            const std::string m = errorOf([&] { readChannelWindow(w, n - 2, n + 1); });
+            QVERIFY2(m.find("window: samples [" + std::to_string(n - 2) + ", " + std::to_string(n + 1) + ") lie outside") !=
+                         std::string::npos,
+                     m.c_str());
+        }
+        SeriesFileOptions bad;
+        bad.channel = "Cz";
+        QVERIFY(errorOf([&] { locateChannelWindow(f, bad); }).find("channel: no signal named \"Cz\"") != std::string::npos);
+        QVERIFY(!isRecordingFile(kData + "/ucr/ECG200/ECG200_TRAIN.txt"));
+    }
+
     void textFilesAsRecordings() {
         OpenOptions o;
         o.rateHz = 173.61;

@@ -83,6 +83,19 @@ if [ -f "$edf" ] && [ -f "$edf2" ]; then
     [ "$(grep -c '# self-exclusion' multi_many.log)" = 1 ] && pass "multi-source self-exclusion said once ($mode)" \
       || { fail "multi-source self-exclusion note ($mode)"; cat multi_many.log; }
   done
+  # One recording channel as the reference: each rank reads only its stretch of the channel
+  # window (and the whole of it with --znorm, whose mean and std are the window's).
+  for mode in subsequence window; do
+    R=(search --query "$edf" --channel FP1-F7 --window 10:1 --reference "$edf2" --reference-channel F7-T7
+       --reference-window 2.5:30 --top 6 --mode $mode --backend cpu)
+    "$cli" "${R[@]}" > part_one.csv
+    mpi "${R[@]}" > part_many.csv
+    same "$mode search of a channel window read by parts, $np ranks == 1 process" part_one.csv part_many.csv
+  done
+  Z=(search --query "$edf" --channel FP1-F7 --window 10:1 --reference "$edf2" --reference-channel F7-T7 --znorm --top 4 --backend cpu)
+  "$cli" "${Z[@]}" > znorm_one.csv
+  mpi "${Z[@]}" > znorm_many.csv
+  same "z-normalised search of a whole channel, $np ranks == 1 process" znorm_one.csv znorm_many.csv
   WARPLAB_MPI_FAIL=1 mpi "${M[@]}" > failed_multi.csv 2> failed_multi.log
   rc=$?
   [ $rc -ne 0 ] && grep -q "rank 1: injected failure" failed_multi.log && [ ! -s failed_multi.csv ] \
