@@ -1,5 +1,6 @@
 #include "io/npy.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdint>
@@ -59,7 +60,9 @@ std::string npyHeader(const std::vector<std::size_t>& shape) {
     return out + dict;
 }
 
-NpyArray parseNpy(const std::string& file, std::string_view bytes) {
+namespace {
+
+NpyLayout parseNpyHeader(const std::string& file, std::string_view bytes) {
     if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY")
         throw IoError(file, "magic", "not a NumPy .npy file");
     const auto* u = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -82,12 +85,12 @@ NpyArray parseNpy(const std::string& file, std::string_view bytes) {
     std::string_view shapeText = dictValue(dict, "shape");
     if (descr.size() < 5 || descr.front() != '\'' || descr.back() != '\'')
         throw IoError(file, "descr", "missing or unreadable dtype");
-    std::string type(descr.substr(1, descr.size() - 2));
-    const bool fortran = order.substr(0, 4) == "True";
-    if (!fortran && order.substr(0, 5) != "False") throw IoError(file, "fortran_order", "missing or unreadable");
+    NpyLayout l;
+    l.type = std::string(descr.substr(1, descr.size() - 2));
+    l.fortran = order.substr(0, 4) == "True";
+    if (!l.fortran && order.substr(0, 5) != "False") throw IoError(file, "fortran_order", "missing or unreadable");
     if (shapeText.size() < 2 || shapeText.front() != '(' || shapeText.back() != ')')
         throw IoError(file, "shape", "missing or unreadable");
-    NpyArray a;
     std::string_view dims = shapeText.substr(1, shapeText.size() - 2);
     std::size_t pos = 0;
     while (pos < dims.size()) {
@@ -96,46 +99,108 @@ NpyArray parseNpy(const std::string& file, std::string_view bytes) {
         std::size_t v = 0;
         auto [p, ec] = std::from_chars(dims.data() + pos, dims.data() + dims.size(), v);
         if (ec != std::errc()) throw IoError(file, "shape", "not a tuple of sizes: " + std::string(shapeText));
-        a.shape.push_back(v);
+        l.shape.push_back(v);
         pos = std::size_t(p - dims.data());
     }
-    if (a.shape.empty() || a.shape.size() > 2)
-        throw IoError(file, "shape", "expected 1 or 2 dimensions, got " + std::to_string(a.shape.size()));
-    std::size_t size;
-    if (type == "<f8" || type == "<i8") size = 8;
-    else if (type == "<f4" || type == "<i4") size = 4;
-    else if (type == "<i2") size = 2;
-    else if (type == "|i1" || type == "|u1") size = 1;
-    else throw IoError(file, "descr", "unsupported dtype '" + type + "' (use float64 or float32, little-endian)");
-    const std::size_t count = a.shape.size() == 2 ? a.shape[0] * a.shape[1] : a.shape[0];
-    if (a.shape.size() == 2 && a.shape[1] != 0 && count / a.shape[1] != a.shape[0])
+    if (l.shape.empty() || l.shape.size() > 2)
+        throw IoError(file, "shape", "expected 1 or 2 dimensions, got " + std::to_string(l.shape.size()));
+    if (l.type == "<f8" || l.type == "<i8") l.valueSize = 8;
+    else if (l.type == "<f4" || l.type == "<i4") l.valueSize = 4;
+    else if (l.type == "<i2") l.valueSize = 2;
+    else if (l.type == "|i1" || l.type == "|u1") l.valueSize = 1;
+    else throw IoError(file, "descr", "unsupported dtype '" + l.type + "' (use float64 or float32, little-endian)");
+    l.count = l.shape.size() == 2 ? l.shape[0] * l.shape[1] : l.shape[0];
+    if (l.shape.size() == 2 && l.shape[1] != 0 && l.count / l.shape[1] != l.shape[0])
         throw IoError(file, "shape", "too large");
-    const std::size_t dataStart = start + headerLen;
-    if (count > (bytes.size() - dataStart) / size)
-        throw IoError(file, "data", "the shape needs " + std::to_string(count) + " values but the file holds " +
-                                        std::to_string((bytes.size() - dataStart) / size));
-    a.data.resize(count);
-    const unsigned char* d = u + dataStart;
+    l.dataStart = start + headerLen;
+    return l;
+}
+
+void decodeNpy(const NpyLayout& l, const unsigned char* d, std::size_t count, double* out) {
+    const std::size_t size = l.valueSize;
     for (std::size_t i = 0; i < count; ++i) {
         const unsigned char* p = d + i * size;
         double v;
-        if (type == "<f8") v = loadLE<double>(p);
-        else if (type == "<f4") v = loadLE<float>(p);
-        else if (type == "<i8") v = double(loadLE<int64_t>(p));
-        else if (type == "<i4") v = loadLE<int32_t>(p);
-        else if (type == "<i2") v = loadLE<int16_t>(p);
-        else if (type == "|i1") v = static_cast<int8_t>(*p);
+        if (l.type == "<f8") v = loadLE<double>(p);
+        else if (l.type == "<f4") v = loadLE<float>(p);
+        else if (l.type == "<i8") v = double(loadLE<int64_t>(p));
+        else if (l.type == "<i4") v = loadLE<int32_t>(p);
+        else if (l.type == "<i2") v = loadLE<int16_t>(p);
+        else if (l.type == "|i1") v = static_cast<int8_t>(*p);
         else v = *p;
-        a.data[i] = v;
+        out[i] = v;
     }
-    if (fortran && a.shape.size() == 2) {  // column-major on disk: transpose to C order
-        std::vector<double> c(count);
+}
+
+// "the shape needs N values but the file holds M" when `available` bytes of values are too few.
+void checkHolds(const std::string& file, const NpyLayout& l, std::size_t available) {
+    if (l.count > available / l.valueSize)
+        throw IoError(file, "data", "the shape needs " + std::to_string(l.count) + " values but the file holds " +
+                                        std::to_string(available / l.valueSize));
+}
+
+}  // namespace
+
+NpyArray parseNpy(const std::string& file, std::string_view bytes) {
+    const NpyLayout l = parseNpyHeader(file, bytes);
+    checkHolds(file, l, bytes.size() - l.dataStart);
+    NpyArray a;
+    a.shape = l.shape;
+    a.data.resize(l.count);
+    decodeNpy(l, reinterpret_cast<const unsigned char*>(bytes.data()) + l.dataStart, l.count, a.data.data());
+    if (l.fortran && a.shape.size() == 2) {  // column-major on disk: transpose to C order
+        std::vector<double> c(l.count);
         const std::size_t r = a.shape[0], k = a.shape[1];
         for (std::size_t i = 0; i < r; ++i)
             for (std::size_t j = 0; j < k; ++j) c[i * k + j] = a.data[j * r + i];
         a.data.swap(c);
     }
     return a;
+}
+
+NpyLayout readNpyLayout(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path, "", "cannot open for reading");
+    std::string head(12, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
+    // The header's length is in its first 12 bytes; then the whole header (at most 4 GiB by
+    // the format, in practice a few hundred bytes).
+    std::size_t want = head.size();
+    if (head.size() >= 10 && head.compare(0, 6, "\x93NUMPY") == 0) {
+        const auto* u = reinterpret_cast<const unsigned char*>(head.data());
+        want = u[6] == 1 ? 10 + (u[8] | (std::size_t(u[9]) << 8))
+                         : 12 + (u[8] | (std::size_t(u[9]) << 8) | (std::size_t(u[10]) << 16) |
+                                 (std::size_t(u[11]) << 24));
+    }
+    in.clear();
+    in.seekg(0);
+    std::string header(std::max(want, head.size()), '\0');
+    in.read(header.data(), std::streamsize(header.size()));
+    header.resize(std::size_t(in.gcount()));
+    NpyLayout l = parseNpyHeader(path, header);
+    in.clear();
+    in.seekg(0, std::ios::end);
+    const std::size_t fileSize = std::size_t(in.tellg());
+    checkHolds(path, l, fileSize - std::min(fileSize, l.dataStart));
+    return l;
+}
+
+std::vector<double> readNpyValues(const std::string& path, const NpyLayout& layout, std::size_t first,
+                                  std::size_t count) {
+    if (first > layout.count || count > layout.count - first)
+        throw IoError(path, "data", "values [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                                        ") lie outside the " + std::to_string(layout.count) + " of the array");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path, "", "cannot open for reading");
+    std::string bytes(count * layout.valueSize, '\0');
+    in.seekg(std::streamoff(layout.dataStart + first * layout.valueSize));
+    in.read(bytes.data(), std::streamsize(bytes.size()));
+    if (std::size_t(in.gcount()) != bytes.size())
+        throw IoError(path, "data", "the file ended before value " + std::to_string(first + count) + " (truncated?)");
+    std::vector<double> out(count);
+    decodeNpy(layout, reinterpret_cast<const unsigned char*>(bytes.data()), count, out.data());
+    return out;
 }
 
 NpyArray readNpy(const std::string& path) {

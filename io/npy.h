@@ -21,6 +21,22 @@ struct NpyArray {
 NpyArray parseNpy(const std::string& file, std::string_view bytes);
 NpyArray readNpy(const std::string& path);
 
+// An .npy file's header, for reading part of its values without the rest (an MPI rank's
+// stretch of a long reference): the values are `count` items of `valueSize` bytes from byte
+// `dataStart`, in C order (Fortran order for 2-D: the same as C for one row or one column).
+struct NpyLayout {
+    std::vector<std::size_t> shape;
+    std::string type;  // the descr, e.g. "<f4"
+    bool fortran = false;
+    std::size_t valueSize = 0, dataStart = 0, count = 0;
+};
+// Reads the header only; the errors of readNpy (the file's size must hold every value).
+NpyLayout readNpyLayout(const std::string& path);
+// Values [first, first + count) in file order, as doubles; IoError naming the file when they lie
+// outside the array or the file ends early.
+std::vector<double> readNpyValues(const std::string& path, const NpyLayout& layout, std::size_t first,
+                                  std::size_t count);
+
 // Magic, version 1.0 header dict for '<f8', C order, `shape`, padded to a 64-byte boundary.
 std::string npyHeader(const std::vector<std::size_t>& shape);
 

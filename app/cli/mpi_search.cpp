@@ -61,11 +61,15 @@ std::string recvText(int from) {
 }  // namespace
 
 namespace {
-// Rank r's part [lo, hi) of `reference` (checked as a series, its samples named where they are
-// in the reference).
+// Rank r's part [lo, hi) of `reference`, checked as a series: a bad sample is named with the
+// file and where it is in the reference (one rank may be the only one to see it).
 compute::Series readPart(const ReferenceParts& reference, std::size_t lo, std::size_t hi) {
     compute::Series part = reference.read(lo, hi);
-    compute::checkSeries(part, "reference", lo);
+    try {
+        compute::checkSeries(part, "reference", lo);
+    } catch (const compute::EngineError& e) {
+        throw compute::EngineError(e.kind(), "", reference.path() + ": " + e.what());
+    }
     return part;
 }
 }  // namespace

@@ -1,13 +1,15 @@
 // The one reference of a search under mpirun, read by parts: each rank reads only the samples
-// of its stretch from an EDF/BDF channel (window), so that reading a long recording is split
-// over the ranks as the search is. Other formats (text, CSV, .npy) have no index to seek by:
-// they are read whole, once, and the parts cut from memory.
+// of its stretch from an EDF/BDF channel (window) or a one-series .npy array (1-D, one row or
+// one column), so that reading a long reference is split over the ranks as the search is.
+// Text and CSV have no index to seek by: they are read whole, once, and the parts cut from
+// memory.
 #pragma once
 #include <cstddef>
 #include <string>
 
 #include "app/cli/common_options.h"
 #include "compute/core/series.h"
+#include "io/npy.h"
 #include "io/series_file.h"
 
 namespace warplab::cli {
@@ -23,12 +25,14 @@ public:
     // readOneSeries's series.
     compute::Series read(std::size_t from, std::size_t to) const;
     // Whether read() reads only the part asked for.
-    bool byParts() const { return window_.recording != nullptr; }
+    bool byParts() const { return window_.recording != nullptr || npy_.count > 0; }
 
 private:
     std::string path_;
     std::size_t length_ = 0;
     io::ChannelWindow window_;  // a recording's channel window
+    io::NpyLayout npy_;         // a one-series .npy (count 0 otherwise)
+    std::string npyName_;       // the series name readOneSeries gives it
     compute::Series whole_;     // any other file
 };
 

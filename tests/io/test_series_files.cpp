@@ -4,10 +4,12 @@
 #undef signals  // Qt keyword macro; io::Recording::signals() is meant here
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <sstream>
 
+#include "io/npy.h"
 #include "io/recording.h"
 #include "io/series_file.h"
 #include "io_test_util.h"
@@ -220,6 +222,45 @@ private slots:
         o.windowLengthS.reset();
         o.channel.clear();
         QVERIFY(errorOf([&] { readSeriesFile(f, o); }).find("channel: the recording has 23 signals") != std::string::npos);
+    }
+
+    // .npy values read by parts (readNpyLayout, readNpyValues): every part equals that slice of
+    // readNpy's values, in every dtype and shape; a truncated file and a part outside the array
+    // are refused naming the file.
+    void npyValuesByParts() {
+        const double d[6] = {1, 2, 3, 4, 5, 6.25};
+        const std::int16_t i2[6] = {-3, 7, 0, 32767, -32768, 12};
+        const float f4[6] = {0.5f, -1, 2, 8, 1e-3f, 3.25f};
+        struct Case {
+            const char *name, *descr, *shape;
+            bool fortran;
+            const void* data;
+            std::size_t bytes;
+        };
+        for (const Case& c : {Case{"p1.npy", "<f8", "(6,)", false, d, sizeof d}, Case{"p2.npy", "<f4", "(1, 6)", false, f4, sizeof f4},
+                              Case{"p3.npy", "<i2", "(6, 1)", true, i2, sizeof i2}, Case{"p4.npy", "<f8", "(2, 3)", false, d, sizeof d}}) {
+            const std::string f = make(c.name, npyBytes(c.descr, c.shape, c.fortran, c.data, c.bytes));
+            const NpyArray whole = readNpy(f);
+            const NpyLayout l = readNpyLayout(f);
+            QCOMPARE(l.count, std::size_t(6));
+            QVERIFY(l.shape == whole.shape);
+            for (std::size_t a = 0; a <= 6; ++a)
+                for (std::size_t b = a; b <= 6; ++b) {
+                    const std::vector<double> part = readNpyValues(f, l, a, b - a);
+                    if (!(c.fortran && whole.shape.size() == 2 && whole.shape[0] > 1 && whole.shape[1] > 1))
+                        QVERIFY2(part == std::vector<double>(whole.data.begin() + long(a), whole.data.begin() + long(b)),
+                                 qPrintable(QString("%1 [%2, %3)").arg(c.name).arg(a).arg(b)));
+                }
+            const std::string m = errorOf([&] { readNpyValues(f, l, 4, 3); });
+            QVERIFY2(m.find(std::string(c.name) + ": data: values [4, 7) lie outside the 6 of the array") != std::string::npos,
+                     m.c_str());
+        }
+        const std::string t = errorOf([&] { readNpyLayout(make("t.npy", npyBytes("<f8", "(6,)", false, d, 40))); });
+        QVERIFY2(t.find("t.npy: data: the shape needs 6 values but the file holds 5") != std::string::npos, t.c_str());
+        const std::string h = errorOf([&] { readNpyLayout(make("h.npy", std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 18))); });
+        QVERIFY2(h.find("h.npy: header: truncated header") != std::string::npos, h.c_str());
+        const std::string n = errorOf([&] { readNpyLayout(make("n.npy", "just text, no magic")); });
+        QVERIFY2(n.find("n.npy: magic: not a NumPy .npy file") != std::string::npos, n.c_str());
     }
 
     // A channel window read by parts (an MPI rank's stretch of a search reference): every part

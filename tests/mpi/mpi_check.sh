@@ -59,6 +59,29 @@ awk '{ for (i = 2; i <= NF; ++i) print $i }' "$train" > reference.txt
 mpi search --query query.txt --reference reference.txt --top 7 --backend cpu > search_many.csv
 same "search top 7 in $(wc -l < reference.txt) samples, $np ranks == 1 process" search_one.csv search_many.csv
 
+# The same reference as a 1-D float64 .npy: each rank reads only its stretch of the values.
+npy() {  # text values on stdin -> 1-D float64 .npy on stdout; NAN=i makes value i NaN
+perl -e 'my @v = map { chomp; $_ } <STDIN>; $v[$ENV{NAN}] = 9**9**9 / 9**9**9 if defined $ENV{NAN}; my $d = "{\x27descr\x27: \x27<f8\x27, \x27fortran_order\x27: False, \x27shape\x27: (" . scalar(@v) . ",), }";
+  $d .= " " x ((64 - (10 + length($d) + 1) % 64) % 64) . "\n"; binmode STDOUT;
+  print "\x93NUMPY\x01\x00", pack("v", length $d), $d, pack("d<*", @v)'
+}
+npy < reference.txt > reference.npy
+for mode in subsequence window; do
+  "$cli" search --query query.txt --reference reference.npy --top 7 --mode $mode --backend cpu > npy_one.csv
+  mpi search --query query.txt --reference reference.npy --top 7 --mode $mode --backend cpu > npy_many.csv
+  [ $mode = subsequence ] && same "subsequence search of the .npy reference == of the text reference" search_one.csv npy_one.csv
+  same "$mode search of a .npy reference read by parts, $np ranks == 1 process" npy_one.csv npy_many.csv
+done
+
+# A NaN in the last rank's stretch: only that rank reads it, and says where it is.
+last=$(( $(wc -l < reference.txt) - 2 ))
+NAN=$last npy < reference.txt > nan.npy
+mpi search --query query.txt --reference nan.npy --backend cpu > nan.csv 2> nan.log
+rc=$?
+[ $rc -eq 2 ] && grep -q "rank $((np - 1)): .*nan.npy: reference: sample $last is NaN" nan.log && ! grep -q "ranks" nan.log && [ ! -s nan.csv ] \
+  && pass "NaN at sample $last of a .npy reference: exit 2, named by the one rank that read it" \
+  || { fail "NaN in a .npy reference under mpirun: exit $rc"; cat nan.log; }
+
 # Window search (starts cut in stretches, candidates merged on rank 0), with --stats.
 "$cli" search --query query.txt --reference reference.txt --mode window --band-fraction 0.1 --top 7 --backend cpu > win_one.csv
 mpi search --query query.txt --reference reference.txt --mode window --band-fraction 0.1 --top 7 --backend cpu --stats > win_many.csv 2> win_many.log
