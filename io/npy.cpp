@@ -174,14 +174,14 @@ NpyLayout readNpyLayout(const std::string& path) {
                                  (std::size_t(u[11]) << 24));
     }
     in.clear();
+    in.seekg(0, std::ios::end);
+    const std::size_t fileSize = std::size_t(in.tellg());
     in.seekg(0);
-    std::string header(std::max(want, head.size()), '\0');
+    // A corrupt length asks for no more than the file holds (parseNpyHeader then says "truncated").
+    std::string header(std::min(std::max(want, head.size()), fileSize), '\0');
     in.read(header.data(), std::streamsize(header.size()));
     header.resize(std::size_t(in.gcount()));
     NpyLayout l = parseNpyHeader(path, header);
-    in.clear();
-    in.seekg(0, std::ios::end);
-    const std::size_t fileSize = std::size_t(in.tellg());
     checkHolds(path, l, fileSize - std::min(fileSize, l.dataStart));
     return l;
 }
