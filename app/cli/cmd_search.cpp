@@ -115,7 +115,7 @@ void runSearch(const SearchOptions& o) {
                 found.matches = windowSearchMpi(query, *parts, wp, toRunOptions(o.run, "search"), scope, &found.stats);
                 found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             } else {
-                found.matches = searchMpi(query, *parts, params, scope);
+                found.matches = searchMpi(query, *parts, params, toRunOptions(o.run, "search"), scope);
             }
         });
         if (mpi::rank() != 0) return;

@@ -75,10 +75,12 @@ compute::Series readPart(const ReferenceParts& reference, std::size_t lo, std::s
 }  // namespace
 
 std::vector<compute::Match> searchMpi(const compute::Series& query, const ReferenceParts& reference,
-                                      const compute::Params& params, const compute::SearchScope& scope) {
+                                      const compute::Params& params, const compute::RunOptions& options,
+                                      const compute::SearchScope& scope) {
     compute::Series qp, part;
     ref::SdtwStretch mine;
     const int r = mpi::rank(), K = mpi::size();
+    mpi::ProgressRelay relay(r == 0 ? options.progress : compute::ProgressFn{});
     const std::size_t m = reference.length();
     const std::size_t a = m * std::size_t(r) / std::size_t(K), b = m * std::size_t(r + 1) / std::size_t(K);
     const bool absCost = params.cost == compute::Cost::Absolute;
@@ -99,9 +101,11 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
         compute::checkPair(qp, "query", part, "reference", compute::Metric::Sdtw);
         // On all of the rank's cores: the same columns as one core's sweep (sdtw_parallel.h),
         // counted from the part's first, then moved to the reference's.
-        mine = ref::sdtwStretchParallel(qp, part, absCost, 0, b - a, 0);
+        compute::ProgressCounter progress(relay.fn(), b - a);
+        mine = ref::sdtwStretchParallel(qp, part, absCost, 0, b - a, options.threads, options.cancel, 0, true,
+                                        &progress);
         ref::sdtwStretchShift(mine, a);
-    });
+    }, [&] { relay.finish(); });
     // The boundary columns, rank to rank: rank r's exact end column needs rank r-1's.
     if (r > 0) ref::sdtwReseed(qp, part, absCost, recvColumn(qp.length, r - 1), mine, a);
     if (r + 1 < K) sendColumn(mine.endColumn, r + 1);
@@ -129,6 +133,8 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
     }
     for (compute::Match& x : out)
         if (params.sqrt) x.cost = std::sqrt(x.cost);
+    // The relay draws what arrived before every rank finished; the search is whole now.
+    if (r == 0 && options.progress) options.progress(1.0);
     return out;
 }
 
@@ -138,6 +144,7 @@ std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const 
     const int r = mpi::rank(), K = mpi::size();
     std::vector<compute::WindowCandidate> mine;
     compute::WindowSearchStats myStats;
+    mpi::ProgressRelay relay(r == 0 ? options.progress : compute::ProgressFn{});
     mpi::step([&] {
         mpi::injectFailure("search");
         // Starts 0 .. n - m, cut in K equal stretches [s0, s1); the rank reads the samples its
@@ -159,9 +166,10 @@ std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const 
         compute::RunOptions o = options;
         o.shareIndex = 0;
         o.shareCount = 1;
+        o.progress = relay.fn();  // rank 0 draws the mean of every rank's
         mine = compute::Engine::windowCandidates(query, part, params, o, local, &myStats);
         for (compute::WindowCandidate& c : mine) c.start += lo;
-    });
+    }, [&] { relay.finish(); });
     if (r != 0) {
         std::vector<WireCandidate> wire;
         wire.reserve(mine.size());
@@ -179,6 +187,8 @@ std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const 
     auto out = compute::selectWindowTopK(std::move(mine), query.length, params.topk);
     for (compute::Match& x : out)
         if (params.sqrt) x.cost = std::sqrt(x.cost);
+    // The relay draws what arrived before every rank finished; the search is whole now.
+    if (r == 0 && options.progress) options.progress(1.0);
     return out;
 }
 

@@ -25,8 +25,10 @@ class ReferenceParts;
 // Engine::search does) and reads only its stretch of the reference (reference_parts.h), or the
 // whole of it with --znorm (the reference's mean and std). Every rank returns the matches.
 // scope.excluded: ends never reported (self-exclusion); half2 and stretches are not split here.
+// `options`: threads, cancel, and progress (drawn by rank 0 alone, the mean over the ranks).
 std::vector<compute::Match> searchMpi(const compute::Series& query, const ReferenceParts& reference,
-                                      const compute::Params& params, const compute::SearchScope& scope = {});
+                                      const compute::Params& params, const compute::RunOptions& options,
+                                      const compute::SearchScope& scope = {});
 
 // `--mode window` under mpirun: the starts cut into K equal stretches, one per rank (on all
 // of its cores), reading only the samples its windows cover; each rank's candidates

@@ -1,7 +1,9 @@
 // What every long computation shares: a cancellation token checked between tiles and a
 // progress callback (fraction done in [0,1]). Both are safe to use from worker threads.
 #pragma once
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -17,6 +19,23 @@ private:
 };
 
 using ProgressFn = std::function<void(double fraction)>;
+
+// Work done by many threads towards a known total, reported through `fn` (may be empty) as the
+// fraction done: what a long sweep calls every few thousand columns or windows, so that a
+// search shows progress as it goes, not only at its end.
+class ProgressCounter {
+public:
+    ProgressCounter(ProgressFn fn, std::uint64_t total) : fn_(std::move(fn)), total_(total ? total : 1) {}
+    void add(std::uint64_t n) {
+        if (!fn_) return;
+        const std::uint64_t done = done_.fetch_add(n, std::memory_order_relaxed) + n;
+        fn_(std::min(1.0, double(done) / double(total_)));
+    }
+private:
+    ProgressFn fn_;
+    std::uint64_t total_;
+    std::atomic<std::uint64_t> done_{0};
+};
 
 enum class Backend { Auto, Cpu, Cuda, Hip };
 

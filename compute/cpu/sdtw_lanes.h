@@ -16,8 +16,9 @@ namespace warplab::compute::reference::lanes {
 bool available();
 
 // out[l] = sdtwStretch(x, y, absCost, begin[l], begin[l] + len) for l = 0..3. One channel
-// (x.dims == y.dims == 1). `cancel` is checked every 4,096 columns.
+// (x.dims == y.dims == 1). `cancel` is checked, and `progress` (may be null) told the columns
+// swept, every 4,096 columns.
 void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t begin[4], std::size_t len,
-            SdtwStretch out[4], const CancelToken* cancel);
+            SdtwStretch out[4], const CancelToken* cancel, ProgressCounter* progress = nullptr);
 
 }  // namespace warplab::compute::reference::lanes

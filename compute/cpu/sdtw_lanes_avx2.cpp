@@ -13,7 +13,7 @@
 namespace warplab::compute::reference::lanes {
 
 void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t begin[4], std::size_t len,
-            SdtwStretch out[4], const CancelToken* cancel) {
+            SdtwStretch out[4], const CancelToken* cancel, ProgressCounter* progress) {
     const std::size_t n = x.length;
     const double inf = std::numeric_limits<double>::infinity();
     std::vector<double> xd(x.values.begin(), x.values.end());
@@ -33,8 +33,10 @@ void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t be
     };
     const float* yv0 = y.values.data();
     for (std::size_t t = 0; t < len; ++t) {
-        if (cancel && t % 4096 == 0 && cancel->cancelled())
-            throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
+        if (t % 4096 == 0) {
+            if (cancel && cancel->cancelled()) throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
+            if (progress && t > 0) progress->add(4 * 4096);
+        }
         const std::size_t j0 = begin[0] + t, j1 = begin[1] + t, j2 = begin[2] + t, j3 = begin[3] + t;
         const __m256d yv = _mm256_set_pd(double(yv0[j3]), double(yv0[j2]), double(yv0[j1]), double(yv0[j0]));
         const __m256i jv = _mm256_set_epi64x(std::int64_t(j3), std::int64_t(j2), std::int64_t(j1), std::int64_t(j0));
@@ -71,6 +73,7 @@ void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t be
         prevCost.swap(curCost);
         prevStart.swap(curStart);
     }
+    if (progress && len > 0) progress->add(4 * (len - (len - 1) / 4096 * 4096));  // the columns not yet told
     for (int l = 0; l < 4; ++l) {
         SdtwColumn& e = out[l].endColumn;
         e.cost.resize(n);

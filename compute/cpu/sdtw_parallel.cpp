@@ -16,7 +16,8 @@ namespace warplab::compute::reference {
 bool lanes::available() { return __builtin_cpu_supports("avx2"); }
 
 SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
-                                int threads, const CancelToken* cancel, std::size_t minPiece, bool simd) {
+                                int threads, const CancelToken* cancel, std::size_t minPiece, bool simd,
+                                ProgressCounter* progress) {
     const std::size_t cores = std::size_t(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
     const std::size_t len = b > a ? b - a : 0;
     const std::size_t minPart = std::max<std::size_t>(1, minPiece ? minPiece : 16 * x.length);
@@ -31,7 +32,7 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
         if (bound.back() < b) bound.push_back(b);
     } else {
         const std::size_t parts = std::max<std::size_t>(1, std::min(cores, len / minPart));
-        if (parts == 1) return sdtwStretch(x, y, absCost, a, b, cancel);
+        if (parts == 1) return sdtwStretch(x, y, absCost, a, b, cancel, progress);
         for (std::size_t p = 1; p <= parts; ++p) bound.push_back(a + len * p / parts);
     }
     const std::size_t parts = bound.size() - 1;
@@ -44,10 +45,11 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
     arena.execute([&] {
         tbb::parallel_for(std::size_t(0), tasks, [&](std::size_t t) {
             if (t < groups) {
-                lanes::sweep4(x, y, absCost, &bound[4 * t], bound[4 * t + 1] - bound[4 * t], &piece[4 * t], cancel);
+                lanes::sweep4(x, y, absCost, &bound[4 * t], bound[4 * t + 1] - bound[4 * t], &piece[4 * t], cancel,
+                              progress);
             } else {
                 const std::size_t p = 4 * groups + (t - groups);
-                piece[p] = sdtwStretch(x, y, absCost, bound[p], bound[p + 1], cancel);
+                piece[p] = sdtwStretch(x, y, absCost, bound[p], bound[p + 1], cancel, progress);
             }
         });
     });
@@ -87,8 +89,8 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
 
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
                                     const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
-                                    const CancelToken* cancel) {
-    SdtwStretch s = sdtwStretchParallel(x, y, absCost, 0, y.length, threads, cancel);
+                                    const CancelToken* cancel, ProgressCounter* progress) {
+    SdtwStretch s = sdtwStretchParallel(x, y, absCost, 0, y.length, threads, cancel, 0, true, progress);
     const std::size_t m = y.length, half = x.length / 2;
     for (const auto& [lo, hi] : excludedEnds) sdtwStretchExclude(s, lo, hi);
     // METRICS.md's greedy top-k, as sdtwTopK: the best end (smallest column on ties), then its

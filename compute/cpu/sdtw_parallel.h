@@ -21,16 +21,18 @@ namespace warplab::compute::reference {
 // sdtwStretch(x, y, absCost, a, b) computed by up to `threads` cores (0: all): the same last
 // row and end column. Pieces are at least `minPiece` columns (0: 16 query lengths, so that a
 // piece's correction, about a query length, is a small part of it; tests pass shorter ones to
-// make corrections run through whole pieces). `cancel` is checked every few thousand columns.
+// make corrections run through whole pieces). `cancel` is checked every few thousand columns,
+// when `progress` (may be null) is told the columns of the first pass swept (b - a in all).
 // `simd`: one channel runs four pieces a core in AVX2 lanes where the CPU has them
 // (sdtw_lanes.h); false keeps every piece scalar (tests compare the two).
 SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
                                 int threads, const CancelToken* cancel = nullptr, std::size_t minPiece = 0,
-                                bool simd = true);
+                                bool simd = true, ProgressCounter* progress = nullptr);
 
-// sdtwTopK(x, y, absCost, k, excludedEnds) on up to `threads` cores.
+// sdtwTopK(x, y, absCost, k, excludedEnds) on up to `threads` cores; `progress` as above
+// (y.length columns in all).
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
                                     const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
-                                    const CancelToken* cancel = nullptr);
+                                    const CancelToken* cancel = nullptr, ProgressCounter* progress = nullptr);
 
 }  // namespace warplab::compute::reference

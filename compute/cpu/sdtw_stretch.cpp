@@ -36,7 +36,7 @@ bool sameColumn(const SdtwColumn& a, const SdtwColumn& b) { return a.cost == b.c
 }  // namespace
 
 SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
-                        const CancelToken* cancel) {
+                        const CancelToken* cancel, ProgressCounter* progress) {
     SdtwStretch s;
     s.begin = a;
     s.end = b;
@@ -44,13 +44,16 @@ SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::siz
     s.lastStart.resize(b - a);
     SdtwColumn prev = infColumn(x.length), cur = infColumn(x.length);
     for (std::size_t j = a; j < b; ++j) {
-        if (cancel && (j - a) % 4096 == 0 && cancel->cancelled())
-            throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
+        if ((j - a) % 4096 == 0) {
+            if (cancel && cancel->cancelled()) throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");
+            if (progress && j > a) progress->add(4096);
+        }
         step(x, y, absCost, j, prev, cur);
         s.lastCost[j - a] = cur.cost.back();
         s.lastStart[j - a] = cur.start.back();
         std::swap(prev, cur);
     }
+    if (progress && b > a) progress->add((b - a) - (b - a - 1) / 4096 * 4096);  // the columns not yet told
     s.endColumn = std::move(prev);  // +inf for an empty stretch
     return s;
 }

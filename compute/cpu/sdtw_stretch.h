@@ -31,9 +31,10 @@ struct SdtwStretch {
 };
 
 // First pass over [a, b) from a +inf column a-1 (x: query, y: the reference). `cancel` (may
-// be null) is checked every 4,096 columns (EngineError Cancelled).
+// be null) is checked every 4,096 columns (EngineError Cancelled), when `progress` (may be
+// null) is told the columns swept.
 SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
-                        const CancelToken* cancel = nullptr);
+                        const CancelToken* cancel = nullptr, ProgressCounter* progress = nullptr);
 
 // Second pass: `before` is the exact column a-1 (empty for a = 0: the first pass was exact).
 // Patches `s` (last row and, if they never agree, its end column) so that it is exact.

@@ -197,7 +197,7 @@ namespace {
 template <class T>
 std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const double* q, std::size_t m,
                                           const WindowSearchParams& p, WindowSearchStats* statsOut,
-                                          const CancelToken* cancel) {
+                                          const CancelToken* cancel, ProgressCounter* progress) {
     using K = EngineError::Kind;
     if (m == 0) throw EngineError(K::BadInput, "query", "empty query");
     if (p.topk < 1) throw EngineError(K::BadParameter, "topk", "must be >= 1");
@@ -216,7 +216,10 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         std::vector<double> z(m), r1(m), r2(m);
         for (std::size_t s = begin; s < end; ++s) {
             if (inExcluded(ex, s)) { ++st.excluded; continue; }
-            if (cancel && (s & 1023) == 0 && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+            if ((s & 1023) == 0) {
+                if (cancel && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+                if (progress && s > begin) progress->add(1024);
+            }
             ++st.windows;
             ++st.fullDtw;
             znormOf(y + s, m, z.data());
@@ -444,6 +447,10 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 atomicMin(global, localBound(t));
             }
         }
+        if (progress) {  // the starts of these slots
+            const std::size_t a = std::max(begin, slots.begin() * W), b = std::min(end, slots.end() * W);
+            progress->add(b > a ? b - a : 0);
+        }
     };
     const std::size_t grain = std::max<std::size_t>(1, 8192 / W);
     if (p.threads > 0) {
@@ -471,14 +478,14 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
 
 std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t N, const double* q, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel) {
-    return candidatesOf(y, N, q, m, p, stats, cancel);
+                                                    const CancelToken* cancel, ProgressCounter* progress) {
+    return candidatesOf(y, N, q, m, p, stats, cancel, progress);
 }
 
 std::vector<WindowCandidate> windowSearchCandidates(const float* y, std::size_t N, const double* q, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel) {
-    return candidatesOf(y, N, q, m, p, stats, cancel);
+                                                    const CancelToken* cancel, ProgressCounter* progress) {
+    return candidatesOf(y, N, q, m, p, stats, cancel, progress);
 }
 
 }  // namespace warplab::compute

@@ -33,6 +33,7 @@
 namespace warplab::compute {
 
 class CancelToken;
+class ProgressCounter;
 
 struct WindowSearchParams {
     long band = 0;       // Sakoe-Chiba half-width w >= 0 (>= m-1 means unconstrained)
@@ -97,13 +98,13 @@ struct WindowCandidate {
 std::vector<WindowCandidate> windowSearchCandidates(const double* reference, std::size_t referenceLength,
                                                     const double* query, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel);
+                                                    const CancelToken* cancel, ProgressCounter* progress = nullptr);
 // The same on float samples, read as the doubles they convert to (identical results, no
 // double copy of a long reference).
 std::vector<WindowCandidate> windowSearchCandidates(const float* reference, std::size_t referenceLength,
                                                     const double* query, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel);
+                                                    const CancelToken* cancel, ProgressCounter* progress = nullptr);
 
 // Greedy top-k with the +-floor(m/2) exclusion zone, ties to the smallest start. Raw costs.
 std::vector<Match> selectWindowTopK(std::vector<WindowCandidate> candidates, std::size_t m, int k);

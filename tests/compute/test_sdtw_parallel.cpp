@@ -15,7 +15,9 @@ std::vector<float> eegChannel(int sig, long long maxLen) {
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <random>
 
 #include "compute/core/preprocess.h"
@@ -168,6 +170,45 @@ private slots:
         self.excluded = {{100, 400}};
         QVERIFY2(sameMatches(Engine::search(q, y, p, cpu, self), Engine::search(q, y, p, reference, self), &why),
                  qPrintable(why));
+    }
+
+    // Progress as the columns are swept, from every worker: non-decreasing per thread is not
+    // promised, but the fractions stay in (0, 1], arrive many times before the end, and the
+    // columns told add up to the reference exactly (lanes, scalar pieces and one piece), with
+    // the same matches as without progress; Engine::search ends at 1.
+    void progressAsItGoes() {
+        std::mt19937 rng(12);
+        const Series x = walk(rng, 64), y = walk(rng, 400000);
+        const auto want = ref::sdtwTopK(x, y, false, 3);
+        for (int threads : {1, 2})
+            for (bool simd : {true, false}) {
+                std::mutex mu;
+                std::vector<double> seen;
+                ProgressCounter counter([&](double f) { std::lock_guard l(mu); seen.push_back(f); }, y.length);
+                ref::SdtwStretch s = ref::sdtwStretchParallel(x, y, false, 0, y.length, threads, nullptr, 0, simd, &counter);
+                QVERIFY2(seen.size() >= 10, qPrintable(QString("%1 progress calls").arg(seen.size())));
+                double top = 0;
+                for (double f : seen) {
+                    QVERIFY(f > 0 && f <= 1);
+                    top = std::max(top, f);
+                }
+                QCOMPARE(top, 1.0);  // every column told once: the last call reaches exactly 1
+                int below = 0;
+                for (double f : seen) below += f < 0.5;
+                QVERIFY2(below >= 5, "progress arrives during the sweep, not only at its end");
+                const Match best = ref::sdtwStretchBest(s);  // the same sweep as without progress
+                QVERIFY(best.cost == want.front().cost && best.start == want.front().start && best.end == want.front().end);
+            }
+        Params p;
+        p.metric = Metric::Sdtw;
+        std::vector<double> fractions;
+        std::mutex mu;
+        RunOptions o;
+        o.backend = Backend::Cpu;
+        o.progress = [&](double f) { std::lock_guard l(mu); fractions.push_back(f); };
+        Engine::search(x, y, p, o);
+        QVERIFY(fractions.size() >= 20);
+        QCOMPARE(fractions.back(), 1.0);
     }
 
     void cancel() {

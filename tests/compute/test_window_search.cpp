@@ -14,6 +14,8 @@ std::vector<float> eegChannel(int sig, std::size_t maxLen) {
 
 #include <cmath>
 #include <limits>
+#include <algorithm>
+#include <mutex>
 #include <random>
 
 #include "compute/core/error.h"
@@ -298,6 +300,45 @@ private slots:
             QVERIFY2(sameMatches(Engine::windowSearch(q, y, pp, one), whole, &why), qPrintable(why));
             QVERIFY2(sameMatches(Engine::windowSearch(q, y, pp, kernel("cpu.reference")), whole, &why), qPrintable(why));
         }
+    }
+
+    // Progress as the starts are searched: many calls during the search, every start told
+    // once (the last fraction is exactly 1, pruned or not), for a stretch too, and the same
+    // matches as without progress; brute force tells it every 1,024 starts.
+    void progressAsItGoes() {
+        std::mt19937 rng(31);
+        Series y = testutil::randomWalk(200000, rng), q = testutil::randomWalk(128, rng);
+        std::vector<double> qd(q.values.begin(), q.values.end()), qz(128);
+        znormWindow(qd.data(), 128, qz.data());
+        WindowSearchParams p;
+        p.band = 6;
+        p.topk = 3;
+        const auto whole = selectWindowTopK(windowSearchCandidates(y.values.data(), y.values.size(), qz.data(), 128, p,
+                                                                   nullptr, nullptr), 128, 3);
+        for (std::size_t begin : {std::size_t(0), std::size_t(70001)}) {
+            WindowSearchParams part = p;
+            part.begin = begin;
+            const std::size_t starts = y.length - 128 + 1 - begin;
+            std::mutex mu;
+            std::vector<double> seen;
+            ProgressCounter counter([&](double f) { std::lock_guard l(mu); seen.push_back(f); }, starts);
+            auto c = windowSearchCandidates(y.values.data(), y.values.size(), qz.data(), 128, part, nullptr, nullptr, &counter);
+            QVERIFY2(seen.size() >= 10, qPrintable(QString("%1 progress calls").arg(seen.size())));
+            QCOMPARE(*std::max_element(seen.begin(), seen.end()), 1.0);
+            QVERIFY(*std::min_element(seen.begin(), seen.end()) < 0.5);
+            if (begin == 0) {
+                QString why;
+                QVERIFY2(sameMatches(selectWindowTopK(c, 128, 3), whole, &why), qPrintable(why));
+            }
+        }
+        std::vector<double> fractions;
+        std::mutex mu;
+        RunOptions o = kernel("cpu.reference");
+        o.progress = [&](double f) { std::lock_guard l(mu); fractions.push_back(f); };
+        const Series shortRef(std::vector<float>(y.values.begin(), y.values.begin() + 20000));
+        Engine::windowSearch(q, shortRef, windowParams(6, 3), o);
+        QVERIFY(fractions.size() >= 10);
+        QCOMPARE(fractions.back(), 1.0);
     }
 
     // The AVX2 bounds (four consecutive windows at once, window_bounds.h) against the scalar

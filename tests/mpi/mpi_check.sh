@@ -68,9 +68,9 @@ perl -e 'my @v = map { chomp; $_ } <STDIN>; $v[$ENV{NAN}] = 9**9**9 / 9**9**9 if
 npy < reference.txt > reference.npy
 for mode in subsequence window; do
   "$cli" search --query query.txt --reference reference.npy --top 7 --mode $mode --backend cpu > npy_one.csv
-  mpi search --query query.txt --reference reference.npy --top 7 --mode $mode --backend cpu > npy_many.csv
+  mpi search --query query.txt --reference reference.npy --top 7 --mode $mode --backend cpu > npy_many_$mode.csv
   [ $mode = subsequence ] && same "subsequence search of the .npy reference == of the text reference" search_one.csv npy_one.csv
-  same "$mode search of a .npy reference read by parts, $np ranks == 1 process" npy_one.csv npy_many.csv
+  same "$mode search of a .npy reference read by parts, $np ranks == 1 process" npy_one.csv npy_many_$mode.csv
 done
 
 # A NaN in the last rank's stretch: only that rank reads it, and says where it is.
@@ -81,6 +81,15 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "rank $((np - 1)): .*nan.npy: reference: sample $last is NaN" nan.log && ! grep -q "ranks" nan.log && [ ! -s nan.csv ] \
   && pass "NaN at sample $last of a .npy reference: exit 2, named by the one rank that read it" \
   || { fail "NaN in a .npy reference under mpirun: exit $rc"; cat nan.log; }
+
+# Progress under mpirun: drawn by rank 0 alone, the mean over the ranks: it never goes back
+# and ends at 100 %; the list is the same.
+for mode in subsequence window; do
+  mpi search --query query.txt --reference reference.npy --top 7 --mode $mode --backend cpu --progress > prog.csv 2> prog.log
+  tr '\r' '\n' < prog.log | awk -v want="$mode" '/^search: / { v = $2 + 0; if (v < last) bad = 1; last = v; n++ }
+    END { exit !(n >= 1 && last == 100 && !bad) }' && same "progress under mpirun ($mode): rank 0's, never back, to 100 %; same list" npy_many_$mode.csv prog.csv \
+    || { fail "progress under mpirun ($mode)"; tr '\r' '\n' < prog.log; }
+done
 
 # Window search (starts cut in stretches, candidates merged on rank 0), with --stats.
 "$cli" search --query query.txt --reference reference.txt --mode window --band-fraction 0.1 --top 7 --backend cpu > win_one.csv
