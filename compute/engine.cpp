@@ -141,11 +141,10 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
         // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores,
         // telling progress as the columns are swept.
-        ProgressCounter progress(options.progress, rp.length);
         matches = options.kernel == "cpu.reference"
                       ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk)
                       : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk, {},
-                                                    options.threads, options.cancel, &progress);
+                                                    options.threads, options.cancel, options.progress);
     }
     for (Match& m : matches) m.cost = detail::finish(m.cost, params);
     if (options.progress) options.progress(1.0);

@@ -53,13 +53,6 @@ WindowSearchParams prepareWindowSearch(const Series& query, const Series& refere
     return wp;
 }
 
-// The starts a window search of `wp` evaluates or excludes in a reference of N samples: what
-// its progress counts to.
-std::size_t startsIn(const WindowSearchParams& wp, std::size_t N, std::size_t m) {
-    const std::size_t end = std::min(wp.end, N >= m ? N - m + 1 : 0);
-    return end > wp.begin ? end - wp.begin : 0;
-}
-
 }  // namespace
 
 std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const Series& reference,
@@ -70,9 +63,8 @@ std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const
     if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window")
         throw EngineError(K::BadParameter, "kernel",
                           options.kernel + " does not give window candidates (cpu.reference, cpu.window)");
-    ProgressCounter progress(options.progress, startsIn(wp, reference.values.size(), query.length));
     return windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), query.length, wp,
-                                  stats, options.cancel, &progress);
+                                  stats, options.cancel, options.progress);
 }
 
 std::vector<Match> Engine::windowSearch(const Series& query, const Series& reference, const Params& params,
@@ -97,9 +89,8 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
     if (!done && namesGpu(options))
         throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
     if (!done) {
-        ProgressCounter progress(options.progress, startsIn(wp, reference.values.size(), m));
         auto cands = windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), m, wp, stats,
-                                            options.cancel, &progress);
+                                            options.cancel, options.progress);
         matches = selectWindowTopK(std::move(cands), m, wp.topk);
     }
     for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
@@ -168,11 +159,10 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
         // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores,
         // telling progress as the columns are swept.
-        ProgressCounter progress(options.progress, rp.length);
         matches = options.kernel == "cpu.reference"
                       ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded)
                       : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk,
-                                                    scope.excluded, options.threads, options.cancel, &progress);
+                                                    scope.excluded, options.threads, options.cancel, options.progress);
     }
     for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
     if (options.progress) options.progress(1.0);

@@ -27,7 +27,7 @@ class ProgressCounter {
 public:
     ProgressCounter(ProgressFn fn, std::uint64_t total) : fn_(std::move(fn)), total_(total ? total : 1) {}
     void add(std::uint64_t n) {
-        if (!fn_) return;
+        if (!fn_ || n == 0) return;
         const std::uint64_t done = done_.fetch_add(n, std::memory_order_relaxed) + n;
         fn_(std::min(1.0, double(done) / double(total_)));
     }

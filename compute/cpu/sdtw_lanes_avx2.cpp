@@ -73,7 +73,7 @@ void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t be
         prevCost.swap(curCost);
         prevStart.swap(curStart);
     }
-    if (progress && len > 0) progress->add(4 * (len - (len - 1) / 4096 * 4096));  // the columns not yet told
+    if (progress && len > 0) progress->add(4 * ((len - 1) % 4096 + 1));  // the columns since the last add
     for (int l = 0; l < 4; ++l) {
         SdtwColumn& e = out[l].endColumn;
         e.cost.resize(n);

@@ -17,9 +17,11 @@ bool lanes::available() { return __builtin_cpu_supports("avx2"); }
 
 SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
                                 int threads, const CancelToken* cancel, std::size_t minPiece, bool simd,
-                                ProgressCounter* progress) {
+                                const ProgressFn& progressFn) {
     const std::size_t cores = std::size_t(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
     const std::size_t len = b > a ? b - a : 0;
+    ProgressCounter counter(progressFn, len);  // told by every piece's first pass
+    ProgressCounter* progress = &counter;
     const std::size_t minPart = std::max<std::size_t>(1, minPiece ? minPiece : 16 * x.length);
     // The pieces: with AVX2, `groups` x 4 of equal length (one group a task, four lanes) and the
     // few columns left over as a last piece; else up to one piece a core.
@@ -89,7 +91,7 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
 
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
                                     const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
-                                    const CancelToken* cancel, ProgressCounter* progress) {
+                                    const CancelToken* cancel, const ProgressFn& progress) {
     SdtwStretch s = sdtwStretchParallel(x, y, absCost, 0, y.length, threads, cancel, 0, true, progress);
     const std::size_t m = y.length, half = x.length / 2;
     for (const auto& [lo, hi] : excludedEnds) sdtwStretchExclude(s, lo, hi);

@@ -22,17 +22,16 @@ namespace warplab::compute::reference {
 // row and end column. Pieces are at least `minPiece` columns (0: 16 query lengths, so that a
 // piece's correction, about a query length, is a small part of it; tests pass shorter ones to
 // make corrections run through whole pieces). `cancel` is checked every few thousand columns,
-// when `progress` (may be null) is told the columns of the first pass swept (b - a in all).
+// when `progress` (may be empty) is told the fraction of the first pass's b - a columns swept.
 // `simd`: one channel runs four pieces a core in AVX2 lanes where the CPU has them
 // (sdtw_lanes.h); false keeps every piece scalar (tests compare the two).
 SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, std::size_t a, std::size_t b,
                                 int threads, const CancelToken* cancel = nullptr, std::size_t minPiece = 0,
-                                bool simd = true, ProgressCounter* progress = nullptr);
+                                bool simd = true, const ProgressFn& progress = {});
 
-// sdtwTopK(x, y, absCost, k, excludedEnds) on up to `threads` cores; `progress` as above
-// (y.length columns in all).
+// sdtwTopK(x, y, absCost, k, excludedEnds) on up to `threads` cores; `progress` as above.
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
                                     const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
-                                    const CancelToken* cancel = nullptr, ProgressCounter* progress = nullptr);
+                                    const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
 
 }  // namespace warplab::compute::reference

@@ -53,7 +53,7 @@ SdtwStretch sdtwStretch(const Series& x, const Series& y, bool absCost, std::siz
         s.lastStart[j - a] = cur.start.back();
         std::swap(prev, cur);
     }
-    if (progress && b > a) progress->add((b - a) - (b - a - 1) / 4096 * 4096);  // the columns not yet told
+    if (progress && b > a) progress->add((b - a - 1) % 4096 + 1);  // the columns since the last add
     s.endColumn = std::move(prev);  // +inf for an empty stretch
     return s;
 }

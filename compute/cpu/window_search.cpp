@@ -197,7 +197,7 @@ namespace {
 template <class T>
 std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const double* q, std::size_t m,
                                           const WindowSearchParams& p, WindowSearchStats* statsOut,
-                                          const CancelToken* cancel, ProgressCounter* progress) {
+                                          const CancelToken* cancel, const ProgressFn& progressFn) {
     using K = EngineError::Kind;
     if (m == 0) throw EngineError(K::BadInput, "query", "empty query");
     if (p.topk < 1) throw EngineError(K::BadParameter, "topk", "must be >= 1");
@@ -206,6 +206,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     if (N < m) return result;
     const std::size_t begin = p.begin, end = std::min(p.end, N - m + 1);
     if (begin >= end) return result;
+    ProgressCounter progress(progressFn, end - begin);
     auto ex = p.excludedStarts;
     std::sort(ex.begin(), ex.end());
     const long w = std::min<long>(p.band, long(m));
@@ -214,17 +215,20 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     if (p.bruteForce) {
         WindowSearchStats st;
         std::vector<double> z(m), r1(m), r2(m);
+        std::size_t told = begin;  // the starts before it are in the progress
         for (std::size_t s = begin; s < end; ++s) {
-            if (inExcluded(ex, s)) { ++st.excluded; continue; }
             if ((s & 1023) == 0) {
-                if (cancel && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
-                if (progress && s > begin) progress->add(1024);
+                progress.add(s - told);
+                told = s;
             }
+            if (inExcluded(ex, s)) { ++st.excluded; continue; }
+            if (cancel && (s & 1023) == 0 && cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
             ++st.windows;
             ++st.fullDtw;
             znormOf(y + s, m, z.data());
             result.push_back({dtwRows<false>(q, z.data(), m, w, nullptr, kInf, r1.data(), r2.data()), s});
         }
+        progress.add(end - told);
         if (statsOut) *statsOut = st;
         return result;
     }
@@ -447,10 +451,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 atomicMin(global, localBound(t));
             }
         }
-        if (progress) {  // the starts of these slots
-            const std::size_t a = std::max(begin, slots.begin() * W), b = std::min(end, slots.end() * W);
-            progress->add(b > a ? b - a : 0);
-        }
+        // The starts of these slots.
+        progress.add(std::min(end, slots.end() * W) - std::max(begin, slots.begin() * W));
     };
     const std::size_t grain = std::max<std::size_t>(1, 8192 / W);
     if (p.threads > 0) {
@@ -478,13 +480,13 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
 
 std::vector<WindowCandidate> windowSearchCandidates(const double* y, std::size_t N, const double* q, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel, ProgressCounter* progress) {
+                                                    const CancelToken* cancel, const ProgressFn& progress) {
     return candidatesOf(y, N, q, m, p, stats, cancel, progress);
 }
 
 std::vector<WindowCandidate> windowSearchCandidates(const float* y, std::size_t N, const double* q, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel, ProgressCounter* progress) {
+                                                    const CancelToken* cancel, const ProgressFn& progress) {
     return candidatesOf(y, N, q, m, p, stats, cancel, progress);
 }
 

@@ -28,12 +28,11 @@
 #include <utility>
 #include <vector>
 
+#include "compute/core/job.h"
 #include "compute/core/results.h"
 
 namespace warplab::compute {
 
-class CancelToken;
-class ProgressCounter;
 
 struct WindowSearchParams {
     long band = 0;       // Sakoe-Chiba half-width w >= 0 (>= m-1 means unconstrained)
@@ -94,17 +93,18 @@ struct WindowCandidate {
 // All candidates of the stretch that may be among the top-k of ANY superset of the stretch:
 // every evaluated window with cost <= the final bound B (see above). Merging stretches of one
 // reference exactly: concatenate the candidate lists of all stretches and call
-// selectWindowTopK on the union (a stretch's B bounds the global k-th cost too).
+// selectWindowTopK on the union (a stretch's B bounds the global k-th cost too). `progress`
+// (may be empty) is told the fraction of the stretch's starts searched as they are.
 std::vector<WindowCandidate> windowSearchCandidates(const double* reference, std::size_t referenceLength,
                                                     const double* query, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel, ProgressCounter* progress = nullptr);
+                                                    const CancelToken* cancel, const ProgressFn& progress = {});
 // The same on float samples, read as the doubles they convert to (identical results, no
 // double copy of a long reference).
 std::vector<WindowCandidate> windowSearchCandidates(const float* reference, std::size_t referenceLength,
                                                     const double* query, std::size_t m,
                                                     const WindowSearchParams& p, WindowSearchStats* stats,
-                                                    const CancelToken* cancel, ProgressCounter* progress = nullptr);
+                                                    const CancelToken* cancel, const ProgressFn& progress = {});
 
 // Greedy top-k with the +-floor(m/2) exclusion zone, ties to the smallest start. Raw costs.
 std::vector<Match> selectWindowTopK(std::vector<WindowCandidate> candidates, std::size_t m, int k);
