@@ -8,6 +8,7 @@
 
 #include "io/file_bytes.h"
 #include "io/io_error.h"
+#include "io/matrix_formats.h"
 #include "io/npy.h"
 #include "io/number_column.h"
 #include "io/recording.h"
@@ -63,8 +64,7 @@ compute::SeriesSet fromMatrixRows(const std::string& path, const std::string& st
 }  // namespace
 
 bool isRecordingFile(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string ext = lowerExtension(path);
     return looksLikeEdf(path) || ext == ".edf" || ext == ".bdf";
 }
 
@@ -112,10 +112,8 @@ compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptio
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path, "", "no such file");
     const std::string stem = std::filesystem::path(path).stem().string();
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (isRecordingFile(path)) return fromRecording(path, options);
-    if (ext == ".npy") {
+    if (lowerExtension(path) == ".npy") {
         NpyArray a = readNpy(path);
         if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no series");
         for (double v : a.data)

@@ -16,6 +16,7 @@
 #include "app/cli/mpi_session.h"
 #include "compute/engine.h"
 #include "io/io_error.h"
+#include "io/matrix_formats.h"
 #include "io/matrix_io.h"
 #include "app/cli/csv_row_stream.h"  // dm to stdout (kept apart from the includes above)
 
@@ -30,12 +31,6 @@ struct DmOptions {
     std::string queries, targets, out;
     double maxMemoryGiB = 2.0;
 };
-
-std::string lowerExtension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
-}
 
 std::vector<std::string> namesOf(const compute::SeriesSet& set) {
     std::vector<std::string> names;
@@ -58,7 +53,7 @@ void streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute
 
 void runDm(const DmOptions& o) {
     // Refuse an unknown output format before any work is done.
-    const std::string ext = o.out.empty() ? std::string() : lowerExtension(o.out);
+    const std::string ext = o.out.empty() ? std::string() : io::lowerExtension(o.out);
     if (!o.out.empty() && ext != ".csv" && ext != ".npy" && ext != ".h5" && ext != ".hdf5")
         throw io::IoError(o.out, "--out", "unknown extension '" + ext + "' (use .csv, .npy or .h5)");
     if (!o.out.empty()) {

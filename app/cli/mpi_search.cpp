@@ -90,8 +90,8 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
         qp = params.znorm ? compute::znormalized(query) : query;
         if (params.znorm) {
             // The mean and std are the whole reference's: read it whole, keep the stretch.
-            const compute::Series whole = readPart(reference, 0, m);
-            compute::Series z = compute::znormalized(whole);
+            compute::Series z = readPart(reference, 0, m);
+            compute::znormalizeInPlace(z);
             part = compute::Series(std::vector<float>(z.values.begin() + std::ptrdiff_t(a * z.dims),
                                                       z.values.begin() + std::ptrdiff_t(b * z.dims)),
                                    z.dims, z.name);
@@ -101,9 +101,8 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
         compute::checkPair(qp, "query", part, "reference", compute::Metric::Sdtw);
         // On all of the rank's cores: the same columns as one core's sweep (sdtw_parallel.h),
         // counted from the part's first, then moved to the reference's.
-        compute::ProgressCounter progress(relay.fn(), b - a);
         mine = ref::sdtwStretchParallel(qp, part, absCost, 0, b - a, options.threads, options.cancel, 0, true,
-                                        &progress);
+                                        relay.fn());
         ref::sdtwStretchShift(mine, a);
     }, [&] { relay.finish(); });
     // The boundary columns, rank to rank: rank r's exact end column needs rank r-1's.
@@ -118,8 +117,8 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
     std::vector<compute::Match> out;
     std::vector<WireMatch> all(static_cast<std::size_t>(K));
     for (int round = 0; round < params.topk; ++round) {
-        const compute::Match best1 = ref::sdtwStretchBest(mine);
-        const WireMatch w{best1.cost, best1.start, best1.end};
+        const compute::Match own = ref::sdtwStretchBest(mine);
+        const WireMatch w{own.cost, own.start, own.end};
         mpi::allgather(&w, sizeof w, all.data());
         const WireMatch* best = nullptr;
         for (const WireMatch& c : all)

@@ -1,9 +1,10 @@
 // A search reference read by parts (reference_parts.h).
 #include "app/cli/reference_parts.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <utility>
+
+#include "io/matrix_formats.h"
 
 namespace warplab::cli {
 
@@ -11,9 +12,7 @@ namespace {
 // A .npy that readOneSeries reads as one series: 1-D, one row or one column, read as it is
 // (no label column, not multivariate, no EDF options, which readOneSeries refuses by name).
 bool oneSeriesNpy(const std::string& path, const SeriesFlags& flags, io::NpyLayout& layout) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext != ".npy" || flags.labelColumn || flags.multivariate || !flags.channel.empty() || !flags.window.empty())
+    if (io::lowerExtension(path) != ".npy" || flags.labelColumn || flags.multivariate || !flags.channel.empty() || !flags.window.empty())
         return false;
     layout = io::readNpyLayout(path);
     const auto& d = layout.shape;

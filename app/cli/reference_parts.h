@@ -24,8 +24,6 @@ public:
     // Samples [from, to) of the reference (to <= length()): the values of that slice of
     // readOneSeries's series.
     compute::Series read(std::size_t from, std::size_t to) const;
-    // Whether read() reads only the part asked for.
-    bool byParts() const { return window_.recording != nullptr || npy_.count > 0; }
 
 private:
     std::string path_;
