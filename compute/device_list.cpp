@@ -1,9 +1,12 @@
 // GPU labels for views (device_list.h): the GPU library's list when one is linked.
 #include "compute/device_list.h"
 
+#include <utility>
+
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
+#include "compute/gpu/runtime/pinned_host.h"
 #endif
 
 namespace warplab::compute {
@@ -29,6 +32,41 @@ std::jthread warmUpGpus(std::vector<int> devices) {
         for (int d : list) each.emplace_back([d] { gpu::startContext(d); });
 #else
         (void)devices;
+#endif
+    });
+}
+
+std::jthread prewarmPinned(std::vector<int> devices, std::function<std::size_t(int devices)> bytesFor, int perDevice) {
+    return std::jthread([devices = std::move(devices), bytesFor = std::move(bytesFor), perDevice] {
+#if WARPLAB_HAVE_GPU
+        std::vector<int> list;
+        try {
+            list = gpu::resolveDevices(devices);
+        } catch (...) {
+            return;
+        }
+        const std::size_t bytes = bytesFor(int(list.size()));
+        if (bytes == 0) return;
+        std::vector<std::jthread> each;
+        for (int d : list)
+            each.emplace_back([d, bytes, perDevice] {
+                // All blocks are taken before any goes back, so that they are distinct blocks.
+                std::vector<std::pair<void*, std::size_t>> held;
+                try {
+                    gpu::DeviceScope scope(d);
+                    for (int i = 0; i < perDevice; ++i)
+                        for (std::size_t want : {bytes, bytes, std::size_t(4096)}) {
+                            std::size_t got = want;
+                            held.emplace_back(gpu::acquirePinned(got), got);
+                        }
+                } catch (...) {
+                }
+                for (auto [p, n] : held) gpu::releasePinned(p, n);
+            });
+#else
+        (void)devices;
+        (void)bytesFor;
+        (void)perDevice;
 #endif
     });
 }

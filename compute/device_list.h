@@ -1,6 +1,8 @@
 // The GPUs this program can use, in words, for views that show where a job runs (the Metric
 // panel). Empty without a GPU backend or a usable device; then `gpuUnavailableReason` says why.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,5 +19,13 @@ std::string gpuUnavailableReason();
 // second per device) overlaps the reading instead of adding to the job. Never throws: errors
 // (no device, a bad index) are the job's to report.
 std::jthread warmUpGpus(std::vector<int> devices);
+
+// Pins host memory into the pinned cache (compute/gpu/runtime/pinned_host.h) for a GPU run
+// about to start on `devices` (empty: every visible GPU): on each device, `perDevice` slots of
+// two buffers of bytesFor(number of devices) bytes and a small one, pinned and handed back to the
+// cache, so that the run finds them there. Pinning costs about 0.3 s per GB and the driver
+// serialises it with the run's copies and launches: done while the input is read or generated,
+// it is off the run's path. Returns at once; never throws (the run reports its own errors).
+std::jthread prewarmPinned(std::vector<int> devices, std::function<std::size_t(int devices)> bytesFor, int perDevice);
 
 }  // namespace warplab::compute

@@ -156,16 +156,27 @@ void runPatterns(const PatternsOptions& o) {
     const auto quality = compute::parseQuality(o.quality);
     if (!quality) throw EngineError(EngineError::Kind::BadParameter, "quality", "must be auc or infogain, got \"" + o.quality + "\"");
 
-    // The GPUs' contexts start while the input is read or generated (device_list.h).
-    std::jthread warm;
-    if (o.run.backend != compute::Backend::Cpu) {
-        std::vector<int> devices;
+    // The GPUs' contexts start, and the run's pinned host buffers are pinned, while the input
+    // is read or generated (device_list.h).
+    const bool gpuRun = o.run.backend != compute::Backend::Cpu;
+    std::vector<int> devices;
+    std::jthread warm, pin;
+    if (gpuRun) {
         try {
             devices = parseDevices(o.run.devices);
         } catch (const EngineError&) {
         }  // reported by toRunOptions below
         warm = compute::warmUpGpus(devices);
     }
+    auto pinFor = [&](long long samples) {
+        if (!gpuRun || samples <= 0) return;
+        pin = compute::prewarmPinned(
+            devices,
+            [samples, e = o.epoch, s = o.stride, budget = o.memoryMiB << 20](int d) {
+                return compute::devicePinnedBufferBytes(samples, e, s, budget, d);
+            },
+            3);  // the run's row blocks in flight per device (window_matrix.cu, kInFlight)
+    };
 
     std::unique_ptr<io::Recording> rec;
     std::vector<float> syntheticData;
@@ -186,6 +197,7 @@ void runPatterns(const PatternsOptions& o) {
             throw EngineError(EngineError::Kind::BadParameter, "synthetic", "expected a sample count or \"published\", got \"" + o.synthetic + "\"");
         }
         c.seizureSamples = o.syntheticSeizure;
+        pinFor(c.samples);
         const auto t0 = std::chrono::steady_clock::now();
         compute::PatternRequest r = compute::syntheticRequest(c);
         syntheticData = compute::syntheticSamples(c);  // in memory, so that only the matrix is timed
@@ -224,6 +236,7 @@ void runPatterns(const PatternsOptions& o) {
             signals.push_back(s);
         }
         for (int s : signals) requests.push_back(io::patternRequest(*rec, s, regions, o.rate));
+        if (requests.size() == 1) pinFor(requests.front().sampleCount);
     }
 
     // Under mpirun the ranks share the patterns (rows): each writes its rows of a .npy in place

@@ -217,8 +217,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         out.deviceEpochs = true;
         out.ranked.reserve(pEnd - pBegin);
         WindowRowsInput in{r, L, query, pBegin, pEnd, params, kernel.name().find("band_dpx") != std::string::npos};
-        // Three blocks of rows are held (device and pinned host memory): within the budget.
-        in.rowBlock = std::clamp<std::size_t>(budget / (3 * nE * sizeof(double)), 1, 32);
+        in.rowBlock = deviceRowBlock(budget, nE);
         in.score = [&](std::size_t i, std::span<const double> row) { return scoreRow(r, L, i, row); };
         in.scoreSorted = [&](std::size_t i, SortedView<float> sorted) { return scoreSorted(r, L, i, sorted); };
         if (keep)
@@ -332,6 +331,20 @@ std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requ
         base += share;
     }
     return out;
+}
+
+std::size_t deviceRowBlock(std::size_t memoryBudgetBytes, std::size_t epochs) {
+    const std::size_t budget = memoryBudgetBytes ? memoryBudgetBytes : kDefaultBudget;
+    return std::clamp<std::size_t>(budget / (3 * std::max<std::size_t>(epochs, 1) * sizeof(double)), 1, 32);
+}
+
+std::size_t devicePinnedBufferBytes(long long samples, int epoch, int stride, std::size_t memoryBudgetBytes,
+                                    int devices) {
+    if (epoch <= 0 || stride <= 0 || samples < epoch) return 0;
+    const std::size_t epochs = std::size_t((samples - epoch) / stride + 1);
+    // The run gives each of D devices blocks of rowBlock / D rows (window_matrix.cu).
+    const std::size_t rows = std::max<std::size_t>(1, deviceRowBlock(memoryBudgetBytes, epochs) / std::size_t(std::max(devices, 1)));
+    return rows * epochs * sizeof(float);
 }
 
 }  // namespace warplab::compute

@@ -176,4 +176,14 @@ PatternShape validatePatternRequest(const PatternRequest& request);
 // Band cells of one cdtw_w between two series of length e (for cells-per-second figures).
 double cdtwBandCells(long long e, long long w);
 
+// Patterns per block of the GPU pattern run (three blocks of rows x all epochs are held, in
+// device and pinned host memory, within the budget; 0 = the default budget).
+std::size_t deviceRowBlock(std::size_t memoryBudgetBytes, std::size_t epochs);
+// Bytes of each large pinned host buffer (sorted distances, their epochs) of one block on each
+// of `devices` GPUs, for a channel of `samples` samples: what a caller pins ahead of the run
+// (compute::prewarmPinned, device_list.h) while it reads or generates the channel. An upper
+// bound of what the run takes (compute/gpu/runtime/window_matrix.cu may cut blocks smaller).
+std::size_t devicePinnedBufferBytes(long long samples, int epoch, int stride, std::size_t memoryBudgetBytes,
+                                    int devices);
+
 }  // namespace warplab::compute

@@ -5,6 +5,7 @@
 #   2. the published pattern workload with --devices 0 and --devices all
 #   3. the same under mpirun -n 2 (one GPU per rank), ranking compared with one process
 #   4. dm 32,768 x 16,384 to .npy: one process --devices all vs mpirun -n 2 (offset writes)
+# RUNS=N alternates the 1-GPU and 2-GPU pattern runs N times (default 2); SKIP_DM_BENCH=1 skips 1.
 # Carry: the tree, .device-debs (EDFlib, TBB, HDF5, ...) and mpi-debs (Open MPI, Debian 12;
 # its activate sets OPAL_PREFIX so the unpacked Open MPI finds itself). Logs under $OUT.
 # Here, once, before the device call (Debian's Open MPI and what it links, into mpi-debs/):
@@ -75,7 +76,7 @@ P=(patterns --synthetic published --timing --top 0)
 # A first run warms the driver and both GPUs (a fresh process on a fresh machine pays for
 # loading the kernels); then 1 GPU and 2 GPUs alternate, twice each.
 timeout 100 $cli "${P[@]}" --devices all > /dev/null 2> "$out/pat_warm.log"; grep -E "^timing" "$out/pat_warm.log" | sed 's/^/warm-up /' | tee -a "$out/summary.txt"
-for run in 1 2; do
+for run in $(seq 1 "${RUNS:-2}"); do
   log "patterns published --devices 0 (run $run)"
   timeout 100 bash -c "$(declare -f wall); wall $cli ${P[*]} --devices 0" > "$out/pat_1gpu.csv" 2> "$out/pat_1gpu.log"; grep -E "^timing|^wall" "$out/pat_1gpu.log" | tee -a "$out/summary.txt"
   log "patterns published --devices all (run $run)"

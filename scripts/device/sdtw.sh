@@ -2,7 +2,8 @@
 # One device call for the GPU subsequence search: build, gpu_test_sdtw, the benchmark at each
 # segment width (rows per lane) in fp32 and half2 with the CPU row, then what limits the lean
 # pass (Nsight Compute) and its SASS loop mix. Carry .device-debs and .device-data. Logs in $OUT.
-#   [ROWS=0,2,4,8,16,32] [HALF2_ROWS=...] [ZNORM2K=1] [CPU=--cpu] [NO_PROFILE=1] bash scripts/device/sdtw.sh
+#   [ROWS=0,2,4,8,16,32] [HALF2_ROWS=...] [COLS=0,2,4] [ZNORM2K=1] [CPU=--cpu] [NO_PROFILE=1] bash scripts/device/sdtw.sh
+# COLS: columns per step of the pass (each width with each).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/warplab-out}
@@ -26,8 +27,8 @@ S="--metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 -
 for h in "" --half2; do
   rows=${ROWS:-0,2,4,8,16,32}; [ -n "$h" ] && rows=${HALF2_ROWS:-$rows}
   extra=""; [ -z "$h" ] && [ -n "${ZNORM2K:-}" ] && extra=--sdtw-two-kernel-znorm
-  echo "\$ warplab-gpu-bench $S --repeats 5 --sdtw-rows $rows $h $extra ${CPU:-}" | tee -a "$OUT/bench.log"
-  timeout 240 $B $S --repeats 5 --sdtw-rows $rows $h $extra ${CPU:-} 2>&1 | tee -a "$OUT/bench.log" | cut -c1-700
+  echo "\$ warplab-gpu-bench $S --repeats 5 --sdtw-rows $rows --sdtw-cols ${COLS:-0} $h $extra ${CPU:-}" | tee -a "$OUT/bench.log"
+  timeout 240 $B $S --repeats 5 --sdtw-rows $rows --sdtw-cols ${COLS:-0} $h $extra ${CPU:-} 2>&1 | tee -a "$OUT/bench.log" | cut -c1-700
 done
 if [ -z "${NO_PROFILE:-}" ]; then
   timeout 150 ncu --kernel-name regex:leanPassKernel --launch-skip 1 --launch-count 1 --metrics \

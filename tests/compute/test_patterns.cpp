@@ -84,6 +84,21 @@ private slots:
         QCOMPARE(epochCount(107263, 1024, 256), 415LL);
     }
 
+    void pinnedBuffersAheadOfTheRunMatchItsBlocks() {
+        // The published workload: 2 GiB budget -> 32 rows per block (clamped), 589,823 epochs;
+        // on two devices each block has 16 rows (window_matrix.cu divides by the devices).
+        QCOMPARE(deviceRowBlock(0, 589823), std::size_t(32));
+        QCOMPARE(devicePinnedBufferBytes(150995456, 1024, 256, 0, 1), std::size_t(32) * 589823 * sizeof(float));
+        QCOMPARE(devicePinnedBufferBytes(150995456, 1024, 256, 0, 2), std::size_t(16) * 589823 * sizeof(float));
+        // A small budget holds fewer rows: 3 blocks of rows x epochs doubles within it.
+        QCOMPARE(deviceRowBlock(std::size_t(3) * 10 * 1000 * sizeof(double), 1000), std::size_t(10));
+        QCOMPARE(deviceRowBlock(1, 1000), std::size_t(1));
+        // More devices than rows per block still pin one row each; no epoch, nothing.
+        QCOMPARE(devicePinnedBufferBytes(150995456, 1024, 256, 0, 64), std::size_t(1) * 589823 * sizeof(float));
+        QCOMPARE(devicePinnedBufferBytes(100, 1024, 256, 0, 1), std::size_t(0));
+        QCOMPARE(devicePinnedBufferBytes(5000, 1024, 0, 0, 1), std::size_t(0));
+    }
+
     void seizureSpansAreSortedMergedAndLabelled() {
         // 10 Hz: seizures 5-8 s and 2-3 s and 7.5-9 s (overlapping the first).
         auto spans = seizureSampleSpans({{5, 8}, {2, 3}, {7.5, 9}}, 10.0, 200);

@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
     std::vector<int> sdtwRows = {0};
     app.add_option("--sdtw-rows", sdtwRows, "sdtw: rows per lane of the pass, one row each (2,4,8,16,32; 0 = chosen per batch)")
         ->delimiter(',');
+    std::vector<int> sdtwCols = {0};
+    app.add_option("--sdtw-cols", sdtwCols, "sdtw: columns per step of the pass, one row each per width (2,4; 0 = chosen)")
+        ->delimiter(',');
     bool znorm2k = false;
     app.add_flag("--sdtw-two-kernel-znorm", znorm2k, "sdtw: also a row with the two-kernel z-normaliser");
     CLI11_PARSE(app, argc, argv);
@@ -90,8 +93,9 @@ int main(int argc, char** argv) {
                 table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed, fp32));
         } else if (*m == Metric::Sdtw) {
             for (int rows : sdtwRows)
-                table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2,
-                                                  gpu::SdtwOptions{rows, false}));
+                for (int cols : sdtwCols)
+                    table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed,
+                                                      half2, gpu::SdtwOptions{rows, false, cols}));
             if (znorm2k)
                 table.push_back(gpu::runSdtwBench(sdtwQueries, sdtwLength, sdtwRef, topk, repeats, true, cfg.seed, half2,
                                                   gpu::SdtwOptions{0, true}));

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/core/error.h"
@@ -42,7 +43,7 @@ Series stairSeries(std::mt19937& rng, std::size_t n) {
 // The GPU search (fp32) against the reference, top `k` (compared with the first k of the
 // reference's top `kRef`, which the greedy exclusion makes identical).
 void compareSearch(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
-                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0) {
+                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0, int columnsPerStep = 0) {
     const Series ref = znorm ? znormalized(reference) : reference;
     const int kMax = *std::max_element(ks.begin(), ks.end());
     std::vector<std::vector<Match>> want;
@@ -54,7 +55,8 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
         p.znorm = znorm;
         p.cost = absCost ? Cost::Absolute : Cost::Squared;
         gpu::SdtwTiming tm;
-        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32, gpu::SdtwOptions{rowsPerLane, false});
+        auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32,
+                                        gpu::SdtwOptions{rowsPerLane, false, columnsPerStep});
         double worst = 0;
         bool ok = tm.windowCostMismatches == 0 && got.size() == queries.size();
         int printed = 0;
@@ -81,7 +83,8 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
             std::printf("  %d window costs differ from the pass's (the windows must reproduce it bit for bit)\n",
                         tm.windowCostMismatches);
         report(ok && worst <= 2e-4,
-               what + (rowsPerLane ? ", " + std::to_string(rowsPerLane) + " rows per lane" : std::string()) + ", top-" +
+               what + (rowsPerLane ? ", " + std::to_string(rowsPerLane) + " rows per lane" : std::string()) +
+                   (columnsPerStep ? ", " + std::to_string(columnsPerStep) + " columns per step" : std::string()) + ", top-" +
                    std::to_string(k) + (znorm ? ", z-norm" : "") + (absCost ? ", abs" : ", sq") + " (" +
                    std::to_string(tm.windowRounds) + " window rounds)",
                worst);
@@ -116,6 +119,18 @@ void testFp32() {
     SeriesSet longQueries{randomSeries(rng, 1000), randomSeries(rng, 33)};
     compareSearch("sdtw reference (500) shorter than the query", longQueries, randomSeries(rng, 500), false, false, {1, 5});
     compareSearch("sdtw reference of 1 sample", longQueries, randomSeries(rng, 1), true, false, {1});
+
+    // Four and eight columns per step: references whose width is not a multiple of the step
+    // (the last step is partial), shorter than the query, of 1 to 3 samples.
+    for (auto [rows, cols] : std::vector<std::pair<int, int>>{{16, 4}, {32, 4}, {16, 8}, {32, 8}}) {
+        compareSearch("sdtw 8 queries (1..4097) in 20003", queries, randomSeries(rng, 20003), true, false, {1, 5}, rows, cols);
+        compareSearch("sdtw ties: integer stairs in 20000", tieQueries, stairs, false, true, {5}, rows, cols);
+        compareSearch("sdtw reference (501) shorter than the query", longQueries, randomSeries(rng, 501), false, false,
+                      {1, 5}, rows, cols);
+        for (std::size_t m : {1, 2, 3, 7})
+            compareSearch("sdtw reference of " + std::to_string(m) + " samples", longQueries, randomSeries(rng, m), true,
+                          false, {1}, rows, cols);
+    }
 }
 
 // The segment width (rows per lane: 2, 4, 8, 16, 32) changes which lane computes a cell, never
@@ -135,9 +150,11 @@ void testRowsSweep(const std::string& dataDir) {
         p.cost = absCost ? Cost::Absolute : Cost::Squared;
         for (gpu::SdtwPrecision prec : {gpu::SdtwPrecision::Fp32, gpu::SdtwPrecision::Half2}) {
             const auto base = gpu::sdtwLastRows(queries, reference, p, prec, gpu::SdtwOptions{16, false});
-            for (int rows : {2, 4, 8, 32, -1}) {
-                // -1: the chosen width with the two-kernel z-normaliser (the same values).
-                const auto got = gpu::sdtwLastRows(queries, reference, p, prec, gpu::SdtwOptions{std::max(rows, 0), rows < 0});
+            // {rows, columns per step}; rows -1: the chosen width with the two-kernel
+            // z-normaliser (the same values).
+            for (auto [rows, cols] : std::vector<std::pair<int, int>>{{2, 2}, {4, 2}, {8, 2}, {32, 2}, {-1, 0}, {16, 4}, {32, 4}, {0, 4}, {16, 8}, {32, 8}}) {
+                const auto got = gpu::sdtwLastRows(queries, reference, p, prec,
+                                                   gpu::SdtwOptions{std::max(rows, 0), rows < 0, cols});
                 std::size_t differ = 0, cells = 0;
                 for (std::size_t q = 0; q < base.size(); ++q)
                     for (std::size_t j = 0; j < base[q].size(); ++j, ++cells)
@@ -146,7 +163,8 @@ void testRowsSweep(const std::string& dataDir) {
                 report(differ == 0 && cells == queries.size() * reference.length,
                        std::string(prec == gpu::SdtwPrecision::Half2 ? "half2" : "fp32") + (absCost ? " abs" : " sq") +
                            (rows < 0 ? std::string(" last rows with the two-kernel z-normaliser")
-                                     : " last rows at " + std::to_string(rows) + " rows per lane") +
+                                     : " last rows at " + std::to_string(rows) + " rows per lane, " +
+                                           std::to_string(cols) + " columns per step") +
                            " == at 16 rows, fused z-norm, bit for bit (7 queries of 1..6000 in 30001)",
                        double(differ));
             }
@@ -154,6 +172,8 @@ void testRowsSweep(const std::string& dataDir) {
     }
     SeriesSet few{queries[2], queries[4], queries[5]};
     for (int rows : {2, 4, 8, 16, 32}) compareSearch("sdtw 3 queries (33, 2000, 4097) in 30001", few, reference, true, false, {5}, rows);
+    for (auto [rows, cols] : std::vector<std::pair<int, int>>{{16, 4}, {32, 4}, {16, 8}, {32, 8}})
+        compareSearch("sdtw 3 queries (33, 2000, 4097) in 30001", few, reference, true, false, {5}, rows, cols);
     const SeriesSet train = readUcr(dataDir + "/ucr/ECG200/ECG200_TRAIN.txt");
     const SeriesSet test = readUcr(dataDir + "/ucr/ECG200/ECG200_TEST.txt");
     if (train.empty() || test.size() < 8) {
@@ -166,6 +186,9 @@ void testRowsSweep(const std::string& dataDir) {
     for (int rows : {2, 4, 8, 16, 32})
         for (bool absCost : {false, true})
             compareSearch("ECG200: 8 test series in the joined training set", q, Series(joined), true, absCost, {1, 5}, rows);
+    for (auto [rows, cols] : std::vector<std::pair<int, int>>{{16, 4}, {32, 4}, {16, 8}, {32, 8}})
+        for (bool absCost : {false, true})
+            compareSearch("ECG200: 8 test series in the joined training set", q, Series(joined), true, absCost, {1, 5}, rows, cols);
     bool refused = false;
     try {
         Params p;
@@ -175,6 +198,17 @@ void testRowsSweep(const std::string& dataDir) {
         refused = e.isBadInput();
     }
     report(refused, "12 rows per lane is refused (BadInput)", 0);
+    for (auto [rows, cols] : std::vector<std::pair<int, int>>{{16, 3}, {8, 4}, {8, 8}}) {
+        refused = false;
+        try {
+            Params p;
+            p.metric = Metric::Sdtw;
+            gpu::sdtwSearchBatch(q, Series(joined), p, nullptr, gpu::SdtwPrecision::Fp32, gpu::SdtwOptions{rows, false, cols});
+        } catch (const EngineError& e) {
+            refused = e.isBadInput();
+        }
+        report(refused, std::to_string(cols) + " columns per step at " + std::to_string(rows) + " rows per lane is refused (BadInput)", 0);
+    }
 }
 
 struct RowError {

@@ -155,6 +155,7 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") +
                  (half2 ? ".sdtw_half2" : ".sdtw") +
                  (options.rowsPerLane ? ".r" + std::to_string(options.rowsPerLane) : std::string()) +
+                 (options.columnsPerStep ? ".c" + std::to_string(options.columnsPerStep) : std::string()) +
                  (options.twoKernelNormaliser ? ".znorm2k" : "") + "@device";
     row.metric = "sdtw";
     row.length = std::size_t(queryLength);
@@ -198,8 +199,8 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     }
     char windows[400];
     std::snprintf(windows, sizeof windows,
-                  "; %d rows per lane; z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); start windows: %.3g%% of the cells, %d rounds",
-                  timing.rowsPerLane, options.twoKernelNormaliser ? "two kernels" : "fused", timing.znormSeconds * 1e3,
+                  "; %d rows per lane, %d columns per step; z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); start windows: %.3g%% of the cells, %d rounds",
+                  timing.rowsPerLane, timing.columnsPerStep, options.twoKernelNormaliser ? "two kernels" : "fused", timing.znormSeconds * 1e3,
                   timing.passSeconds, double(timing.cells) / std::max(timing.passSeconds, 1e-12),
                   100.0 * double(timing.windowCells) / double(timing.cells), timing.windowRounds);
     row.note = std::to_string(queries) + " queries x " + std::to_string(queryLength) + " in " +

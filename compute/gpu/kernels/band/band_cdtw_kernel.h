@@ -16,7 +16,7 @@
 //
 // Threads of a warp take consecutive pairs; with the row-major pair lists of a tile they share
 // the query, so its samples are one broadcast load, and each thread reads its own target in
-// 32-byte pieces (one sector per chunk of 8 rows).
+// 64-byte pieces (two sectors per chunk of 16 rows).
 #pragma once
 #include "compute/gpu/kernels/band/band_cdtw.h"
 #include "compute/gpu/kernels/common/cost_min.h"
@@ -65,7 +65,13 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
 template <int W, bool ABS, bool DPX>
 __global__ void __launch_bounds__(kBlock, W <= 24 ? 4 : 3) bandKernel(SetView rows, SetView cols, PairsView pairs, int n) {
     constexpr int L = 2 * W + 1;
-    constexpr int C = 8;
+    // Rows per chunk: the 2W moves of the y window are paid once per C rows (H100, w = 16,
+    // 1,048,576 pairs: C = 8 6.1 T cells/s at length 128, 16 6.33 T, 32 5.4 T with spills).
+    // WL_BAND_CHUNK: a compile-time knob for A/B runs (scripts/device/ab.sh).
+#ifndef WL_BAND_CHUNK
+#define WL_BAND_CHUNK 16
+#endif
+    constexpr int C = WL_BAND_CHUNK;
     const int p = int(blockIdx.x * kBlock + threadIdx.x);
     if (p >= pairs.count) return;  // no warp-collective operations below
     const int r = pairs.row[p], c = pairs.col[p];

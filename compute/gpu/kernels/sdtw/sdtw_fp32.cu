@@ -9,19 +9,27 @@ namespace warplab::compute::gpu::sdtw {
 
 int rowsPerLane(const int* lengths, int count, int warpSize, int sms) {
     // More rows per lane spread the per-step shuffles, loads and ring traffic over more cells
-    // but give fewer warps: 32 while the batch still has about 7 warps per multiprocessor at 32
-    // (512 x 2000 on an H100: 5.0 T cells/s against 4.9 T at 16), 16 while it has about 12 at
-    // 16, else 8.
-    long long warps16 = 0, warps32 = 0;
-    for (int i = 0; i < count; ++i) {
-        warps16 += ((lengths[i] + 15) / 16 + warpSize - 1) / warpSize;
-        warps32 += ((lengths[i] + 31) / 32 + warpSize - 1) / warpSize;
-    }
+    // but give fewer warps. With 8 columns per step, 16 rows while the batch has about 12 warps
+    // per multiprocessor at 16 (512 x 2000 on an H100, pass alone: fp32 5.79 T cells/s at 16
+    // rows, 5.67 T at 32; half2 11.4 T and 11.7 T; docs/PERFORMANCE.md), else 8.
+    long long warps16 = 0;
+    for (int i = 0; i < count; ++i) warps16 += ((lengths[i] + 15) / 16 + warpSize - 1) / warpSize;
     const long long m = std::max(1, sms);
-    return warps32 >= 7 * m ? 32 : warps16 >= 12 * m ? 16 : 8;
+    return warps16 >= 12 * m ? 16 : 8;
 }
 
 bool passRowsSupported(int rows) { return rows == 2 || rows == 4 || rows == 8 || rows == 16 || rows == 32; }
+
+bool leanColumnsSupported(int rows, int cols) {
+    return cols == 2 || (cols == 4 && (rows == 16 || rows == 32)) || (cols == 8 && (rows == 16 || rows == 32));
+}
+
+int columnsPerStep(int rows, int asked) {
+    // Eight chains per lane where the pass is built for them (16 and 32 rows; at 512 x 2000 on
+    // the H100 the fp32 pass ran at 4.9, 5.2 and 5.8 T cells/s with 2, 4 and 8 columns per step).
+    if (asked != 0) return leanColumnsSupported(rows, asked) ? asked : 2;
+    return leanColumnsSupported(rows, 8) ? 8 : 2;
+}
 
 int stripesOf(int maxLength, int rows, int warpSize) {
     return std::max(1, ((maxLength + rows - 1) / rows + warpSize - 1) / warpSize);
@@ -36,10 +44,11 @@ int warpsPerBlock(int maxLength, int rows, int warpSize) {
     return std::clamp(stripes, 1, kMaxThreads / warpSize);
 }
 
-void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s) {
+void launchFp32Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
+                    gpuStream_t s) {
     const int threads = warps * kWarpSize;
     if (lean) {
-        launchLeanPass<F32Op>(args, rows, absCost, grid, threads, s);
+        launchLeanPass<F32Op>(args, rows, cols, absCost, grid, threads, s);
     } else if (rows == 16) {
         if (absCost) stripeKernel<F32Op, 16, true, false><<<grid, threads, 0, s>>>(args);
         else stripeKernel<F32Op, 16, false, false><<<grid, threads, 0, s>>>(args);

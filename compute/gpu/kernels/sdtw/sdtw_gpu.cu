@@ -19,7 +19,7 @@ namespace warplab::compute::gpu {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kPadY = 4;  // samples readable past the reference's end (the pass reads column e + 1)
+constexpr int kPadY = 8;  // samples readable past the reference's end (8 columns per step read up to e + 7)
 
 // Mean and population std in double of one series, by the whole block, for both normalisers
 // (one reduction in one order: they give the same values bit for bit). sum and sq: kThreads
@@ -240,9 +240,11 @@ sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision preci
 }
 
 // Runs the pass for queries [q0, q0 + nq) into costRow (and checkpoints when ck is given), at
-// `rows` rows per lane (0: rowsPerLane chooses).
+// `rows` rows per lane (0: rowsPerLane chooses) and `cols` columns per step (0: columnsPerStep
+// chooses; the lean pass only).
 void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, float* costRow, float* ck,
-             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s, int rows, int* rowsUsed = nullptr) {
+             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s, int rows, int cols,
+             int* rowsUsed = nullptr, int* colsUsed = nullptr) {
     sdtw::StripeArgs a = passArgs(p, q0, nq, precision);
     a.costRow = costRow;
     a.ck = ck;
@@ -258,7 +260,9 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
         lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
     }
     const int warps = lean ? sdtw::stripesOf(maxLen, rows, kWarpSize) : sdtw::warpsPerBlock(maxLen, rows, kWarpSize);
+    cols = lean ? sdtw::columnsPerStep(rows, cols) : 2;
     if (rowsUsed) *rowsUsed = rows;
+    if (colsUsed) *colsUsed = cols;
     if (lean) {
         a.boundaryStride = 0;
         a.boundary = nullptr;
@@ -272,8 +276,8 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
         boundary.resize(std::size_t(grid) * a.boundaryStride);
         a.boundary = boundary.get();
     }
-    if (precision == SdtwPrecision::Half2) sdtw::launchHalf2Pass(a, rows, absCost, lean, grid, warps, s);
-    else sdtw::launchFp32Pass(a, rows, absCost, lean, grid, warps, s);
+    if (precision == SdtwPrecision::Half2) sdtw::launchHalf2Pass(a, rows, cols, absCost, lean, grid, warps, s);
+    else sdtw::launchFp32Pass(a, rows, cols, absCost, lean, grid, warps, s);
 }
 
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
@@ -354,6 +358,14 @@ void checkOptions(const SdtwOptions& o) {
     if (rows != 0 && !sdtw::passRowsSupported(rows))
         throw EngineError(EngineError::Kind::BadInput, "rows per lane",
                           "the GPU subsequence pass takes 2, 4, 8, 16 or 32 rows per lane, not " + std::to_string(rows));
+    const int cols = o.columnsPerStep;
+    if (cols != 0 && cols != 2 && cols != 4 && cols != 8)
+        throw EngineError(EngineError::Kind::BadInput, "columns per step",
+                          "the GPU subsequence pass computes 2, 4 or 8 columns per step, not " + std::to_string(cols));
+    if (cols > 2 && rows != 0 && !sdtw::leanColumnsSupported(rows, cols))
+        throw EngineError(EngineError::Kind::BadInput, "columns per step",
+                          std::to_string(cols) + " columns per step need 16 or 32 rows per lane, not " +
+                              std::to_string(rows));
 }
 
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
@@ -389,7 +401,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         Event passStart, passStop;
         passStart.record(stream.get());
         runPass(p, q0, nq, precision, absCost, costRow.get(), half2 ? nullptr : ck.get(), ckCols, ckRows, boundary,
-                stream.get(), rowsPerLane, &tm.rowsPerLane);
+                stream.get(), rowsPerLane, options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
         passStop.record(stream.get());
         topkKernel<<<nq, kThreads, 0, stream.get()>>>(costRow.get(), p.qd.lengths.get() + q0, m, k, outCost.get(),
                                                       outEnd.get());
@@ -457,7 +469,7 @@ std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Ser
     const int m = p.m, count = p.qd.count;
     DeviceBuffer<float> costRow(std::size_t(count) * m), boundary;
     runPass(p, 0, count, precision, params.cost == Cost::Absolute, costRow.get(), nullptr, 0, 0, boundary,
-            stream.get(), rowsPerLane);
+            stream.get(), rowsPerLane, options.columnsPerStep);
     std::vector<float> all(std::size_t(count) * m);
     costRow.download(all.data(), all.size(), stream.get());
     stream.sync();

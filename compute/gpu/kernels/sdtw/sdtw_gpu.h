@@ -32,6 +32,10 @@ struct SdtwOptions {
     // z-normalisation in two launches (the statistics of every series, then one launch over all
     // samples) instead of one block per series doing both: the seeds' batched normaliser.
     bool twoKernelNormaliser = false;
+    // Reference columns each lane computes per step of the pass: 2 (two min -> fma chains per
+    // lane), 4 or 8 (16 or 32 rows per lane only), 0 to let the batch choose.
+    // SdtwTiming::columnsPerStep says which ran.
+    int columnsPerStep = 0;
 };
 
 struct SdtwTiming {
@@ -39,6 +43,7 @@ struct SdtwTiming {
     double znormSeconds = 0;   // the z-normalisation alone (events; 0 without --znorm)
     double passSeconds = 0;    // the DP pass alone (events; summed over query chunks)
     int rowsPerLane = 0;       // rows per lane the pass ran with (the last chunk's)
+    int columnsPerStep = 0;    // columns per step the pass ran with (the last chunk's)
     double totalSeconds = 0;   // including packing and transfers
     unsigned long long cells = 0;        // DP cells of the search (sum over queries of n * m)
     unsigned long long windowCells = 0;  // DP cells of the start-recovery windows (all rounds)

@@ -29,10 +29,11 @@ void packHalf2Reference(const float* y, __half2* yh, int L, int h, int pad, gpuS
     checkLaunch("sdtw half2 reference packing");
 }
 
-void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s) {
+void launchHalf2Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
+                     gpuStream_t s) {
     const int threads = warps * kWarpSize;
     if (lean) {
-        launchLeanPass<H2Op>(args, rows, absCost, grid, threads, s);
+        launchLeanPass<H2Op>(args, rows, cols, absCost, grid, threads, s);
     } else if (rows == 16) {
         if (absCost) stripeKernel<H2Op, 16, true, false><<<grid, threads, 0, s>>>(args);
         else stripeKernel<H2Op, 16, false, false><<<grid, threads, 0, s>>>(args);

@@ -15,10 +15,17 @@
 //  - the query rows and the difference factors are pinned in registers: nvcc rematerialised
 //    them (a select, a conversion and a compare per row and step) to save registers that the
 //    occupancy, bounded by the batch (512 queries of 4 stripes: 15.5 warps per SM), never used;
-//  - the reference is read two columns at a time, one step ahead.
+//  - the reference is read S columns at a time (S = 2, 4 or 8 columns per step), one step ahead.
+//  - S > 2 (session 8): Nsight Compute on the S = 2 pass at 32 rows (H100) found the warps
+//    waiting on fixed-latency dependencies (1.06 cycles per issue, issue slots 59 % busy, 7.7
+//    warps per SM: the batch's): each lane's cells are chains of min -> fma, two of them with two
+//    columns per step. S columns per step give each lane S independent chains and spread the
+//    shuffles, the ring traffic and the loads over S/2 times the cells (fp32 pass 4.9, 5.2, 5.8
+//    T cells/s at S = 2, 4, 8 and 16 rows).
 //
 // Rings. Stripe w reads its top neighbours from ring[w] and writes its bottom row into
-// ring[w + 1]; ring[0] holds zeros (row 0's free start). A ring keeps kRing columns; prod[w]
+// ring[w + 1]; ring[0] holds zeros (row 0's free start). A ring keeps kRing / 2 entries (steps)
+// of S columns; prod[w]
 // counts the columns of ring[w] written, cons[w] the columns read, so a writer never overwrites
 // a column not yet read (all stripes of a task are resident warps of one block: the waits end).
 #pragma once
@@ -26,7 +33,7 @@
 
 namespace warplab::compute::gpu::sdtw {
 
-constexpr int kRing = 256;  // columns per ring: a writer may run this far ahead of its reader
+constexpr int kRing = 256;  // twice the steps per ring: a writer may run kRing / 2 steps ahead of its reader
 constexpr int kGroup = 16;  // steady-state steps per flag check
 static_assert(kRing % 2 == 0 && (kRing & (kRing - 1)) == 0, "ring index by mask");
 // A reader waits for its writer's lane kWarpSize-1 to be kGroup steps past it; the writer may
@@ -67,12 +74,14 @@ __device__ __forceinline__ void storeRows(float* dst, const V (&v)[R]) {
 }
 
 // The flags of a block's rings (see "Rings" above), shared by the lean pass and the lean
-// windows. Warp w reads ring[w] and writes ring[w + 1]: lane 0 reads the pair t at step t, lane
-// kWarpSize-1 writes the pair t - kWarpSize + 1. Lives in shared memory, one per block.
-template <int kW>
+// windows. Warp w reads ring[w] and writes ring[w + 1]: lane 0 reads the entry t (S columns) at
+// step t, lane kWarpSize-1 writes the entry t - kWarpSize + 1. The counts are in columns; a
+// ring holds kRing / 2 entries. Lives in shared memory, one per block.
+template <int kW, int S = 2>
 struct RingFlags {
     static constexpr int kFar = 1 << 29;  // "never waits"
     static constexpr int G = kWarpSize;
+    static constexpr int kCap = S * (kRing / 2);  // columns a ring holds
     int prod[kW + 1], cons[kW + 1];
 
     // Before a task of Q stripes (then a barrier): ring 0 (the zeros above row 0) is always
@@ -89,9 +98,9 @@ struct RingFlags {
         const volatile int* p = prod;
         const volatile int* c = cons;
         if (t < steps)
-            while (p[w] < 2 * t + 2) {}
+            while (p[w] < S * t + S) {}
         if (t >= G - 1 && t - (G - 1) < steps && w + 1 < Q)
-            while (2 * (t - (G - 1)) + 2 > c[w + 1] + kRing) {}
+            while (S * (t - (G - 1)) + S > c[w + 1] + kCap) {}
         __threadfence_block();
     }
     __device__ void publishStep(int w, int lane, int t, int steps) {
@@ -100,17 +109,17 @@ struct RingFlags {
             __threadfence_block();
             volatile int* p = prod;
             volatile int* c = cons;
-            if (t >= G - 1) p[w + 1] = 2 * min(t - (G - 1) + 1, steps);
-            c[w] = 2 * min(t + 1, steps);
+            if (t >= G - 1) p[w + 1] = S * min(t - (G - 1) + 1, steps);
+            c[w] = S * min(t + 1, steps);
         }
     }
     // The steps [tEnd - kGroup, tEnd) of warp w at once (the steady state).
     __device__ void waitGroup(int w, int Q, int tEnd) const {
         const volatile int* p = prod;
         const volatile int* c = cons;
-        while (p[w] < 2 * tEnd) {}
+        while (p[w] < S * tEnd) {}
         if (w + 1 < Q)
-            while (2 * (tEnd - (G - 1)) > c[w + 1] + kRing) {}
+            while (S * (tEnd - (G - 1)) > c[w + 1] + kCap) {}
         __threadfence_block();
     }
     __device__ void publishGroup(int w, int lane, int tEnd) {
@@ -119,66 +128,98 @@ struct RingFlags {
             __threadfence_block();
             volatile int* p = prod;
             volatile int* c = cons;
-            p[w + 1] = 2 * (tEnd - (G - 1));
-            c[w] = 2 * tEnd;
+            p[w + 1] = S * (tEnd - (G - 1));
+            c[w] = S * tEnd;
         }
     }
 };
 
-template <class V>
-struct alignas(2 * sizeof(V)) VPair {
-    V lo, hi;
+// S values of one step (a ring entry, a load of the reference), moved as 8-, 16- or 32-byte words.
+template <class V, int S>
+struct alignas(S * sizeof(V)) VGroup {
+    V v[S];
 };
 
-// The cells of one column pair: N (column jj, a temporary) and M (column jj + 1) from the
-// lane's previous column pv, the two cells above its first row (u0, u1) and the diagonal dg of
-// its first row. Returns N's bottom cell; M's is M[R - 1]. The steady state alternates pv and M
-// between two arrays, so no register moves between steps.
-template <class Op, int R, bool ABS>
-__device__ __forceinline__ typename Op::V pairCells(const typename Op::V (&xr)[R], const typename Op::V (&fr)[R],
-                                                  const typename Op::V (&pv)[R], typename Op::V (&M)[R],
-                                                  typename Op::V y0, typename Op::V y1, typename Op::V u0,
-                                                  typename Op::V u1, typename Op::V dg) {
-    using V = typename Op::V;
-    V N[R];
-    N[0] = Op::template cell<ABS>(xr[0], fr[0], y0, Op::min3(u0, pv[0], dg));
-#pragma unroll
-    for (int k = 1; k < R; ++k) {
-        N[k] = Op::template cell<ABS>(xr[k], fr[k], y0, Op::min3(N[k - 1], pv[k], pv[k - 1]));
-        const int r = k - 1;
-        M[r] = Op::template cell<ABS>(xr[r], fr[r], y1,
-                                      Op::min3(r == 0 ? u1 : M[r == 0 ? 0 : r - 1], N[r], r == 0 ? u0 : N[r == 0 ? 0 : r - 1]));
+template <class V, int S>
+__device__ __forceinline__ VGroup<V, S> loadGroup(const VGroup<V, S>* p) {
+    static_assert(sizeof(V) == 4 && (S == 2 || S == 4 || S == 8), "8-, 16- or 32-byte groups");
+    VGroup<V, S> g;
+    if constexpr (S == 8) {
+        const uint4 a = reinterpret_cast<const uint4*>(p)[0], b = reinterpret_cast<const uint4*>(p)[1];
+        __builtin_memcpy(&g, &a, sizeof a);
+        __builtin_memcpy(reinterpret_cast<char*>(&g) + sizeof a, &b, sizeof b);
+    } else if constexpr (S == 4) {
+        const uint4 u = *reinterpret_cast<const uint4*>(p);
+        __builtin_memcpy(&g, &u, sizeof g);
+    } else {
+        const uint2 u = *reinterpret_cast<const uint2*>(p);
+        __builtin_memcpy(&g, &u, sizeof g);
     }
-    M[R - 1] = Op::template cell<ABS>(xr[R - 1], fr[R - 1], y1, Op::min3(M[R - 2], N[R - 1], N[R - 2]));
-    return N[R - 1];
+    return g;
 }
 
-template <class Op, int R, bool ABS>
+// The cells of one step: S columns from the lane's previous column pv, the cells above its first
+// row (u[c] for column c) and the diagonal dg of its first row (column -1's top). The columns are
+// computed skewed (cell (k - c, c) next to (k, 0)), so a lane runs S independent min -> fma chains.
+// Column S-1 goes to `to`, the bottom cell of each column to bot. The steady state alternates pv
+// and `to` between two arrays, so no register moves between steps.
+template <class Op, int R, int S, bool ABS>
+__device__ __forceinline__ void stepCells(const typename Op::V (&xr)[R], const typename Op::V (&fr)[R],
+                                          const typename Op::V (&pv)[R], typename Op::V (&to)[R],
+                                          const typename Op::V (&y)[S], const typename Op::V (&u)[S],
+                                          typename Op::V dg, typename Op::V (&bot)[S]) {
+    using V = typename Op::V;
+    V col[S][R];
+#pragma unroll
+    for (int d = 0; d < R + S - 1; ++d) {
+#pragma unroll
+        for (int c = 0; c < S; ++c) {
+            const int k = d - c;
+            if (k < 0 || k >= R) continue;
+            const V up = k == 0 ? u[c] : col[c][k == 0 ? 0 : k - 1];
+            const V left = c == 0 ? pv[k] : col[c == 0 ? 0 : c - 1][k];
+            const V diag = k == 0 ? (c == 0 ? dg : u[c == 0 ? 0 : c - 1])
+                                  : (c == 0 ? pv[k == 0 ? 0 : k - 1] : col[c == 0 ? 0 : c - 1][k == 0 ? 0 : k - 1]);
+            col[c][k] = Op::template cell<ABS>(xr[k], fr[k], y[c], Op::min3(up, left, diag));
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < R; ++k) to[k] = col[S - 1][k];
+#pragma unroll
+    for (int c = 0; c < S; ++c) bot[c] = col[c][R - 1];
+}
+
+template <class Op, int R, int S, bool ABS>
 __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
     using V = typename Op::V;
-    using P = VPair<V>;
+    using P = VGroup<V, S>;
     static_assert(sizeof(V) == sizeof(float), "32-bit lanes");
+    static_assert(S == 2 || S == 4 || S == 8, "2, 4 or 8 columns per step");
     constexpr int G = kWarpSize;
     static_assert(R % 2 == 0 && kCheckpointRowAlign % R == 0, "checkpoint rows are stored in pairs");
+    static_assert(kCheckpointEvery % S == 0, "a checkpoint column ends a step");
     constexpr int kW = leanThreads(R) / G;
     constexpr int C = kCheckpointEvery;
-    constexpr int kMask = kRing / 2 - 1;  // ring index of a column pair
+    constexpr int kMask = kRing / 2 - 1;  // ring index of a step
     __shared__ P ring[kW + 1][kRing / 2];
-    __shared__ RingFlags<kW> flags;
+    __shared__ RingFlags<kW, S> flags;
     const int w = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
 
     for (int ti = blockIdx.x; ti < A.taskCount; ti += gridDim.x) {
         const int n = A.queries.lengths[ti];
         const float* x = A.queries.values + A.queries.offsets[ti];
-        const int width = A.last + 1, steps = (width + 1) / 2;
+        const int width = A.last + 1, steps = (width + S - 1) / S;
         const int nSeg = (n + R - 1) / R, Q = (nSeg + G - 1) / G;
         // Every lane of the Q warps holds rows: the query is shifted down so that row n-1 is the
         // last register of lane G-1 of warp Q-1 (the lanes above row 0 hold virtual rows, exact
-        // zeros: row 0's free start). That lane also writes the ring below, whose pairs the
+        // zeros: row 0's free start). That lane also writes the ring below, whose entries the
         // warp then copies into the cost row once per group, coalesced.
         const int off = Q * G * R - n;
         const int pad = (n + kCheckpointRowAlign - 1) / kCheckpointRowAlign * kCheckpointRowAlign - n;
-        for (int i = threadIdx.x; i < kRing / 2; i += blockDim.x) ring[0][i] = P{Op::zero(), Op::zero()};
+        for (int i = threadIdx.x; i < kRing / 2; i += blockDim.x) {
+#pragma unroll
+            for (int c = 0; c < S; ++c) ring[0][i].v[c] = Op::zero();
+        }
         flags.reset(Q);
         __syncthreads();
         if (w < Q) {
@@ -196,7 +237,9 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                 pinRegister(fr[k]);
             }
             V dg = s == 0 ? Op::zero() : Op::inf();  // row 0's diagonal: the free start
-            V bot0 = Op::inf(), bot1 = Op::inf();
+            V bot[S];
+#pragma unroll
+            for (int c = 0; c < S; ++c) bot[c] = Op::inf();
             const P* in = ring[w];
             P* outRing = ring[w + 1];
             const bool lastWarp = w == Q - 1 && A.costRow;
@@ -207,84 +250,95 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                                 ? A.ck + std::size_t(ti) * A.ckCols * A.ckRows + (row0 + pad)
                                 : nullptr;
             const int T = steps + G - 1;
+            const P* yAll = static_cast<const P*>(A.y);  // the reference, S columns per entry
 
-            // One step (ramp and tail): the column pair i = t - lane (columns 2i, 2i + 1); an
-            // inactive lane, before its first pair or past its last, only shuffles.
-            auto step = [&](int t, V y0, V y1, bool active) {
-                const int i = t - lane, jj = 2 * i;
-                V u0 = shflUp<V, G>(bot0), u1 = shflUp<V, G>(bot1);
-                const P top = in[t & kMask];
+            // The cells above the lane's first row for its step tu: lane l-1's bottoms of one
+            // step earlier, or (lane 0) the ring entry tu.
+            auto topCells = [&](int tu, V (&u)[S]) {
+#pragma unroll
+                for (int c = 0; c < S; ++c) u[c] = shflUp<V, G>(bot[c]);
+                const P top = loadGroup(in + (tu & kMask));
                 if (lane == 0) {
-                    u0 = top.lo;
-                    u1 = top.hi;
+#pragma unroll
+                    for (int c = 0; c < S; ++c) u[c] = top.v[c];
                 }
+            };
+            // One step (ramp and tail): the entry i = t - lane (columns S i .. S i + S - 1); an
+            // inactive lane, before its first entry or past its last, only shuffles.
+            auto step = [&](int t, const P& y, bool active) {
+                const int i = t - lane, j0 = S * i;
+                V u[S];
+                topCells(t, u);
                 if (!active) return;
                 V M[R];
-                const V n = pairCells<Op, R, ABS>(xr, fr, pv, M, y0, y1, u0, u1, dg);
-                dg = u1;
+                stepCells<Op, R, S, ABS>(xr, fr, pv, M, y.v, u, dg, bot);
+                dg = u[S - 1];
 #pragma unroll
                 for (int k = 0; k < R; ++k) pv[k] = M[k];
-                bot0 = n;
-                bot1 = M[R - 1];
-                if (lane == G - 1) outRing[i & kMask] = P{bot0, bot1};
+                if (lane == G - 1) {
+                    P b;
+#pragma unroll
+                    for (int c = 0; c < S; ++c) b.v[c] = bot[c];
+                    outRing[i & kMask] = b;
+                }
                 if (lastSeg) {
-                    Op::writeLast(row, jj, bot0, A.last, A.h);
-                    if (jj + 1 <= A.last) Op::writeLast(row, jj + 1, bot1, A.last, A.h);
+                    Op::writeLast(row, j0, bot[0], A.last, A.h);
+#pragma unroll
+                    for (int c = 1; c < S; ++c)
+                        if (j0 + c <= A.last) Op::writeLast(row, j0 + c, bot[c], A.last, A.h);
                 }
                 if constexpr (Op::kCheckpoints) {
-                    if (ckBase && ((jj + 2) & (C - 1)) == 0 && jj + 1 <= A.last) {
-                        storeRows<R>(ckBase + std::size_t((jj + 2) / C - 1) * A.ckRows, M);
+                    if (ckBase && ((j0 + S) & (C - 1)) == 0 && j0 + S - 1 <= A.last) {
+                        storeRows<R>(ckBase + std::size_t((j0 + S) / C - 1) * A.ckRows, M);
                     }
                 }
             };
-            auto loadPair = [&](int i, V& y0, V& y1) { Op::loadY2(A.y, 2 * i, y0, y1); };
             // The checked form: flags every step.
             auto checkedStep = [&](int t) {
                 const int i = t - lane;
                 const bool active = i >= 0 && i < steps;
                 flags.waitStep(w, Q, t, steps);
-                V y0 = Op::zero(), y1 = Op::zero();
-                if (active) loadPair(i, y0, y1);
-                step(t, y0, y1, active);
+                P y{};
+                if (active) y = loadGroup(yAll + i);
+                step(t, y, active);
                 flags.publishStep(w, lane, t, steps);
             };
             int t = 0;
             for (; t < min(G - 1, T); ++t) checkedStep(t);
-            // Steady state: every lane on a real pair, none on its last (lane 0's last pair is
+            // Steady state: every lane on a real entry, none on its last (lane 0's last entry is
             // steps - 1, checked below), so no predicates but the lane roles: the pointers move
-            // one pair per step, the checkpoint is a countdown, the stores are predicated.
+            // one entry per step, the checkpoint is a countdown, the stores are predicated.
             if (t + kGroup <= steps - 1) {
-                constexpr int kHalfC = C / 2;  // pairs between checkpoints
+                constexpr int kStepsPerCk = C / S;  // steps between checkpoints
                 const int i0 = t - lane;
-                using Y2 = VPair<V>;
-                const Y2* yp = reinterpret_cast<const Y2*>(A.y) + i0;
-                int ckLeft = (kHalfC - 1 - i0 % kHalfC);  // steps until this lane's next checkpoint
-                int ckCol = i0 / kHalfC;                  // the checkpoint it stores then
+                const P* yp = yAll + i0;
+                int ckLeft = (kStepsPerCk - 1 - i0 % kStepsPerCk);  // steps until this lane's next checkpoint
+                int ckCol = i0 / kStepsPerCk;                       // the checkpoint it stores then
                 const bool ckOn = ckBase != nullptr;
                 V pw[R];
-                Y2 yc = yp[0];
-                // One step from `from` into `to`; the pair index of the ring is tu & kMask.
+                P yc = loadGroup(yp);
+                // One step from `from` into `to`; the ring entry of lane 0 is tu & kMask.
                 auto fast = [&](int tu, const V (&from)[R], V (&to)[R]) {
-                    const Y2 yn = yp[1];
+                    const P yn = loadGroup(yp + 1);
                     ++yp;
-                    V u0 = shflUp<V, G>(bot0), u1 = shflUp<V, G>(bot1);
-                    const P top = in[tu & kMask];
-                    if (lane == 0) {
-                        u0 = top.lo;
-                        u1 = top.hi;
-                    }
-                    bot0 = pairCells<Op, R, ABS>(xr, fr, from, to, yc.lo, yc.hi, u0, u1, dg);
-                    bot1 = to[R - 1];
-                    dg = u1;
+                    V u[S];
+                    topCells(tu, u);
+                    stepCells<Op, R, S, ABS>(xr, fr, from, to, yc.v, u, dg, bot);
+                    dg = u[S - 1];
                     yc = yn;
-                    if (lane == G - 1) outRing[(tu - (G - 1)) & kMask] = P{bot0, bot1};
+                    if (lane == G - 1) {
+                        P b;
+#pragma unroll
+                        for (int c = 0; c < S; ++c) b.v[c] = bot[c];
+                        outRing[(tu - (G - 1)) & kMask] = b;
+                    }
                     if constexpr (Op::kCheckpoints) {
                         if (ckLeft == 0) {
                             if (ckOn) {
                                 storeRows<R>(ckBase + std::size_t(ckCol) * A.ckRows, to);
                             }
                             ++ckCol;
-                            ckLeft = kHalfC;
+                            ckLeft = kStepsPerCk;
                         }
                         --ckLeft;
                     }
@@ -298,11 +352,14 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                         fast(t + u + 1, pw, pv);
                     }
                     flags.publishGroup(w, lane, tEnd);
-                    if (lastWarp && lane < 2 * kGroup) {
-                        // The group's last-row pairs t-G+1 .. tEnd-G: column 2(t-G+1) + lane.
-                        const int p = t - (G - 1) + lane / 2;
-                        const P v = outRing[p & kMask];
-                        Op::writeLast(row, 2 * p + (lane & 1), (lane & 1) ? v.hi : v.lo, A.last, A.h);
+                    if (lastWarp) {
+                        // The group's last-row entries t-G+1 .. tEnd-G: column S(t-G+1) + e.
+#pragma unroll
+                        for (int e = lane; e < S * kGroup; e += G) {
+                            const int p = t - (G - 1) + e / S;
+                            const P v = outRing[p & kMask];
+                            Op::writeLast(row, S * p + e % S, v.v[e % S], A.last, A.h);
+                        }
                     }
                 }
             }
@@ -312,16 +369,26 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
     }
 }
 
-// Launches leanPassKernel<Op, rows, absCost> (rows 2, 4, 8, 16 or 32) for launchFp32Pass and
-// launchHalf2Pass.
+// Launches leanPassKernel<Op, rows, cols, absCost> for launchFp32Pass and launchHalf2Pass: rows
+// 2, 4, 8, 16 or 32 at 2 columns per step, 16 or 32 at 4 and 8 (leanColumnsSupported).
 template <class Op>
-void launchLeanPass(const StripeArgs& args, int rows, bool absCost, int grid, int threads, gpuStream_t s) {
+void launchLeanPass(const StripeArgs& args, int rows, int cols, bool absCost, int grid, int threads, gpuStream_t s) {
     auto go = [&](auto kernel) { kernel<<<grid, threads, 0, s>>>(args); };
-    if (rows == 32) absCost ? go(leanPassKernel<Op, 32, true>) : go(leanPassKernel<Op, 32, false>);
-    else if (rows == 16) absCost ? go(leanPassKernel<Op, 16, true>) : go(leanPassKernel<Op, 16, false>);
-    else if (rows == 8) absCost ? go(leanPassKernel<Op, 8, true>) : go(leanPassKernel<Op, 8, false>);
-    else if (rows == 4) absCost ? go(leanPassKernel<Op, 4, true>) : go(leanPassKernel<Op, 4, false>);
-    else absCost ? go(leanPassKernel<Op, 2, true>) : go(leanPassKernel<Op, 2, false>);
+    if (cols == 8) {
+        if (rows == 32) absCost ? go(leanPassKernel<Op, 32, 8, true>) : go(leanPassKernel<Op, 32, 8, false>);
+        else absCost ? go(leanPassKernel<Op, 16, 8, true>) : go(leanPassKernel<Op, 16, 8, false>);
+        return;
+    }
+    if (cols == 4) {
+        if (rows == 32) absCost ? go(leanPassKernel<Op, 32, 4, true>) : go(leanPassKernel<Op, 32, 4, false>);
+        else absCost ? go(leanPassKernel<Op, 16, 4, true>) : go(leanPassKernel<Op, 16, 4, false>);
+        return;
+    }
+    if (rows == 32) absCost ? go(leanPassKernel<Op, 32, 2, true>) : go(leanPassKernel<Op, 32, 2, false>);
+    else if (rows == 16) absCost ? go(leanPassKernel<Op, 16, 2, true>) : go(leanPassKernel<Op, 16, 2, false>);
+    else if (rows == 8) absCost ? go(leanPassKernel<Op, 8, 2, true>) : go(leanPassKernel<Op, 8, 2, false>);
+    else if (rows == 4) absCost ? go(leanPassKernel<Op, 4, 2, true>) : go(leanPassKernel<Op, 4, 2, false>);
+    else absCost ? go(leanPassKernel<Op, 2, 2, true>) : go(leanPassKernel<Op, 2, 2, false>);
 }
 
 }  // namespace warplab::compute::gpu::sdtw

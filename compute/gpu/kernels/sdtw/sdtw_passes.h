@@ -28,7 +28,7 @@ struct Task {
 
 struct StripeArgs {
     SetView queries;            // shifted to the chunk's first query: task.query is chunk-relative
-    const void* y;              // reference: float (fp32) or __half2 (half2), readable to e + 1
+    const void* y;              // reference: float (fp32) or __half2 (half2), readable to e + 7
     int m = 0;                  // cost-row stride (the reference length)
     const Task* tasks = nullptr;  // nullptr: task i is query i over [0, last]
     int taskCount = 0;
@@ -43,8 +43,11 @@ struct StripeArgs {
     int* outStart = nullptr;
 };
 
-// Rows per lane for a batch: 16 when the batch gives enough warps, else 8.
+// Rows per lane for a batch: 32, 16 or 8, the widest that still gives the chip enough warps.
 int rowsPerLane(const int* lengths, int count, int warpSize, int sms);
+// Columns per step of the lean pass at `rows` rows per lane (`asked`: 2, 4, or 0 to choose).
+int columnsPerStep(int rows, int asked);
+bool leanColumnsSupported(int rows, int cols);
 // Rows per lane the passes are built for: 2, 4, 8, 16, 32 (a caller may ask for one: the
 // segment-width sweep). stripeKernel takes 8 and 16 only.
 bool passRowsSupported(int rows);
@@ -58,10 +61,12 @@ int warpsPerBlock(int maxLength, int rows, int warpSize);
 // args.boundary must hold grid blocks of boundaryStride floats; grid blocks of `warps` warps.
 // lean: the lean pass (leanPassFits, args.tasks == nullptr; warps = its stripes), else
 // stripeKernel (rows 8 or 16).
-void launchFp32Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
+void launchFp32Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
+                    gpuStream_t s);
 // lean: leanWindowKernel (leanPassFits at 16 rows), else stripeKernel with start tracking.
 void launchWindows(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
-void launchHalf2Pass(const StripeArgs& args, int rows, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
+void launchHalf2Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
+                     gpuStream_t s);
 // Packs yh[j] = (y[j], y[h + j]) for j < L and zeros for j in [L, L + pad).
 void packHalf2Reference(const float* y, __half2* yh, int L, int h, int pad, gpuStream_t s);
 

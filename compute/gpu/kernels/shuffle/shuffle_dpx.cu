@@ -29,13 +29,21 @@ namespace wave {
 
 constexpr int kBlock = 128;
 constexpr int kRows = 32;  // R: rows per lane
-constexpr int kSteps = 2;  // S: columns per step
-// Registers: 2R values (x and the last column) and ~25 more fit in 96 (5 blocks of 128 per SM,
-// no spills with nvcc 13). hipcc turns a minimum block count into a register cap that spills.
+// WL_WAVE_STEPS / WL_WAVE_MIN_BLOCKS: compile-time knobs for A/B runs (scripts/device/ab.sh).
+#ifndef WL_WAVE_STEPS
+#define WL_WAVE_STEPS 8
+#endif
+#ifndef WL_WAVE_MIN_BLOCKS
+#define WL_WAVE_MIN_BLOCKS 4
+#endif
+constexpr int kSteps = WL_WAVE_STEPS;  // S: columns per step
+// Registers: 2R values (x and the last column), the S chains' running cells and ~25 more fit
+// in 116 at S = 8 (4 blocks of 128 per SM, no spills with nvcc 13; S = 8 with 5 blocks spills).
+// hipcc turns a minimum block count into a register cap that spills.
 #if WL_GPU_HIP
 constexpr int kMinBlocks = 1;
 #else
-constexpr int kMinBlocks = 5;
+constexpr int kMinBlocks = WL_WAVE_MIN_BLOCKS;
 #endif
 
 template <int R>
