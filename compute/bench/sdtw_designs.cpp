@@ -16,8 +16,13 @@ std::vector<SdtwDesign> makeDesigns() {
                               "top-k on the device, exact starts from checkpoint-seeded windows", true, 0, false, false});
     for (int r : {2, 4, 8, 16, 32})
         d.push_back({p + ".sdtw.r" + std::to_string(r),
-                     "fp32 at " + std::to_string(r) + " query rows per lane (the seeds' segment width per thread)", true, r,
-                     false, false});
+                     "fp32 at " + std::to_string(r) + " query rows per lane (the seeds' segment width per thread; "
+                     "8 reference columns per step at 16 and 32 rows, else 2)", true, r, false, false});
+    for (int c : {2, 4})
+        d.push_back({p + ".sdtw.c" + std::to_string(c),
+                     "fp32, chosen width, " + std::to_string(c) + " reference columns per lane and step: " +
+                         (c == 2 ? "two" : "four") + " independent min -> fma chains per lane instead of eight",
+                     true, 0, false, false, c});
     d.push_back({p + ".sdtw.znorm2k", "fp32 with the two-kernel z-normaliser (statistics, then every sample) "
                                       "instead of the fused one-block-per-series kernel", true, 0, false, true});
     d.push_back({p + ".sdtw_half2", "__half2: two reference segments per lane (DTWax's packing), each match rescored "

@@ -1,7 +1,7 @@
 // The subsequence-search designs `warplab-cli bench --metric sdtw` and the Kernels view set
 // side by side: WarpLab's fp32 pass at its chosen segment width and at each width the seeds
-// sweep (rows per lane 2..32), the two-kernel z-normaliser against the fused one, the __half2
-// pass, and the two CPU paths. They are not registry kernels (a search is not a pairwise
+// sweep (rows per lane 2..32), at 2 and 4 columns per step against the chosen 8, the two-kernel
+// z-normaliser against the fused one, the __half2 pass, and the two CPU paths. They are not registry kernels (a search is not a pairwise
 // distance), so they have their own list; runBenchmark runs them by these names.
 #pragma once
 #include <string>
@@ -16,6 +16,7 @@ struct SdtwDesign {
     int rowsPerLane = 0;      // device: segment width (0: chosen per batch)
     bool half2 = false;
     bool twoKernelNormaliser = false;
+    int columnsPerStep = 0;   // device: reference columns per lane and step (0: chosen)
 };
 
 // Every design, device ones first (present in builds without a GPU too: their rows then say why

@@ -340,8 +340,9 @@ std::size_t deviceRowBlock(std::size_t memoryBudgetBytes, std::size_t epochs) {
 
 std::size_t devicePinnedBufferBytes(long long samples, int epoch, int stride, std::size_t memoryBudgetBytes,
                                     int devices) {
-    if (epoch <= 0 || stride <= 0 || samples < epoch) return 0;
-    const std::size_t epochs = std::size_t((samples - epoch) / stride + 1);
+    if (epoch <= 0 || stride <= 0) return 0;
+    const std::size_t epochs = std::size_t(epochCount(samples, epoch, stride));
+    if (epochs == 0) return 0;
     // The run gives each of D devices blocks of rowBlock / D rows (window_matrix.cu).
     const std::size_t rows = std::max<std::size_t>(1, deviceRowBlock(memoryBudgetBytes, epochs) / std::size_t(std::max(devices, 1)));
     return rows * epochs * sizeof(float);

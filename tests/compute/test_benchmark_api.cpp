@@ -97,16 +97,21 @@ private slots:
     void sdtwDesignsByName() {
         const auto& designs = sdtwDesigns();
         QVERIFY(designs.size() >= 10);
-        int widths = 0;
+        int widths = 0, columnSteps = 0;
         bool twoKernel = false, half2 = false;
         for (const SdtwDesign& d : designs) {
             QVERIFY2(!d.description.empty(), d.name.c_str());
             QCOMPARE(findSdtwDesign(d.name), &d);
             if (d.rowsPerLane) ++widths;
+            if (d.columnsPerStep) {
+                ++columnSteps;
+                QCOMPARE(d.name.substr(d.name.size() - 3), std::string(".c") + char('0' + d.columnsPerStep));
+            }
             twoKernel = twoKernel || d.twoKernelNormaliser;
             half2 = half2 || d.half2;
         }
         QCOMPARE(widths, 5);
+        QCOMPARE(columnSteps, 2);  // 2 and 4 columns per step beside the chosen 8
         QVERIFY(twoKernel && half2);
         const std::string prefix = designs.front().name.substr(0, designs.front().name.find('.'));
         BenchConfig cfg = small();

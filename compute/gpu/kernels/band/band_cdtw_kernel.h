@@ -62,8 +62,13 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
     for (int t = 0; t < 2 * W; ++t) yb[t] = yb[t + C];
 }
 
+// WL_BAND_MIN_BLOCKS: a compile-time knob for A/B runs (scripts/device/ab.sh), blocks per SM
+// asked of ptxas for the narrow bands.
+#ifndef WL_BAND_MIN_BLOCKS
+#define WL_BAND_MIN_BLOCKS 4
+#endif
 template <int W, bool ABS, bool DPX>
-__global__ void __launch_bounds__(kBlock, W <= 24 ? 4 : 3) bandKernel(SetView rows, SetView cols, PairsView pairs, int n) {
+__global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) bandKernel(SetView rows, SetView cols, PairsView pairs, int n) {
     constexpr int L = 2 * W + 1;
     // Rows per chunk: the 2W moves of the y window are paid once per C rows (H100, w = 16,
     // 1,048,576 pairs: C = 8 6.1 T cells/s at length 128, 16 6.33 T, 32 5.4 T with spills).
