@@ -72,12 +72,11 @@ __global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) band
     constexpr int L = 2 * W + 1;
     // Rows per chunk: the 2W moves of the y window are paid once per C rows (H100, w = 16,
     // 1,048,576 pairs: C = 8 6.1 T cells/s at length 128, 16 6.33 T, 32 5.4 T with spills).
-    // Wider bands keep 8: at 16, w = 24 spills under the 4-blocks-per-SM register budget.
     // WL_BAND_CHUNK: a compile-time knob for A/B runs (scripts/device/ab.sh).
 #ifndef WL_BAND_CHUNK
 #define WL_BAND_CHUNK 16
 #endif
-    constexpr int C = W <= 16 ? WL_BAND_CHUNK : 8;
+    constexpr int C = WL_BAND_CHUNK;
     const int p = int(blockIdx.x * kBlock + threadIdx.x);
     if (p >= pairs.count) return;  // no warp-collective operations below
     const int r = pairs.row[p], c = pairs.col[p];
