@@ -19,15 +19,26 @@ std::vector<std::string> gpuDeviceLabels() {
     return out;
 }
 
+#if WARPLAB_HAVE_GPU
+namespace {
+
+// The devices a job on `devices` would use, or none when it could not run (no GPU, a bad
+// index): the warm-ups leave those errors for the job to report.
+std::vector<int> devicesOrNone(const std::vector<int>& devices) {
+    try {
+        return gpu::resolveDevices(devices);
+    } catch (...) {
+        return {};
+    }
+}
+
+}  // namespace
+#endif
+
 std::jthread warmUpGpus(std::vector<int> devices) {
     return std::jthread([devices = std::move(devices)] {
 #if WARPLAB_HAVE_GPU
-        std::vector<int> list;
-        try {
-            list = gpu::resolveDevices(devices);
-        } catch (...) {
-            return;
-        }
+        const std::vector<int> list = devicesOrNone(devices);
         std::vector<std::jthread> each;
         for (int d : list) each.emplace_back([d] { gpu::startContext(d); });
 #else
@@ -39,12 +50,8 @@ std::jthread warmUpGpus(std::vector<int> devices) {
 std::jthread prewarmPinned(std::vector<int> devices, std::function<std::size_t(int devices)> bytesFor, int perDevice) {
     return std::jthread([devices = std::move(devices), bytesFor = std::move(bytesFor), perDevice] {
 #if WARPLAB_HAVE_GPU
-        std::vector<int> list;
-        try {
-            list = gpu::resolveDevices(devices);
-        } catch (...) {
-            return;
-        }
+        const std::vector<int> list = devicesOrNone(devices);
+        if (list.empty()) return;
         const std::size_t bytes = bytesFor(int(list.size()));
         if (bytes == 0) return;
         std::vector<std::jthread> each;
