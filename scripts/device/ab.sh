@@ -3,18 +3,11 @@
 # warplab-gpu-bench twice (B: with VARIANT_FLAGS added to the CUDA flags), then runs each line of
 # BENCHES (';'-separated warplab-gpu-bench argument lists) on A, B, A, B. Carry .device-debs.
 #   VARIANT_FLAGS="-DWL_WAVE_STEPS=4" BENCHES="--metric dtw --kernels cuda.shuffle_dpx --lengths 1024" bash scripts/device/ab.sh
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-OUT=${OUT:-/tmp/warplab-out}
-mkdir -p "$OUT"
-source .device-debs/activate; export PATH="$PWD/.device-debs/root/usr/bin:$PATH"
-T0=$(date +%s)
+source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; echo "B = A + ${VARIANT_FLAGS}"; } | tee "$OUT/ab.log"
 for v in A B; do
   flags=""; [ $v = B ] && flags="$VARIANT_FLAGS"
-  cmake -S . -B build-ab-$v -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -DCMAKE_CUDA_FLAGS="$flags" \
-    -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined > "$OUT/cfg-$v.log" 2>&1 || { tail -20 "$OUT/cfg-$v.log"; exit 1; }
+  device_configure build-ab-$v "$OUT/cfg-$v.log" -DCMAKE_CUDA_FLAGS="$flags"
   cmake --build build-ab-$v -j16 --target warplab-gpu-bench ${EXTRA_TARGETS:-} > "$OUT/build-$v.log" 2>&1 \
     || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build-$v.log" | head -60; exit 1; }
   echo "built $v after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/ab.log"

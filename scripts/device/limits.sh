@@ -3,20 +3,13 @@
 # utilisations, issue slots and stall reasons, plus a micro-benchmark of the min/FMA pipes
 # (scripts/device/pipe_rates.cu). Carry .device-debs and .device-data. Logs in $OUT.
 #   bash scripts/device/limits.sh
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-OUT=${OUT:-/tmp/warplab-out}
-mkdir -p "$OUT"
-source .device-debs/activate; export PATH="$PWD/.device-debs/root/usr/bin:$PATH"
-T0=$(date +%s)
+source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; } | tee "$OUT/run.log"
 nvcc -O3 -arch=sm_90 -o /tmp/pipe_rates scripts/device/pipe_rates.cu 2>&1 | tail -5
 timeout 60 /tmp/pipe_rates | tee "$OUT/pipe_rates.log"
 cuobjdump -sass /tmp/pipe_rates | grep -oE "(VIMNMX3|VIMNMX|IMNMX|FMNMX3|FMNMX|VHMNMX|HMNMX2|FFMA|FADD|HFMA2)[.A-Z0-9_]*" | sort | uniq -c | tee -a "$OUT/pipe_rates.log"
 b=${BUILD:-build-device-suite}
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
-  -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -DWARPLAB_TEST_DATA="$PWD/.device-data" \
-  -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined > "$OUT/cfg.log" 2>&1 || { tail -20 "$OUT/cfg.log"; exit 1; }
+device_configure $b "$OUT/cfg.log" -DWARPLAB_TEST_DATA="$PWD/.device-data"
 cmake --build $b -j16 --target warplab-gpu-bench > "$OUT/build.log" 2>&1 \
   || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build.log" | head -80; exit 1; }
 echo "built after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"

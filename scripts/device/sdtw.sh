@@ -4,17 +4,10 @@
 # pass (Nsight Compute) and its SASS loop mix. Carry .device-debs and .device-data. Logs in $OUT.
 #   [ROWS=0,2,4,8,16,32] [HALF2_ROWS=...] [COLS=0,2,4] [ZNORM2K=1] [CPU=--cpu] [NO_PROFILE=1] bash scripts/device/sdtw.sh
 # COLS: columns per step of the pass (each width with each).
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-OUT=${OUT:-/tmp/warplab-out}
-mkdir -p "$OUT"
-source .device-debs/activate; export PATH="$PWD/.device-debs/root/usr/bin:$PATH"
-T0=$(date +%s)
+source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; nproc; } | tee "$OUT/run.log"
 b=build-device-sdtw
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
-  -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -DWARPLAB_TEST_DATA="$PWD/.device-data" \
-  -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined > "$OUT/cfg.log" 2>&1 || { tail -20 "$OUT/cfg.log"; exit 1; }
+device_configure $b "$OUT/cfg.log" -DWARPLAB_TEST_DATA="$PWD/.device-data"
 cmake --build $b -j16 --target gpu_test_sdtw warplab-gpu-bench > "$OUT/build.log" 2>&1 \
   || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build.log" | head -80; exit 1; }
 echo "built after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"

@@ -2,16 +2,9 @@
 # The whole GPU suite in one device call, quickest programs first, each under a time limit
 # (TESTS="window sdtw ..." picks some). Carry .device-debs and .device-data. Logs in $OUT.
 #   bash scripts/device/suite-quick.sh
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-OUT=${OUT:-/tmp/warplab-out}
-mkdir -p "$OUT"
-source .device-debs/activate; export PATH="$PWD/.device-debs/root/usr/bin:$PATH"
-T0=$(date +%s)
+source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nproc; } > "$OUT/run.log" 2>&1
-cmake -S . -B build-device-suite -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
-  -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -DWARPLAB_TEST_DATA="$PWD/.device-data" \
-  -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined > "$OUT/cfg.log" 2>&1 || { tail -20 "$OUT/cfg.log"; exit 1; }
+device_configure build-device-suite "$OUT/cfg.log" -DWARPLAB_TEST_DATA="$PWD/.device-data"
 tests=${TESTS:-"window sdtw patterns shuffle softdtw streams tiled softdtw_designs energy multi kernels"}
 targets=""; for t in $tests; do targets="$targets gpu_test_$t"; done
 cmake --build build-device-suite -j16 --target $targets warplab-gpu-bench > "$OUT/build.log" 2>&1 \

@@ -1,0 +1,20 @@
+# Sourced by the one-call device scripts (suite-quick.sh, sdtw.sh, limits.sh, ab.sh): the
+# repository root as the working directory, $OUT, the carried Debian packages (.device-debs)
+# on the paths, T0 (the start), and device_configure.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+OUT=${OUT:-/tmp/warplab-out}
+mkdir -p "$OUT"
+source .device-debs/activate; export PATH="$PWD/.device-debs/root/usr/bin:$PATH"
+T0=$(date +%s)
+
+# device_configure DIR LOG [CMAKE ARGUMENTS...]: a Release build of the engine, the CLI and the
+# GPU programs without Qt, HIP or MPI (what the GPU machine has), its log in LOG; stops the
+# script with the log's end when CMake fails.
+device_configure() {
+  local dir=$1 log=$2
+  shift 2
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" \
+    -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined "$@" > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
+}
