@@ -26,6 +26,10 @@ struct Stretch {
 // "stretches[i]") for a stretch that is empty, outside [0, samples) or overlaps the one before.
 std::vector<long long> windowStarts(const std::vector<Stretch>& stretches, long long samples, int e, int s);
 
+// Row blocks a device holds at once, each with its pinned host buffers (what a caller pins ahead
+// of a run: compute::prewarmPinned).
+constexpr int kWindowBlocksInFlight = 3;
+
 // One finished block of rows [rowBegin, rowEnd) of the matrix (cols = windows). `rows` is
 // row-major, `cols` doubles a row, when the request keeps rows; `sortedDistance` and
 // `sortedWindow` hold each row sorted by (distance, window) when it sorts them (row k of the

@@ -33,6 +33,7 @@
 #include "compute/device_list.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
+#include "compute/window_matrix.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
 #include "io/npy_offset_writer.h"
@@ -175,7 +176,7 @@ void runPatterns(const PatternsOptions& o) {
             [samples, e = o.epoch, s = o.stride, budget = o.memoryMiB << 20](int d) {
                 return compute::devicePinnedBufferBytes(samples, e, s, budget, d);
             },
-            3);  // the run's row blocks in flight per device (window_matrix.cu, kInFlight)
+            compute::kWindowBlocksInFlight);
     };
 
     std::unique_ptr<io::Recording> rec;

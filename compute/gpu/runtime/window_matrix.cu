@@ -45,7 +45,7 @@ constexpr auto launchTable(std::integer_sequence<int, Ws...>) {
 
 constexpr int kBlock = 128;          // the band kernel's block size (band_cdtw_kernel.h)
 constexpr std::size_t kColChunk = 65536;  // windows per launch: rowBlock x this pairs
-constexpr int kInFlight = 3;         // row blocks queued on the device (and pinned buffers)
+constexpr int kInFlight = kWindowBlocksInFlight;  // row blocks queued on the device (and pinned buffers)
 
 bool endsWith(const std::string& s, const std::string& t) {
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
