@@ -39,8 +39,13 @@ std::jthread warmUpGpus(std::vector<int> devices) {
     return std::jthread([devices = std::move(devices)] {
 #if WARPLAB_HAVE_GPU
         const std::vector<int> list = devicesOrNone(devices);
-        std::vector<std::jthread> each;
-        for (int d : list) each.emplace_back([d] { gpu::startContext(d); });
+        {
+            std::vector<std::jthread> each;
+            for (int d : list) each.emplace_back([d] { gpu::startContext(d); });
+        }
+        // Peer access between the job's devices (a pattern run copies the channel from device
+        // to device): enabling it takes each context a while, and it lasts.
+        (void)gpu::connectPeers(list);
 #else
         (void)devices;
 #endif

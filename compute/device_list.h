@@ -14,7 +14,8 @@ std::vector<std::string> gpuDeviceLabels();
 std::string gpuUnavailableReason();
 
 // Starts the GPU runtime on `devices` (RunOptions::devices; empty: every visible GPU), one
-// thread per device, and returns at once; the returned thread finishes when all are ready.
+// thread per device, then enables peer access between them where they have it, and returns at
+// once; the returned thread finishes when all are ready.
 // A command calls it before reading its input, so that creating contexts (a good part of a
 // second per device) overlaps the reading instead of adding to the job. Never throws: errors
 // (no device, a bad index) are the job's to report.

@@ -56,10 +56,11 @@ public:
     static std::vector<Match> windowSearch(const Series& query, const Series& reference,
                                            const Params& params, const RunOptions& options,
                                            const SearchScope& scope = {}, WindowSearchStats* stats = nullptr);
-    // The CPU window search of scope's stretch of starts before the top-k selection: every
-    // window that may be among the top-k of any superset of the stretch (raw costs;
-    // window_search.h). A distributed search concatenates the stretches' candidates and selects
-    // once with selectWindowTopK, which gives windowSearch's matches bit for bit. Same checks.
+    // The window search of scope's stretch of starts before the top-k selection: every window
+    // that may be among the top-k of any superset of the stretch (raw costs; window_search.h),
+    // on the CPU, or on the GPU where options name one (cuda.window: window_gpu.h). A
+    // distributed search concatenates the stretches' candidates and selects once with
+    // selectWindowTopK, which gives windowSearch's matches bit for bit. Same checks.
     static std::vector<WindowCandidate> windowCandidates(const Series& query, const Series& reference,
                                                          const Params& params, const RunOptions& options,
                                                          const SearchScope& scope = {},

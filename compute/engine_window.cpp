@@ -60,9 +60,22 @@ std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const
                                                       const SearchScope& scope, WindowSearchStats* stats) {
     std::vector<double> qz;
     const WindowSearchParams wp = prepareWindowSearch(query, reference, params, options, scope, qz);
-    if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window")
+    if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window" &&
+        options.kernel != "cuda.window" && options.kernel != "hip.window")
         throw EngineError(K::BadParameter, "kernel",
-                          options.kernel + " does not give window candidates (cpu.reference, cpu.window)");
+                          options.kernel + " does not give window candidates (cpu.reference, cpu.window, cuda.window)");
+    // The device where windowSearch would use it (a GPU named), so that a distributed search
+    // merges the same candidates' costs a single process selects from.
+#if WARPLAB_HAVE_GPU
+    if (namesGpu(options) && options.kernel != "cpu.reference") {
+        if (!gpu::available()) throw EngineError(K::Device, "backend", "no available GPU on this machine");
+        auto cands = gpu::windowCandidates(qz.data(), query.length, reference, wp, stats, nullptr, options.devices);
+        if (options.progress) options.progress(1.0);
+        return cands;
+    }
+#endif
+    if (namesGpu(options))
+        throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
     return windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), query.length, wp,
                                   stats, options.cancel, options.progress);
 }
@@ -82,7 +95,7 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
 #if WARPLAB_HAVE_GPU
     if (namesGpu(options) && options.kernel != "cpu.reference") {
         if (!gpu::available()) throw EngineError(K::Device, "backend", "no available GPU on this machine");
-        matches = gpu::windowSearch(qz.data(), m, reference, wp, stats);
+        matches = gpu::windowSearch(qz.data(), m, reference, wp, stats, nullptr, options.devices);
         done = true;
     }
 #endif

@@ -45,9 +45,14 @@ using RowBlockSink = std::function<void(const RowBlock& block)>;
 
 // Where the time of a gpuWindowMatrix call went (for --timing and the scaling figures).
 struct WindowMatrixStats {
+    double prepSeconds = 0;             // before the setup: the devices, their peer access, pair lists
     double setupSeconds = 0;            // devices ready: context, channel upload, buffers (in parallel)
     double waitSeconds = 0;             // the calling thread waiting for finished blocks
-    std::vector<double> deviceSeconds;  // per device used: time its blocks ran (kernels, sort, copies)
+    std::vector<double> deviceSeconds;  // per device used: time its blocks kept it busy (kernels, sort, copies)
+    std::vector<double> spanSeconds;    // per device: its first block's start to its last block's end
+    double queueSeconds = 0;     // devices set up -> every device's first blocks queued
+    double loopSeconds = 0;      // devices set up -> the sink done with the last block
+    double teardownSeconds = 0;  // freeing the devices' buffers (one thread per device)
 };
 
 struct WindowMatrixRequest {
@@ -63,6 +68,10 @@ struct WindowMatrixRequest {
     bool keepRows = true;            // hand each block's rows in window order to the sink
     bool sortRows = false;           // hand each row sorted (needs gpuWindowMatrixSortsRows())
     WindowMatrixStats* stats = nullptr;  // filled when not null
+    // Host work run on the calling thread while the devices are set up (each by a thread of its
+    // own), before any block is queued: a view's finite check, which reads the channel as the
+    // uploads do. What it throws is thrown once the setup has finished (before a setup error).
+    std::function<void()> alongSetup;
 };
 
 // Empty when gpuWindowMatrix can run `kernelName` with these parameters (a GPU build, a device,

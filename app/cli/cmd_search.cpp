@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include <CLI/CLI.hpp>
@@ -12,11 +13,13 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/devices_option.h"
 #include "app/cli/mpi_search.h"
 #include "app/cli/mpi_session.h"
 #include "app/cli/reference_parts.h"
 #include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
+#include "compute/device_list.h"
 #include "compute/engine.h"
 
 namespace warplab::cli {
@@ -42,6 +45,19 @@ void runSearch(const SearchOptions& o) {
     params.topk = o.top;
     compute::validate(params);
     const bool window = o.modes.mode == "window";
+    // The GPUs the search may use start while the files are read (device_list.h), and the search
+    // begins once they have: starting a context takes a good part of a second per device, which
+    // would otherwise land inside the search (its --stats time) on the devices it reaches last.
+    std::jthread warm;
+    if (compute::namesGpu(o.run.backend, o.run.kernel) || (o.run.backend == compute::Backend::Auto && !window)) {
+        try {
+            warm = compute::warmUpGpus(parseDevices(o.run.devices));
+        } catch (const compute::EngineError&) {
+        }  // a bad --devices is reported by the search itself
+    }
+    auto gpusReady = [&] {
+        if (warm.joinable()) warm.join();
+    };
     compute::Series query = readOneSeries(o.query, o.series, "query");
     const MultiSearchFlags multi{o.reference, o.referenceStudy, o.referenceChannel, o.series.channel, o.referenceWindow,
                                  o.skipMissing};
@@ -70,6 +86,7 @@ void runSearch(const SearchOptions& o) {
             log.seconds += one.seconds;
             return std::move(one.matches);
         };
+        gpusReady();
         return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
                               o.modes.stats && window);
     }
@@ -86,6 +103,7 @@ void runSearch(const SearchOptions& o) {
     compute::Series reference;
     if (mpi::active()) parts.emplace(o.reference.front(), refFlags);
     else reference = readOneSeries(o.reference.front(), refFlags, "reference");
+    gpusReady();
     const std::size_t referenceLength = parts ? parts->length() : reference.length;
     // A query cut from the searched channel would find itself: its own place is excluded
     // unless --include-self (search_modes.h says exactly which matches).
@@ -101,11 +119,12 @@ void runSearch(const SearchOptions& o) {
     }
     OneSearch found;
     if (mpi::active()) {
-        // Under mpirun: a stretch of the reference per rank (mpi_search.h), on all of the
-        // rank's cores in both modes.
-        if (compute::namesGpu(o.run.backend, o.run.kernel) && mpi::rank() == 0)
-            std::cerr << "warning: under mpirun the search of one reference runs on CPU cores, a stretch per rank; "
-                         "the GPU serves dm, patterns and searches over several references\n";
+        // Under mpirun: a stretch of the reference per rank (mpi_search.h); the window mode on
+        // the rank's GPU where one is named, the subsequence mode on all of the rank's cores.
+        if (!window && compute::namesGpu(o.run.backend, o.run.kernel) && mpi::rank() == 0)
+            std::cerr << "warning: under mpirun the subsequence search of one reference runs on CPU cores, a stretch "
+                         "per rank; the GPU serves the window search (--mode window), dm, patterns and searches over "
+                         "several references\n";
         namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
             if (window) {
                 compute::Params wp = params;

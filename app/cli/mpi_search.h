@@ -30,10 +30,10 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
                                       const compute::Params& params, const compute::RunOptions& options,
                                       const compute::SearchScope& scope = {});
 
-// `--mode window` under mpirun: the starts cut into K equal stretches, one per rank (on all
-// of its cores), reading only the samples its windows cover; each rank's candidates
-// (Engine::windowCandidates) go to rank 0, which selects the top-k once: the single-process
-// CPU matches, bit for bit. `scope.excluded` holds the
+// `--mode window` under mpirun: the starts cut into K equal stretches, one per rank (on its
+// GPU where `options` name one, else on all of its cores), reading only the samples its windows
+// cover; each rank's candidates (Engine::windowCandidates) go to rank 0, which selects the top-k
+// once: the single-process matches, bit for bit (CPU and GPU give the same). `scope.excluded` holds the
 // excluded starts; `params` is the window search's (cdtw, band, k, sqrt). Rank 0 returns the
 // matches and, in `stats`, every rank's pruning counts summed; the other ranks return nothing.
 std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const ReferenceParts& reference,

@@ -152,10 +152,16 @@ struct PatternRanking {
                                            //   (device epochs: the host's share not overlapped
                                            //   by the device; engineSeconds the rest of the call)
     bool deviceEpochs = false;             // the matrix came from the device-epoch path
-    // Device epochs: of engineSeconds, getting the devices ready (channel upload, buffers), and
-    // per device the time its blocks ran (kernels, row sort, copies).
+    // Device epochs: getting the devices ready (channel upload, buffers; a view's finite check,
+    // counted in readSeconds, runs at the same time), per device the time its blocks kept it
+    // busy (kernels, row sort, copies), and the span from its first block's start to its last
+    // block's end (busy + idle between blocks).
     double deviceSetupSeconds = 0;
-    std::vector<double> deviceBusySeconds;
+    std::vector<double> deviceBusySeconds, deviceSpanSeconds;
+    // And on the host: before the setup (devices, peer access, pair lists), the devices' first
+    // blocks queued, the blocks' loop (set up -> last block ranked), freeing the devices'
+    // buffers (WindowMatrixStats).
+    double devicePrepSeconds = 0, deviceQueueSeconds = 0, deviceLoopSeconds = 0, deviceTeardownSeconds = 0;
     double cells = 0;                      // band cells computed (for throughput figures)
 };
 

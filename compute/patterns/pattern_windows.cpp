@@ -29,14 +29,15 @@ ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L) {
         b.sampleCount += L.segments[k].n;
     }
     if (r.segments.empty() && !r.samples.empty()) {
-        // A view as it is (no copy), checked in parallel slices with the same finite test and
-        // message as the reader path.
-        const long long n = b.sampleCount;
-        const long long slice = 1LL << 22;
-        tbb::parallel_for(0LL, (n + slice - 1) / slice, [&](long long q) {
-            const long long a = q * slice, c = std::min(n - a, slice);
-            checkSegmentFinite(r, L, 0, a, c, r.samples.data() + a);
-        });
+        // A view as it is (no copy), to be checked in parallel slices with the same finite test
+        // and message as the reader path.
+        b.check = [&r, &L, n = b.sampleCount] {
+            const long long slice = 1LL << 22;
+            tbb::parallel_for(0LL, (n + slice - 1) / slice, [&](long long q) {
+                const long long a = q * slice, c = std::min(n - a, slice);
+                checkSegmentFinite(r, L, 0, a, c, r.samples.data() + a);
+            });
+        };
         b.samples = r.samples.data();
         return b;
     }
@@ -84,6 +85,16 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
     q.dpx = in.dpx;
     q.rowBlock = in.rowBlock;
     out.epochSeconds += secondsSince(tRead);
+    // The view's finite check, while the devices take their copies of the channel: the device
+    // work starts only after it passed (gpuWindowMatrix), so a bad sample is still refused
+    // before any distance is computed.
+    double checkSeconds = 0;
+    if (channel.check)
+        q.alongSetup = [&] {
+            const auto t = std::chrono::steady_clock::now();
+            channel.check();
+            checkSeconds = secondsSince(t);
+        };
 
     const std::size_t nE = q.starts.size();
     // Rows sorted on the device where the build can (the host then only scans them); rows in
@@ -110,10 +121,20 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
         if (r.matrixSink) r.matrixSink(Tile{in.rowBegin + r0, in.rowBegin + r1, 0, nE}, block.rows);
         rank += secondsSince(tRank);
     }, options);
-    out.engineSeconds += secondsSince(tCall) - rank;
+    out.readSeconds += checkSeconds;
+    out.epochSeconds += checkSeconds;
+    out.engineSeconds += secondsSince(tCall) - rank - checkSeconds;
     out.deviceSetupSeconds += stats.setupSeconds;
+    out.devicePrepSeconds += stats.prepSeconds;
+    out.deviceQueueSeconds += stats.queueSeconds;
+    out.deviceLoopSeconds += stats.loopSeconds;
+    out.deviceTeardownSeconds += stats.teardownSeconds;
     out.deviceBusySeconds.resize(std::max(out.deviceBusySeconds.size(), stats.deviceSeconds.size()), 0.0);
-    for (std::size_t d = 0; d < stats.deviceSeconds.size(); ++d) out.deviceBusySeconds[d] += stats.deviceSeconds[d];
+    out.deviceSpanSeconds.resize(out.deviceBusySeconds.size(), 0.0);
+    for (std::size_t d = 0; d < stats.deviceSeconds.size(); ++d) {
+        out.deviceBusySeconds[d] += stats.deviceSeconds[d];
+        out.deviceSpanSeconds[d] += stats.spanSeconds[d];
+    }
     out.rankSeconds += rank;
 }
 

@@ -18,12 +18,15 @@ namespace warplab::compute {
 
 // The request's samples as one buffer: segment k at offset[k] (end to end, no gap), each read
 // through readSegment (checked finite; different segments read in parallel, each segment's
-// reader from one thread). A single recording in memory is the caller's view, checked finite.
+// reader from one thread). A single recording in memory is the caller's view, whose finite
+// check is left in `check` for the caller to run: it reads the whole channel, as the devices'
+// upload does, so the two run side by side (WindowMatrixRequest::alongSetup).
 struct ChannelBuffer {
     std::vector<float> owned;
     const float* samples = nullptr;
     long long sampleCount = 0;
     std::vector<Stretch> stretches;  // one per segment: {offset[k], segment k's samples}
+    std::function<void()> check;     // empty when the samples were checked as they were read
 };
 ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L);
 

@@ -1,7 +1,7 @@
 // Several GPUs in one process (compute/gpu/runtime/device_set.h, per-device lanes in tile_lanes.h):
 // engine matrices and the pattern pipeline on devices {0,1} against {0} and {1}, bit for bit
 // (the same kernels on every tile, and every cell is computed by one thread on one device, so
-// where a tile runs cannot change a value); device lists that do not exist; a full device
+// where a tile runs cannot change a value); the window search split over devices; device lists that do not exist; a full device
 // named in the error and nothing returned as complete. Exit 1 on a failure, 77 without a
 // device or, after the one-device checks, with fewer than two.
 #include <chrono>
@@ -106,6 +106,47 @@ void testPatterns(const std::vector<int>& a, const std::vector<int>& b) {
            0);
 }
 
+// The window search on `a` and on `b` (Engine::windowSearch, a GPU named), each against the
+// CPU's pruned search (itself equal to brute force, compute.test_window_search): the same matches, costs bit for bit (several devices split the starts and
+// select over their candidates together, window_gpu.h). A random walk of 400,000 samples with a
+// query cut from it, k = 1 and 10, with its self-exclusion zone.
+void testWindowSearch(const std::vector<int>& a, const std::vector<int>& b) {
+    std::mt19937 rng(77);
+    std::normal_distribution<float> step(0.f, 1.f);
+    std::vector<float> v(400'000);
+    float x = 0;
+    for (auto& s : v) s = (x += step(rng));
+    const Series y(std::move(v));
+    const std::size_t at = 200'000 - 50, m = 256;  // the query straddles the middle: a share boundary on 2 devices
+    const Series q(std::vector<float>(y.values.begin() + std::ptrdiff_t(at), y.values.begin() + std::ptrdiff_t(at + m)));
+    Params p = cdtw(12);
+    for (int k : {1, 10})
+        for (bool self : {false, true}) {
+            p.topk = k;
+            SearchScope scope;
+            if (self) scope.excluded = {exclusionZone(at, m)};
+            const auto want = Engine::windowSearch(q, y, p, RunOptions{}, scope);  // cpu.window (== brute force: test_window_search)
+            auto on = [&](const std::vector<int>& devices) {
+                RunOptions o;
+                o.backend = Backend::Cuda;
+#if WL_GPU_HIP
+                o.backend = Backend::Hip;
+#endif
+                o.devices = devices;
+                return Engine::windowSearch(q, y, p, o, scope);
+            };
+            const auto ga = on(a), gb = on(b);
+            bool same = !want.empty() && ga.size() == want.size() && gb.size() == want.size();
+            for (std::size_t i = 0; same && i < want.size(); ++i)
+                same = ga[i].start == want[i].start && gb[i].start == want[i].start &&
+                       std::memcmp(&ga[i].cost, &want[i].cost, sizeof(double)) == 0 &&
+                       std::memcmp(&gb[i].cost, &want[i].cost, sizeof(double)) == 0;
+            report(same, "window search 400,000 samples, m=256 w=12 k=" + std::to_string(k) + (self ? ", self-excluded" : "") +
+                             ": the same matches on every device list as cpu.window, bit for bit",
+                   0);
+        }
+}
+
 // Device 1 full: the job fails with a Device error naming GPU 1, and returns no matrix. Run
 // first, while device 1 has no lanes yet: lanes that already hold buffers large enough for a
 // tile need no memory and would (rightly) go on working on a full device.
@@ -172,6 +213,7 @@ int main() {
     if (gpu::deviceCount() >= 2) testFullDevice(randomSet(rng, 2048, 4096), cdtw(8));
     // One device: an explicit list equals the default (current device only when one exists).
     compareLists({0}, {}, q, &t, cdtw(8), "cdtw w8, 3000 x 2500, {0} vs all");
+    testWindowSearch({0}, {});
     if (gpu::deviceCount() < 2) {
         std::printf("SKIP: the two-device checks need 2 GPUs; this process sees %d\n", gpu::deviceCount());
         std::printf("%d checks, %d failed\n", checks, failures);
@@ -186,6 +228,7 @@ int main() {
     tw.metric = Metric::Twed;
     compareLists({0}, {1, 0}, SeriesSet(q.begin(), q.begin() + 1200), &t, tw, "twed 1200 x 2500, {0} vs {1,0}");
     testPatterns({0}, {0, 1});
+    testWindowSearch({0}, {1, 0});
     // After the failure both devices work again and still agree.
     compareLists({0}, {0, 1}, SeriesSet(q.begin(), q.begin() + 1500), nullptr, cdtw(8), "after the failure: cdtw all pairs 1500");
     return finish();

@@ -271,5 +271,30 @@ int main() {
         report(err.find("piece1.edf") != std::string::npos && err.find("samples") != std::string::npos,
                "a NaN in segment 1: error names piece1.edf (" + err + ")", 0);
     }
+    // A single recording in memory is checked while the devices take their copies
+    // (WindowMatrixRequest::alongSetup): the NaN is still refused by name, on one device and on
+    // all, before any row is ranked.
+    for (const bool all : {false, true}) {
+        auto v = channel(8000, 8);
+        v[4321] = NAN;
+        PatternRequest r = request(v, 64, 16, 4);
+        r.seizures = {{10, 20}};
+        r.deviceEpochs = true;
+        RunOptions o;
+        o.kernel = "cuda.band_dpx";
+        if (!all) o.devices = {0};  // empty: every visible device
+        std::string err;
+        EngineError::Kind kind = EngineError::Kind::Internal;
+        try {
+            findPatterns(r, o);
+        } catch (const EngineError& ex) {
+            err = ex.what();
+            kind = ex.kind();
+        } catch (const std::exception& ex) {
+            err = ex.what();
+        }
+        report(kind == EngineError::Kind::BadInput && err.find("sample 4321") != std::string::npos,
+               std::string("a NaN in one recording's view, ") + (all ? "every device" : "device 0") + ": refused by name (" + err + ")", 0);
+    }
     return finish();
 }

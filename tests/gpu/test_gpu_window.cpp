@@ -1,7 +1,8 @@
 // GPU window search (compute/gpu/kernels/window/window_gpu.h) against cpu.reference (brute force): the same
 // matches, costs equal bit for bit (both compute the final cost in double with the same
 // operation order). Then the half2 subsequence search of issue 11: every reported match's cost
-// equals the fp32 cost row at its end, and with self-exclusion no end falls in the zone.
+// equals the fp32 cost row at its end, and with self-exclusion no end falls in the zone. The
+// window candidates of stretches (what mpirun's ranks send), merged, against one search.
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -87,6 +88,44 @@ int main() {
         stretch.begin = 5000;
         stretch.end = 25000;
         compareWindow("stretch [5000, 25000)", q, y, 6, 10, stretch);
+    }
+    // A search cut into K stretches of starts, as mpirun's ranks cut it (app/cli/mpi_search.cpp):
+    // each stretch's GPU candidates (Engine::windowCandidates with a GPU named), concatenated and
+    // selected once, give the whole reference's brute-force matches bit for bit. The query is
+    // planted across a stretch boundary and its self-exclusion zone spans that boundary, so
+    // that one stretch's picks are excluded by another's.
+    {
+        Series y = walk(rng, 40000);
+        const std::size_t m = 128, starts = y.length - m + 1;
+        Series q(std::vector<float>(y.values.begin() + 19950, y.values.begin() + 19950 + std::ptrdiff_t(m)));
+        Params p;
+        p.metric = Metric::Cdtw;
+        p.band = 6;
+        RunOptions ref, dev;
+        ref.kernel = "cpu.reference";
+        dev.backend = Backend::Cuda;
+        for (const bool self : {false, true})
+            for (int K : {2, 3, 7})
+                for (int k : {1, 3, 10}) {
+                    p.topk = k;
+                    SearchScope whole;
+                    if (self) whole.excluded = {{19950 - m / 2, 19950 + m / 2}};
+                    const auto want = Engine::windowSearch(q, y, p, ref, whole);
+                    std::vector<WindowCandidate> all;
+                    for (int r = 0; r < K; ++r) {
+                        SearchScope part = whole;
+                        part.begin = starts * std::size_t(r) / std::size_t(K);
+                        part.end = starts * std::size_t(r + 1) / std::size_t(K);
+                        for (const auto& c : Engine::windowCandidates(q, y, p, dev, part)) all.push_back(c);
+                    }
+                    const auto got = selectWindowTopK(std::move(all), m, k);
+                    bool ok = want.size() == got.size() && !want.empty();
+                    for (std::size_t i = 0; ok && i < want.size(); ++i)
+                        ok = want[i].start == got[i].start && want[i].cost == got[i].cost;
+                    report(ok, "window candidates of " + std::to_string(K) + " stretches (GPU), merged, k=" +
+                                   std::to_string(k) + (self ? ", self-excluded" : "") + " == one brute-force search",
+                           0);
+                }
     }
     // A longer reference, checked against the pruned CPU path (itself equal to brute force in
     // tests/compute/test_window_search.cpp).

@@ -78,6 +78,30 @@ void startContext(int index) noexcept {
     }
 }
 
+bool connectPeers(const std::vector<int>& devices) noexcept {
+    if (devices.size() < 2) return false;
+    try {
+        for (int a : devices)
+            for (int b : devices) {
+                int can = 0;
+                if (a != b && (gpuDeviceCanAccessPeer(&can, a, b) != gpuSuccess || !can)) return false;
+            }
+        for (int a : devices) {
+            DeviceScope scope(a);
+            for (int b : devices) {
+                if (a == b) continue;
+                const gpuError_t e = gpuDeviceEnablePeerAccess(b, 0);
+                if (e == gpuSuccess) continue;
+                (void)gpuGetLastError();  // clears the error this call left behind
+                if (e != gpuErrorPeerAccessAlreadyEnabled) return false;
+            }
+        }
+        return true;
+    } catch (...) {
+        return false;  // a device that cannot be made current: the job reports it
+    }
+}
+
 DeviceScope::DeviceScope(int index) {
     check(gpuGetDevice(&previous_), "device query");
     if (previous_ == index) return;

@@ -22,6 +22,11 @@ std::string deviceLabel(int index);
 // not pay for it. Errors are left for the job to meet and report.
 void startContext(int index) noexcept;
 
+// Whether each of `devices` can copy to each other one directly (NVLink, or PCIe peer to peer),
+// with peer access then enabled from each to each (kept by the contexts for the process's
+// life; enabling it again is a quick no-op). False for one device, or where any pair cannot.
+bool connectPeers(const std::vector<int>& devices) noexcept;
+
 // Makes `index` the calling thread's current device for the scope and restores the previous
 // one after (the runtime's current device is per thread).
 class DeviceScope {

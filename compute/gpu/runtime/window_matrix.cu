@@ -99,6 +99,8 @@ struct DeviceWork {
     };
     int device = 0;
     std::unique_ptr<gpu::Stream> stream;
+    std::unique_ptr<gpu::Event> first;  // recorded before its first block: the origin of its times
+    double lastDone = 0;                // its last synchronised block's end, in ms after `first`
     gpu::DeviceBuffer<float> samples, queries;
     gpu::DeviceBuffer<long long> starts, queryOffsets;
     gpu::DeviceBuffer<int> rowFull, colFull, rowLast, colLast;
@@ -121,29 +123,6 @@ void onDevice(int device, F&& f) {
     }
 }
 
-// Whether each of `devices` can copy to each other one directly (NVLink, or PCIe peer to peer),
-// with peer access then enabled from each to each. False for one device, or where any pair
-// cannot: the channel then goes to every device from the host.
-bool connectPeers(const std::vector<int>& devices) {
-    if (devices.size() < 2) return false;
-    for (int a : devices)
-        for (int b : devices) {
-            int can = 0;
-            if (a != b && (gpuDeviceCanAccessPeer(&can, a, b) != gpuSuccess || !can)) return false;
-        }
-    for (int a : devices) {
-        gpu::DeviceScope scope(a);
-        for (int b : devices) {
-            if (a == b) continue;
-            const gpuError_t e = gpuDeviceEnablePeerAccess(b, 0);
-            if (e == gpuSuccess) continue;
-            (void)gpuGetLastError();  // clears the error this call left behind
-            if (e != gpuErrorPeerAccessAlreadyEnabled) return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, const RunOptions& options) {
@@ -153,12 +132,16 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     if (q.sortRows && !gpuWindowMatrixSortsRows())
         throw EngineError(K::Internal, "sortRows", "this build does not sort rows on the device");
     if (!q.sortRows && !q.keepRows) throw EngineError(K::Internal, "keepRows", "a block must carry rows, sorted or not");
-    if (q.e < 1 || q.queryCount == 0 || q.starts.empty()) return;
+    if (q.e < 1 || q.queryCount == 0 || q.starts.empty()) {
+        if (q.alongSetup) q.alongSetup();  // no device work, but the input is still checked
+        return;
+    }
     for (long long b : {q.starts.front(), q.starts.back()})
         if (b < 0 || b + q.e > q.sampleCount)
             throw EngineError(K::Internal, "starts", "a window lies outside the channel buffer");
     if (q.starts.size() > std::size_t(UINT32_MAX))
         throw EngineError(K::BadInput, "epochs", "more than 2^32 windows in one channel");
+    const auto tCall = std::chrono::steady_clock::now();
     const std::size_t nQ = q.queryCount, nW = q.starts.size(), e = std::size_t(q.e);
     std::size_t R = std::clamp<std::size_t>(q.rowBlock, 1, nQ);
     const std::size_t CT = std::min(kColChunk, nW);
@@ -198,12 +181,13 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     // devices reach each other directly, each uploads only its 1/D of the channel (the upload
     // from pageable memory runs at 6-8 GB/s a thread: 80-100 ms for the published 604 MB
     // channel) and then copies the other parts from the other devices (NVLink: a few ms).
-    const bool split = connectPeers(devices);
+    const bool split = gpu::connectPeers(devices);
     const std::size_t N = std::size_t(q.sampleCount);
     auto partOf = [&](std::size_t d) { return std::pair{N * d / D, N * (d + 1) / D}; };
     auto setUp = [&](DeviceWork& w) {
         onDevice(w.device, [&] {
             w.stream = std::make_unique<gpu::Stream>();
+            w.first = std::make_unique<gpu::Event>();
             const gpuStream_t s = w.stream->get();
             if (split) {
                 const auto [a, b] = partOf(std::size_t(&w - work.data()));
@@ -242,9 +226,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     };
     for (std::size_t d = 0; d < D; ++d) work[d].device = devices[d];
     const auto tSetUp = std::chrono::steady_clock::now();
-    if (D == 1) {
-        setUp(work[0]);
-    } else {
+    {
         std::vector<std::exception_ptr> failed(D);
         std::vector<std::thread> threads;
         for (std::size_t d = 0; d < D; ++d)
@@ -255,7 +237,15 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
                     failed[d] = std::current_exception();
                 }
             });
+        std::exception_ptr hostFailed;
+        try {
+            if (q.alongSetup) q.alongSetup();
+        } catch (...) {
+            hostFailed = std::current_exception();
+        }
         for (auto& t : threads) t.join();
+        // The host's failure first: it names the input (a file, a sample) behind any other.
+        if (hostFailed) std::rethrow_exception(hostFailed);
         for (auto& f : failed)
             if (f) std::rethrow_exception(f);
         if (split) {
@@ -278,8 +268,10 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     };
     if (q.stats) {
+        q.stats->prepSeconds = std::chrono::duration<double>(tSetUp - tCall).count();
         q.stats->setupSeconds = secondsSince(tSetUp);
         q.stats->deviceSeconds.assign(D, 0.0);
+        q.stats->spanSeconds.assign(D, 0.0);
     }
 
     static constexpr auto launchers = launchTable(std::make_integer_sequence<int, gpu::kMaxBandKernelHalfWidth + 1>{});
@@ -332,6 +324,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
         onBlock(b, [&](DeviceWork& w, DeviceWork::Slot& slot, gpuStream_t s, std::size_t r0, std::size_t rows) {
             const SetView qv{w.queries.get(), w.queryOffsets.get() + r0, nullptr};
             double* out = slot.out.get();
+            if (b < D) w.first->record(s);
             slot.start->record(s);
             for (std::size_t c0 = 0; c0 < nW; c0 += CT) {
                 const std::size_t cols = std::min(CT, nW - c0);
@@ -373,8 +366,10 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     };
 
     std::size_t queued = std::min<std::size_t>(blocks, D * (kInFlight - 1));
+    const auto tLoop = std::chrono::steady_clock::now();
     try {
         for (std::size_t b = 0; b < queued; ++b) enqueueCompute(b);
+        if (q.stats) q.stats->queueSeconds = secondsSince(tLoop);
         startPinning();
         for (std::size_t b = 0; b < queued; ++b) enqueueCopy(b);
         for (std::size_t b = 0; b < blocks; ++b) {
@@ -386,7 +381,14 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
             const auto tWait = std::chrono::steady_clock::now();
             onDevice(work[b % D].device, [&] {
                 slot.done->sync();
-                if (q.stats) q.stats->deviceSeconds[b % D] += slot.done->since(*slot.start) / 1e3;
+                if (!q.stats) return;
+                // A block's copies are queued behind the next block's kernels, so its start may
+                // lie before the end of the block before it: busy counts from the later of the two.
+                DeviceWork& w = work[b % D];
+                const double start = slot.start->since(*w.first), done = slot.done->since(*w.first);
+                q.stats->deviceSeconds[b % D] += (done - std::max(start, w.lastDone)) / 1e3;
+                w.lastDone = done;
+                q.stats->spanSeconds[b % D] = done / 1e3;
             });
             if (q.stats) q.stats->waitSeconds += secondsSince(tWait);
             if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
@@ -404,6 +406,24 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
             if (w.stream) (void)gpuStreamSynchronize(w.stream->get());
         throw;
     }
+    // Each device's buffers are freed by a thread of its own: freeing hundreds of megabytes
+    // (the channel's copy, the slots) takes each device tens of milliseconds, which one thread
+    // would add up device after device.
+    const auto tTear = std::chrono::steady_clock::now();
+    if (q.stats) q.stats->loopSeconds = std::chrono::duration<double>(tTear - tLoop).count();
+    if (D > 1) {
+        std::vector<std::jthread> freeing;
+        for (auto& w : work)
+            freeing.emplace_back([&w] {
+                try {
+                    gpu::DeviceScope scope(w.device);
+                    DeviceWork done = std::move(w);
+                } catch (...) {
+                }  // the device could not be made current: work.clear() below frees it here
+            });
+    }
+    work.clear();
+    if (q.stats) q.stats->teardownSeconds = secondsSince(tTear);
 }
 
 }  // namespace warplab::compute

@@ -6,9 +6,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <exception>
 #include <numeric>
+#include <thread>
 
 #include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/runtime/device_set.h"
+#include "compute/gpu/runtime/gpu_device.h"
 
 namespace warplab::compute::gpu {
 
@@ -167,9 +171,9 @@ double slackOf(double b, std::size_t m) { return 1e-6 * (b + double(m)); }
 
 }  // namespace
 
-std::vector<Match> windowSearchDevice(const double* qzHost, std::size_t m, const float* y, std::size_t N,
-                                      const WindowSearchParams& p, WindowSearchStats* statsOut,
-                                      WindowGpuTiming* timing) {
+std::vector<WindowCandidate> windowCandidatesDevice(const double* qzHost, std::size_t m, const float* y, std::size_t N,
+                                                    const WindowSearchParams& p, WindowSearchStats* statsOut,
+                                                    WindowGpuTiming* timing) {
     using K = EngineError::Kind;
     const auto t0 = std::chrono::steady_clock::now();
     if (m == 0) throw EngineError(K::BadInput, "query", "empty query");
@@ -305,7 +309,6 @@ std::vector<Match> windowSearchDevice(const double* qzHost, std::size_t m, const
         e3.record(s);
         stream.sync();
     }
-    auto out = selectWindowTopK(std::move(cands), m, k);
     if (statsOut) {
         WindowSearchStats st;
         u64 excluded = 0;
@@ -328,16 +331,98 @@ std::vector<Match> windowSearchDevice(const double* qzHost, std::size_t m, const
         timing->survivors = survivors;
         timing->totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
-    return out;
+    return cands;
+}
+
+std::vector<Match> windowSearchDevice(const double* qz, std::size_t m, const float* y, std::size_t N,
+                                      const WindowSearchParams& p, WindowSearchStats* stats, WindowGpuTiming* timing) {
+    return selectWindowTopK(windowCandidatesDevice(qz, m, y, N, p, stats, timing), m, p.topk);
+}
+
+namespace {
+
+// Samples [lo, hi) of the reference on the current device, searched over p's starts (global
+// indices, all inside [lo, hi - m]): the candidates with global starts.
+std::vector<WindowCandidate> candidatesOfPart(const double* qz, std::size_t m, const Series& reference, std::size_t lo,
+                                              std::size_t hi, const WindowSearchParams& p, WindowSearchStats* stats,
+                                              WindowGpuTiming* timing) {
+    DeviceBuffer<float> dy;
+    Stream st;
+    dy.upload(reference.values.data() + lo, hi - lo, st.get());
+    st.sync();
+    WindowSearchParams local = p;
+    local.begin = p.begin - lo;
+    local.end = p.end - lo;
+    local.excludedStarts.clear();
+    for (const auto& [x, y] : p.excludedStarts)
+        if (y >= lo) local.excludedStarts.emplace_back(std::max(x, lo) - lo, y - lo);
+    auto cands = windowCandidatesDevice(qz, m, dy.get(), hi - lo, local, stats, timing);
+    for (WindowCandidate& c : cands) c.start += lo;
+    return cands;
+}
+
+}  // namespace
+
+std::vector<WindowCandidate> windowCandidates(const double* qz, std::size_t m, const Series& reference,
+                                              const WindowSearchParams& p, WindowSearchStats* stats,
+                                              WindowGpuTiming* timing, const std::vector<int>& devices) {
+    const std::vector<int> list = resolveDevices(devices);
+    const std::size_t N = reference.length;
+    if (m == 0 || N < m || list.size() <= 1 || p.begin >= std::min<std::size_t>(p.end, N - m + 1)) {
+        // One device (or nothing to split): the whole reference on it, as before.
+        const int device = list.empty() ? 0 : list.front();
+        try {
+            DeviceScope scope(device);
+            return candidatesOfPart(qz, m, reference, 0, N, p, stats, timing);
+        } catch (const EngineError& e) {
+            if (e.kind() != EngineError::Kind::Device || list.size() != 1) throw;
+            throw EngineError(e.kind(), e.field(), "on " + deviceLabel(device) + ": " + e.what());
+        }
+    }
+    // An equal share of the starts per device, each on a thread of its own, reading only the
+    // samples its windows cover; each share's candidates are those of a stretch
+    // (window_search.h), so together they are the whole search's.
+    const std::size_t begin = p.begin, end = std::min<std::size_t>(p.end, N - m + 1), D = list.size();
+    std::vector<std::vector<WindowCandidate>> parts(D);
+    std::vector<WindowSearchStats> partStats(D);
+    std::vector<std::exception_ptr> failed(D);
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t d = 0; d < D; ++d)
+            threads.emplace_back([&, d] {
+                const std::size_t s0 = begin + (end - begin) * d / D, s1 = begin + (end - begin) * (d + 1) / D;
+                if (s0 >= s1) return;
+                try {
+                    DeviceScope scope(list[d]);
+                    WindowSearchParams share = p;
+                    share.begin = s0;
+                    share.end = s1;
+                    parts[d] = candidatesOfPart(qz, m, reference, s0, s1 + m - 1, share, &partStats[d], nullptr);
+                } catch (const EngineError& e) {
+                    failed[d] = e.kind() == EngineError::Kind::Device
+                                    ? std::make_exception_ptr(EngineError(e.kind(), e.field(),
+                                                                          "on " + deviceLabel(list[d]) + ": " + e.what()))
+                                    : std::current_exception();
+                } catch (...) {
+                    failed[d] = std::current_exception();
+                }
+            });
+    }
+    for (auto& f : failed)
+        if (f) std::rethrow_exception(f);
+    std::vector<WindowCandidate> all;
+    WindowSearchStats sum;
+    for (std::size_t d = 0; d < D; ++d) {
+        all.insert(all.end(), parts[d].begin(), parts[d].end());
+        sum += partStats[d];
+    }
+    if (stats) *stats = sum;
+    return all;
 }
 
 std::vector<Match> windowSearch(const double* qz, std::size_t m, const Series& reference, const WindowSearchParams& p,
-                                WindowSearchStats* stats, WindowGpuTiming* timing) {
-    DeviceBuffer<float> dy;
-    Stream st;
-    dy.upload(reference.values.data(), reference.length, st.get());
-    st.sync();
-    return windowSearchDevice(qz, m, dy.get(), reference.length, p, stats, timing);
+                                WindowSearchStats* stats, WindowGpuTiming* timing, const std::vector<int>& devices) {
+    return selectWindowTopK(windowCandidates(qz, m, reference, p, stats, timing, devices), m, p.topk);
 }
 
 }  // namespace warplab::compute::gpu

@@ -24,14 +24,33 @@ struct WindowGpuTiming {
     std::size_t survivors = 0;
 };
 
-// qz: the z-normalised query (m doubles, znormWindow). Reference uploaded, then searched.
+// qz: the z-normalised query (m doubles, znormWindow). Reference uploaded, then searched, on
+// `devices` (RunOptions::devices: empty = every visible GPU): with several, each takes an equal
+// share of the starts on a thread of its own and uploads only the samples its windows cover,
+// and their candidates (below) are selected together, so the matches are one device's bit for
+// bit. `timing` is filled on one device only; `stats` sums the devices'.
 std::vector<Match> windowSearch(const double* qz, std::size_t m, const Series& reference, const WindowSearchParams& p,
-                                WindowSearchStats* stats, WindowGpuTiming* timing = nullptr);
+                                WindowSearchStats* stats, WindowGpuTiming* timing = nullptr,
+                                const std::vector<int>& devices = {});
 
-// The same on a reference already in device memory (float, N samples): for references
-// generated on the device and for benchmarks without the upload.
+// The candidates windowSearch selects its matches from (window_search.h's
+// windowSearchCandidates): every window of the stretch whose cost was computed in full, which
+// includes every window of cost <= the stretch's bound B, so that a distributed search merges
+// stretches exactly with selectWindowTopK over the union. A window is left out only when its
+// lower bound exceeds B + slack or its DTW was abandoned above a real cost of the stretch (for
+// k = 1, the best so far), neither of which the union's top-k can pick. Costs are bit for bit
+// the CPU's.
+std::vector<WindowCandidate> windowCandidates(const double* qz, std::size_t m, const Series& reference,
+                                              const WindowSearchParams& p, WindowSearchStats* stats,
+                                              WindowGpuTiming* timing = nullptr, const std::vector<int>& devices = {});
+
+// The same on a reference already in device memory (float, N samples; the current device): for
+// references generated on the device and for benchmarks without the upload.
 std::vector<Match> windowSearchDevice(const double* qz, std::size_t m, const float* deviceReference, std::size_t N,
                                       const WindowSearchParams& p, WindowSearchStats* stats,
                                       WindowGpuTiming* timing = nullptr);
+std::vector<WindowCandidate> windowCandidatesDevice(const double* qz, std::size_t m, const float* deviceReference,
+                                                    std::size_t N, const WindowSearchParams& p,
+                                                    WindowSearchStats* stats, WindowGpuTiming* timing = nullptr);
 
 }  // namespace warplab::compute::gpu
