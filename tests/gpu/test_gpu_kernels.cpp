@@ -149,9 +149,8 @@ void testBandKernel(const std::vector<Kernel*>& kernels) {
     std::mt19937 rng(17);
     for (Kernel* k : kernels) {
         if (!isBandKernel(*k)) continue;
-        // 16, 32, 48, 128, 1024: multiples of the 16-row chunk (the first and last chunks peeled
-        // of their cells outside the matrix, band_cdtw_kernel.h), 16 alone (first only) and 32
-        // (first and last, nothing between).
+        // 16, 32, 48, 128, 1024: whole 16-row chunks only (band_cdtw_kernel.h), no tail chunk;
+        // 16 is a single chunk, 32 a first and a last with nothing between.
         for (std::size_t n : {1, 2, 7, 16, 31, 32, 33, 48, 128, 1000, 1024, 4097}) {
             SeriesSet rows, cols;
             for (int i = 0; i < 3; ++i) rows.push_back(randomSeries(rng, n));
