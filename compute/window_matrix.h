@@ -52,7 +52,7 @@ struct WindowMatrixStats {
     std::vector<double> spanSeconds;    // per device: its first block's start to its last block's end
     double queueSeconds = 0;     // devices set up -> every device's first blocks queued
     double loopSeconds = 0;      // devices set up -> the sink done with the last block
-    double teardownSeconds = 0;  // freeing the devices' buffers (one thread per device)
+    double teardownSeconds = 0;  // freeing the devices' buffers
 };
 
 struct WindowMatrixRequest {
