@@ -102,10 +102,10 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     lines_->legend->setWrap(3);
     lines_->legend->setRowSpacing(0);
     lines_->legend->setBorderPen(Qt::NoPen);
-    auto* legendRow = new QCPLayoutGrid;
-    lines_->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(5, 0, 5, 5));
-    legendRow->addElement(0, 0, lines_->legend);
+    legendRow_ = new QCPLayoutGrid;
+    lines_->plotLayout()->addElement(1, 0, legendRow_);
+    legendRow_->setMargins(QMargins(5, 0, 5, 5));
+    legendRow_->addElement(0, 0, lines_->legend);
     lines_->plotLayout()->setRowStretchFactor(1, 0.001);
     // As many legend columns as the chart's width holds, so that no name is cut.
     connect(lines_, &QCustomPlot::afterLayout, this, [this] { fitLegend(); });
@@ -164,7 +164,11 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(controls);
     layout->addWidget(split, 1);
 
-    connect(metric_, &QComboBox::currentIndexChanged, this, [this] { fillKernels(); });
+    connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
+        fillKernels();
+        const auto it = byMetric_.find(chosenMetric());
+        showResults(it != byMetric_.end() ? it->second : MetricResults{});
+    });
     connect(run_, &QPushButton::clicked, this, &KernelComparisonView::runRequested);
     connect(barLength_, &QComboBox::currentIndexChanged, this, [this] { drawCharts(); });
     connect(export_, &QPushButton::clicked, this, [this] {
@@ -258,8 +262,21 @@ compute::BenchConfig KernelComparisonView::config() const {
     return c;
 }
 
+std::string KernelComparisonView::chosenMetric() const {
+    return std::string(compute::metricName(compute::Metric(metric_->currentData().toInt())));
+}
+
 void KernelComparisonView::setResults(const compute::BenchTable& table) {
+    lastMetric_ = table.empty() || table.front().metric.empty() ? chosenMetric() : table.front().metric;
+    byMetric_[lastMetric_].table = table;
+    if (lastMetric_ == chosenMetric()) showResults(byMetric_[lastMetric_]);
+}
+
+void KernelComparisonView::showResults(const MetricResults& results) {
+    const compute::BenchTable& table = results.table;
     table_ = table;
+    ceiling_ = results.ceiling;
+    ceilingLabel_ = results.ceilingLabel;
     rows_->setRowCount(int(table.size()));
     for (int r = 0; r < int(table.size()); ++r) {
         const auto& row = table[std::size_t(r)];
@@ -303,6 +320,11 @@ void KernelComparisonView::setResults(const compute::BenchTable& table) {
 }
 
 void KernelComparisonView::setCeiling(double cellsPerSecond, const QString& label) {
+    const std::string key = lastMetric_.empty() ? chosenMetric() : lastMetric_;
+    MetricResults& r = byMetric_[key];
+    r.ceiling = cellsPerSecond;
+    r.ceilingLabel = label;
+    if (key != chosenMetric()) return;
     ceiling_ = cellsPerSecond;
     ceilingLabel_ = label;
     drawCharts();
@@ -370,9 +392,27 @@ void KernelComparisonView::drawCharts() {
         entry->setPen(pen);
         hi = std::max(hi, ceiling_);
     }
-    if (hi > 0) {
-        lines_->xAxis->setRange(lmin / 1.5, lmax * 1.5);
-        lines_->yAxis->setRange(lo / 3, hi * 3);
+    if (lmax > 0) lines_->xAxis->setRange(lmin / 1.5, lmax * 1.5);  // no rows: the axis stays
+    if (hi > 0) lines_->yAxis->setRange((lo < hi ? lo : hi) / 3, hi * 3);
+    // No results for this metric yet: say so in the chart, and take the legend's row out of the
+    // layout (an empty legend has no width to give, and its row narrowed the axis rect above it
+    // to a sliver); it goes back with the first line.
+    QCPLayoutGrid* layout = lines_->plotLayout();
+    const bool legendShown = layout->rowCount() > 1 && layout->hasElement(1, 0);
+    if (lines_->graphCount() == 0 && legendShown) {
+        layout->take(legendRow_);
+        layout->simplify();
+    } else if (lines_->graphCount() > 0 && !legendShown) {
+        layout->addElement(1, 0, legendRow_);
+        layout->setRowStretchFactor(1, 0.001);
+    }
+    if (table_.empty()) {
+        auto* none = new QCPItemText(lines_);
+        none->setObjectName("noResults");
+        none->position->setType(QCPItemPosition::ptAxisRectRatio);
+        none->position->setCoords(0.5, 0.5);
+        none->setText(tr("No %1 results yet:\ncheck kernels, then Run benchmark").arg(metric_->currentText()));
+        none->setColor(palette().color(QPalette::PlaceholderText));
     }
     lines_->replot(QCustomPlot::rpQueuedReplot);
 

@@ -5,11 +5,15 @@
 // ceiling where known, each kernel's error against the scalar reference, a GPU kernel's energy
 // per distance and mean board power (or why there is none), and exports CSV.
 #pragma once
+#include <map>
+#include <string>
+
 #include <QWidget>
 
 #include "compute/bench/bench.h"
 
 class QComboBox;
+class QCPLayoutGrid;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
@@ -28,9 +32,13 @@ public:
     // The benchmark the controls describe (no progress or cancel yet). Throws EngineError
     // (BadParameter, field "lengths") when the lengths do not parse.
     compute::BenchConfig config() const;
+    // The results of one metric (their rows' metric; rows without one are the chosen metric's).
+    // Each metric keeps its last results and ceiling: the view shows those of the metric chosen,
+    // and choosing another shows that one's (or none), never one metric's curves under another.
     void setResults(const compute::BenchTable& table);
-    const compute::BenchTable& results() const { return table_; }
-    // A throughput ceiling (cells/s) to draw, e.g. a GPU's; 0 hides it.
+    const compute::BenchTable& results() const { return table_; }  // those shown
+    // A throughput ceiling (cells/s) to draw, e.g. a GPU's, for the metric of the last results
+    // set; 0 hides it.
     void setCeiling(double cellsPerSecond, const QString& label);
     QString exportCsv(const QString& path) const;  // "" on success, else why not
     QStringList checkedKernels() const;
@@ -43,11 +51,20 @@ Q_SIGNALS:
     void runRequested();
 
 private:
+    struct MetricResults {
+        compute::BenchTable table;
+        double ceiling = 0;
+        QString ceilingLabel;
+    };
     void fillKernels();
+    std::string chosenMetric() const;
+    void showResults(const MetricResults& results);
     void drawCharts();
     void fitLegend();
 
-    compute::BenchTable table_;
+    std::map<std::string, MetricResults> byMetric_;  // metricName() -> its last results
+    std::string lastMetric_;                          // the metric of the last setResults
+    compute::BenchTable table_;                       // shown: the chosen metric's
     double ceiling_ = 0;
     QString ceilingLabel_;
     QComboBox* metric_;
@@ -63,6 +80,7 @@ private:
     QPushButton* run_;
     QPushButton* export_;
     QCustomPlot* lines_;
+    QCPLayoutGrid* legendRow_;  // the legend's row under the chart; out of the layout while empty
     QCustomPlot* bars_;
     QTableWidget* rows_;
 };

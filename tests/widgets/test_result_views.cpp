@@ -317,6 +317,39 @@ private slots:
         snap(&view, "kernels_sdtw_designs");
         metric->setCurrentIndex(metric->findData(int(compute::Metric::Dtw)));
         QVERIFY(view.findChildren<QLabel*>().size() > 0);
+        // Another metric shows its own results (none yet), not the sdtw designs' curves under
+        // its axis; back on sdtw, the designs' results are there again.
+        QVERIFY(view.results().empty());
+        QCOMPARE(table->rowCount(), 0);
+        QCOMPARE(view.linePlot()->graphCount(), 0);
+        // The empty chart keeps its width (an empty legend row once squeezed it to a sliver) and
+        // says why it is empty.
+        view.linePlot()->replot();
+        QVERIFY2(view.linePlot()->axisRect()->rect().width() > view.linePlot()->width() / 2,
+                 qPrintable(QString::number(view.linePlot()->axisRect()->rect().width())));
+        QVERIFY(view.linePlot()->findChild<QCPItemText*>("noResults"));
+        snap(&view, "kernels_dtw_after_sdtw");
+        metric->setCurrentIndex(at);
+        QCOMPARE(view.results().size(), report.rows.size());
+        QCOMPARE(table->rowCount(), int(report.rows.size()));
+        QVERIFY(view.linePlot()->graphCount() >= 2);
+        QVERIFY(view.linePlot()->legend->itemCount() >= 2);  // the legend is back under the chart
+        QVERIFY(!view.linePlot()->findChild<QCPItemText*>("noResults"));
+        snap(&view, "kernels_sdtw_again");
+        // Results that arrive for a metric not shown (a run finishing after the user chose
+        // another) are kept for it and not drawn.
+        compute::BenchRow late;
+        late.kernel = "cpu.simd";
+        late.metric = "dtw";
+        late.length = 128;
+        late.pairs = 8;
+        late.cells_per_s = 1e9;
+        view.setResults({late});
+        view.setCeiling(1e12, "late DTW ceiling");
+        QCOMPARE(view.results().size(), report.rows.size());
+        metric->setCurrentIndex(metric->findData(int(compute::Metric::Dtw)));
+        QCOMPARE(view.results().size(), std::size_t(1));
+        QCOMPARE(view.linePlot()->graphCount(), 2);  // the kernel and the ceiling's legend entry
     }
     void everyHeaderNamesItsUnit() {
         // Columns holding numbers name a unit in parentheses or say unitless; the others hold
