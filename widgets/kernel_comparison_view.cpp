@@ -178,6 +178,7 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
         if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
     });
     fillKernels();
+    showResults(MetricResults{});  // the empty chart says so from the start
 }
 
 void KernelComparisonView::fillKernels() {
