@@ -63,9 +63,9 @@ std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const
     if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window" &&
         options.kernel != "cuda.window" && options.kernel != "hip.window")
         throw EngineError(K::BadParameter, "kernel",
-                          options.kernel + " does not give window candidates (cpu.reference, cpu.window, cuda.window)");
-    // The device where windowSearch would use it (a GPU named), so that a distributed search
-    // merges the same candidates' costs a single process selects from.
+                          options.kernel + " does not do window search (cpu.reference, cpu.window, cuda.window)");
+    // On the device where a GPU is named; its candidates' costs are the CPU's bit for bit, so a
+    // distributed search merges either.
 #if WARPLAB_HAVE_GPU
     if (namesGpu(options) && options.kernel != "cpu.reference") {
         if (!gpu::available()) throw EngineError(K::Device, "backend", "no available GPU on this machine");
@@ -83,29 +83,9 @@ std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const
 std::vector<Match> Engine::windowSearch(const Series& query, const Series& reference, const Params& params,
                                         const RunOptions& options, const SearchScope& scope,
                                         WindowSearchStats* stats) {
-    std::vector<double> qz;
-    const WindowSearchParams wp = prepareWindowSearch(query, reference, params, options, scope, qz);
-    const std::size_t m = query.length;
-    std::vector<Match> matches;
-    bool done = false;
-    if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.window" &&
-        options.kernel != "cuda.window" && options.kernel != "hip.window")
-        throw EngineError(K::BadParameter, "kernel",
-                          options.kernel + " does not do window search (cpu.reference, cpu.window, cuda.window)");
-#if WARPLAB_HAVE_GPU
-    if (namesGpu(options) && options.kernel != "cpu.reference") {
-        if (!gpu::available()) throw EngineError(K::Device, "backend", "no available GPU on this machine");
-        matches = gpu::windowSearch(qz.data(), m, reference, wp, stats, nullptr, options.devices);
-        done = true;
-    }
-#endif
-    if (!done && namesGpu(options))
-        throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
-    if (!done) {
-        auto cands = windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), m, wp, stats,
-                                            options.cancel, options.progress);
-        matches = selectWindowTopK(std::move(cands), m, wp.topk);
-    }
+    // The candidates of the whole stretch, selected once (window_search.h).
+    std::vector<Match> matches =
+        selectWindowTopK(windowCandidates(query, reference, params, options, scope, stats), query.length, params.topk);
     for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
     if (options.progress) options.progress(1.0);
     return matches;
