@@ -4,7 +4,10 @@
 // CLI's --devices), empty meaning all. Each device gets its own lanes (tile_lanes.h).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "compute/core/error.h"
 
 namespace warplab::compute::gpu {
 
@@ -40,5 +43,18 @@ private:
     int previous_ = 0;
     bool restore_ = false;
 };
+
+// Runs f with `device` current and returns what f returns; a Device error from it (or from
+// making the device current) names the device: "on GPU 1 (NVIDIA H200): ...".
+template <typename F>
+decltype(auto) onDevice(int device, F&& f) {
+    try {
+        DeviceScope scope(device);
+        return std::forward<F>(f)();
+    } catch (const EngineError& e) {
+        if (e.kind() != EngineError::Kind::Device) throw;
+        throw EngineError(e.kind(), e.field(), "on " + deviceLabel(device) + ": " + e.what());
+    }
+}
 
 }  // namespace warplab::compute::gpu

@@ -111,18 +111,6 @@ struct DeviceWork {
     std::jthread pinner;  // declared last: joined before the slots it fills are destroyed
 };
 
-// Runs f with `device` current; a Device error from it names the device ("on GPU 1 (...)").
-template <typename F>
-void onDevice(int device, F&& f) {
-    try {
-        gpu::DeviceScope scope(device);
-        f();
-    } catch (const EngineError& e) {
-        if (e.kind() != EngineError::Kind::Device) throw;
-        throw EngineError(e.kind(), e.field(), "on " + gpu::deviceLabel(device) + ": " + e.what());
-    }
-}
-
 }  // namespace
 
 void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, const RunOptions& options) {
@@ -185,7 +173,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     const std::size_t N = std::size_t(q.sampleCount);
     auto partOf = [&](std::size_t d) { return std::pair{N * d / D, N * (d + 1) / D}; };
     auto setUp = [&](DeviceWork& w) {
-        onDevice(w.device, [&] {
+        gpu::onDevice(w.device, [&] {
             w.stream = std::make_unique<gpu::Stream>();
             w.first = std::make_unique<gpu::Event>();
             const gpuStream_t s = w.stream->get();
@@ -252,7 +240,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
             // Each device fetches the parts the others uploaded (every upload has finished:
             // setUp synchronised its stream).
             for (std::size_t d = 0; d < D; ++d)
-                onDevice(work[d].device, [&] {
+                gpu::onDevice(work[d].device, [&] {
                     for (std::size_t o = 0; o < D; ++o) {
                         const auto [a, b] = partOf(o);
                         if (o == d || b == a) continue;
@@ -261,7 +249,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
                                    "copy between devices");
                     }
                 });
-            for (auto& w : work) onDevice(w.device, [&] { w.stream->sync(); });
+            for (auto& w : work) gpu::onDevice(w.device, [&] { w.stream->sync(); });
         }
     }
     const auto secondsSince = [](std::chrono::steady_clock::time_point t) {
@@ -315,7 +303,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     auto onBlock = [&](std::size_t b, auto&& f) {
         DeviceWork& w = work[b % D];
         DeviceWork::Slot& slot = slotOf(b);
-        onDevice(w.device, [&] {
+        gpu::onDevice(w.device, [&] {
             const std::size_t r0 = b * R;
             f(w, slot, w.stream->get(), r0, std::min(R, nQ - r0));
         });
@@ -379,7 +367,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
             }
             DeviceWork::Slot& slot = slotOf(b);
             const auto tWait = std::chrono::steady_clock::now();
-            onDevice(work[b % D].device, [&] {
+            gpu::onDevice(work[b % D].device, [&] {
                 slot.done->sync();
                 if (!q.stats) return;
                 // A block's copies are queued behind the next block's kernels, so its start may

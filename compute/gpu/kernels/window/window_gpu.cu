@@ -12,7 +12,6 @@
 
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/runtime/device_set.h"
-#include "compute/gpu/runtime/gpu_device.h"
 
 namespace warplab::compute::gpu {
 
@@ -370,14 +369,8 @@ std::vector<WindowCandidate> windowCandidates(const double* qz, std::size_t m, c
     const std::size_t N = reference.length;
     if (m == 0 || N < m || list.size() <= 1 || p.begin >= std::min<std::size_t>(p.end, N - m + 1)) {
         // One device (or nothing to split): the whole reference on it, as before.
-        const int device = list.empty() ? 0 : list.front();
-        try {
-            DeviceScope scope(device);
-            return candidatesOfPart(qz, m, reference, 0, N, p, stats, timing);
-        } catch (const EngineError& e) {
-            if (e.kind() != EngineError::Kind::Device || list.size() != 1) throw;
-            throw EngineError(e.kind(), e.field(), "on " + deviceLabel(device) + ": " + e.what());
-        }
+        return onDevice(list.empty() ? 0 : list.front(),
+                        [&] { return candidatesOfPart(qz, m, reference, 0, N, p, stats, timing); });
     }
     // An equal share of the starts per device, each on a thread of its own, reading only the
     // samples its windows cover; each share's candidates are those of a stretch
@@ -392,17 +385,13 @@ std::vector<WindowCandidate> windowCandidates(const double* qz, std::size_t m, c
             threads.emplace_back([&, d] {
                 const std::size_t s0 = begin + (end - begin) * d / D, s1 = begin + (end - begin) * (d + 1) / D;
                 if (s0 >= s1) return;
+                WindowSearchParams share = p;
+                share.begin = s0;
+                share.end = s1;
                 try {
-                    DeviceScope scope(list[d]);
-                    WindowSearchParams share = p;
-                    share.begin = s0;
-                    share.end = s1;
-                    parts[d] = candidatesOfPart(qz, m, reference, s0, s1 + m - 1, share, &partStats[d], nullptr);
-                } catch (const EngineError& e) {
-                    failed[d] = e.kind() == EngineError::Kind::Device
-                                    ? std::make_exception_ptr(EngineError(e.kind(), e.field(),
-                                                                          "on " + deviceLabel(list[d]) + ": " + e.what()))
-                                    : std::current_exception();
+                    parts[d] = onDevice(list[d], [&] {
+                        return candidatesOfPart(qz, m, reference, s0, s1 + m - 1, share, &partStats[d], nullptr);
+                    });
                 } catch (...) {
                     failed[d] = std::current_exception();
                 }
