@@ -31,14 +31,19 @@ SeriesSet randomSet(std::mt19937& rng, std::size_t count, std::size_t length) {
     return s;
 }
 
-DistanceMatrix onDevices(const std::vector<int>& devices, const SeriesSet& q, const SeriesSet* t, const Params& p) {
+// This build's GPU backend on `devices`.
+RunOptions gpuOn(const std::vector<int>& devices) {
     RunOptions o;
     o.backend = Backend::Cuda;
 #if WL_GPU_HIP
     o.backend = Backend::Hip;
 #endif
     o.devices = devices;
-    return Engine::distanceMatrix(q, t, p, o);
+    return o;
+}
+
+DistanceMatrix onDevices(const std::vector<int>& devices, const SeriesSet& q, const SeriesSet* t, const Params& p) {
+    return Engine::distanceMatrix(q, t, p, gpuOn(devices));
 }
 
 bool sameBits(const DistanceMatrix& a, const DistanceMatrix& b) {
@@ -126,16 +131,7 @@ void testWindowSearch(const std::vector<int>& a, const std::vector<int>& b) {
             SearchScope scope;
             if (self) scope.excluded = {exclusionZone(at, m)};
             const auto want = Engine::windowSearch(q, y, p, RunOptions{}, scope);  // cpu.window (== brute force: test_window_search)
-            auto on = [&](const std::vector<int>& devices) {
-                RunOptions o;
-                o.backend = Backend::Cuda;
-#if WL_GPU_HIP
-                o.backend = Backend::Hip;
-#endif
-                o.devices = devices;
-                return Engine::windowSearch(q, y, p, o, scope);
-            };
-            const auto ga = on(a), gb = on(b);
+            const auto ga = Engine::windowSearch(q, y, p, gpuOn(a), scope), gb = Engine::windowSearch(q, y, p, gpuOn(b), scope);
             bool same = !want.empty() && ga.size() == want.size() && gb.size() == want.size();
             for (std::size_t i = 0; same && i < want.size(); ++i)
                 same = ga[i].start == want[i].start && gb[i].start == want[i].start &&
