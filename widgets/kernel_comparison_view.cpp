@@ -167,7 +167,7 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
         fillKernels();
         const auto it = byMetric_.find(chosenMetric());
-        showResults(it != byMetric_.end() ? it->second : MetricResults{});
+        showResults();
     });
     connect(run_, &QPushButton::clicked, this, &KernelComparisonView::runRequested);
     connect(barLength_, &QComboBox::currentIndexChanged, this, [this] { drawCharts(); });
@@ -178,7 +178,7 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
         if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
     });
     fillKernels();
-    showResults(MetricResults{});  // the empty chart says so from the start
+    showResults();  // the empty chart says so from the start
 }
 
 void KernelComparisonView::fillKernels() {
@@ -270,14 +270,17 @@ std::string KernelComparisonView::chosenMetric() const {
 void KernelComparisonView::setResults(const compute::BenchTable& table) {
     lastMetric_ = table.empty() || table.front().metric.empty() ? chosenMetric() : table.front().metric;
     byMetric_[lastMetric_].table = table;
-    if (lastMetric_ == chosenMetric()) showResults(byMetric_[lastMetric_]);
+    if (lastMetric_ == chosenMetric()) showResults();
 }
 
-void KernelComparisonView::showResults(const MetricResults& results) {
-    const compute::BenchTable& table = results.table;
-    table_ = table;
-    ceiling_ = results.ceiling;
-    ceilingLabel_ = results.ceilingLabel;
+const KernelComparisonView::MetricResults& KernelComparisonView::shown() const {
+    static const MetricResults none;
+    const auto it = byMetric_.find(chosenMetric());
+    return it != byMetric_.end() ? it->second : none;
+}
+
+void KernelComparisonView::showResults() {
+    const compute::BenchTable& table = shown().table;
     rows_->setRowCount(int(table.size()));
     for (int r = 0; r < int(table.size()); ++r) {
         const auto& row = table[std::size_t(r)];
@@ -325,10 +328,7 @@ void KernelComparisonView::setCeiling(double cellsPerSecond, const QString& labe
     MetricResults& r = byMetric_[key];
     r.ceiling = cellsPerSecond;
     r.ceilingLabel = label;
-    if (key != chosenMetric()) return;
-    ceiling_ = cellsPerSecond;
-    ceilingLabel_ = label;
-    drawCharts();
+    if (key == chosenMetric()) drawCharts();
 }
 
 void KernelComparisonView::fitLegend() {
@@ -348,22 +348,25 @@ void KernelComparisonView::fitLegend() {
 }
 
 void KernelComparisonView::drawCharts() {
+    const MetricResults& results = shown();
+    const compute::BenchTable& table = results.table;
+    const double ceiling = results.ceiling;
     lines_->clearGraphs();
     lines_->clearItems();
     bars_->clearPlottables();
     std::vector<std::string> names;
-    for (const auto& row : table_)
+    for (const auto& row : table)
         if (std::find(names.begin(), names.end(), row.kernel) == names.end()) names.push_back(row.kernel);
     double lo = 1e300, hi = 0, lmin = 1e300, lmax = 0;
     auto lengthTicks = qSharedPointerCast<QCPAxisTickerText>(lines_->xAxis->ticker());
     lengthTicks->clear();
-    for (const auto& row : table_) lengthTicks->addTick(double(row.length), QString::number(row.length));
+    for (const auto& row : table) lengthTicks->addTick(double(row.length), QString::number(row.length));
     for (int k = 0; k < int(names.size()); ++k) {
         auto* g = lines_->addGraph();
         g->setName(QString::fromStdString(names[std::size_t(k)]));
         g->setPen(QPen(kernelColor(k), 2));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kernelColor(k), kernelColor(k), 6));
-        for (const auto& row : table_) {
+        for (const auto& row : table) {
             if (row.kernel != names[std::size_t(k)] || !(row.cells_per_s > 0)) continue;  // kernels that did not run
             g->addData(double(row.length), row.cells_per_s);
             lo = std::min(lo, row.cells_per_s);
@@ -372,11 +375,11 @@ void KernelComparisonView::drawCharts() {
             lmax = std::max(lmax, double(row.length));
         }
     }
-    if (ceiling_ > 0) {
+    if (ceiling > 0) {
         const QPen pen(Qt::darkRed, 1.5, Qt::DashLine);
         auto* line = new QCPItemStraightLine(lines_);
-        line->point1->setCoords(1, ceiling_);
-        line->point2->setCoords(2, ceiling_);
+        line->point1->setCoords(1, ceiling);
+        line->point2->setCoords(2, ceiling);
         line->setPen(pen);
         // The line's label sits on the line itself (right end, just above), and the legend
         // lists it too through an empty graph with the same pen.
@@ -384,14 +387,14 @@ void KernelComparisonView::drawCharts() {
         text->setObjectName("ceilingLabel");
         text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        text->position->setCoords(0.99, ceiling_);
+        text->position->setCoords(0.99, ceiling);
         text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        text->setText(tr("chip ceiling: %1, %2 DP cells / s").arg(ceilingLabel_).arg(ceiling_, 0, 'g', 3));
+        text->setText(tr("chip ceiling: %1, %2 DP cells / s").arg(results.ceilingLabel).arg(ceiling, 0, 'g', 3));
         text->setColor(Qt::darkRed);
         auto* entry = lines_->addGraph();
         entry->setName(tr("chip ceiling"));  // short: the label on the line names the chip
         entry->setPen(pen);
-        hi = std::max(hi, ceiling_);
+        hi = std::max(hi, ceiling);
     }
     if (lmax > 0) lines_->xAxis->setRange(lmin / 1.5, lmax * 1.5);  // no rows: the axis stays
     if (hi > 0) lines_->yAxis->setRange((lo < hi ? lo : hi) / 3, hi * 3);
@@ -407,7 +410,7 @@ void KernelComparisonView::drawCharts() {
         layout->addElement(1, 0, legendRow_);
         layout->setRowStretchFactor(1, 0.001);
     }
-    if (table_.empty()) {
+    if (table.empty()) {
         auto* none = new QCPItemText(lines_);
         none->setObjectName("noResults");
         none->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -424,7 +427,7 @@ void KernelComparisonView::drawCharts() {
     bars->setBrush(QColor(38, 139, 210, 170));
     double top = 0;
     int position = 0;
-    for (const auto& row : table_) {
+    for (const auto& row : table) {
         if (row.length != at) continue;
         ++position;
         bars->addData(position, row.cells_per_s);
@@ -450,7 +453,7 @@ QString KernelComparisonView::exportCsv(const QString& path) const {
         q.replace('"', "\"\"");
         return '"' + q + '"';
     };
-    for (const auto& r : table_) {
+    for (const auto& r : shown().table) {
         // Missing energy figures are empty fields, with the reason in energy_note.
         const bool e = r.energy.valid();
         out << QString::fromStdString(r.kernel) << ',' << QString::fromStdString(r.metric) << ',' << r.length << ','

@@ -36,7 +36,7 @@ public:
     // Each metric keeps its last results and ceiling: the view shows those of the metric chosen,
     // and choosing another shows that one's (or none), never one metric's curves under another.
     void setResults(const compute::BenchTable& table);
-    const compute::BenchTable& results() const { return table_; }  // those shown
+    const compute::BenchTable& results() const { return shown().table; }  // those shown
     // A throughput ceiling (cells/s) to draw, e.g. a GPU's, for the metric of the last results
     // set; 0 hides it.
     void setCeiling(double cellsPerSecond, const QString& label);
@@ -58,15 +58,13 @@ private:
     };
     void fillKernels();
     std::string chosenMetric() const;
-    void showResults(const MetricResults& results);
+    const MetricResults& shown() const;  // the chosen metric's (none: empty)
+    void showResults();                   // the table and charts of shown()
     void drawCharts();
     void fitLegend();
 
     std::map<std::string, MetricResults> byMetric_;  // metricName() -> its last results
     std::string lastMetric_;                          // the metric of the last setResults
-    compute::BenchTable table_;                       // shown: the chosen metric's
-    double ceiling_ = 0;
-    QString ceilingLabel_;
     QComboBox* metric_;
     QListWidget* kernels_;
     QLineEdit* lengths_;
