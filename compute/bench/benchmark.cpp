@@ -76,7 +76,8 @@ BenchReport runBenchmark(const BenchConfig& config) {
                 if (gpu) {
                     report.rows.push_back(gpu::runSdtwBench(config.searchQueries, int(n), config.referenceLength, config.topk,
                                                             config.repeats, config.params.znorm, config.seed, d->half2,
-                                                            gpu::SdtwOptions{d->rowsPerLane, d->twoKernelNormaliser, d->columnsPerStep}));
+                                                            gpu::SdtwOptions{d->rowsPerLane, d->twoKernelNormaliser, d->columnsPerStep,
+                                                                             d->stretches}));
                     continue;
                 }
 #endif

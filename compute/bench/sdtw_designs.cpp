@@ -13,7 +13,10 @@ std::vector<SdtwDesign> makeDesigns() {
     const std::string p = kPrefix;
     std::vector<SdtwDesign> d;
     d.push_back({p + ".sdtw", "fp32, segment width chosen per batch: lean pass (shared-memory rings between stripes), "
-                              "top-k on the device, exact starts from checkpoint-seeded windows", true, 0, false, false});
+                              "a few queries' reference cut into stretches re-swept exact, top-k on the device, exact "
+                              "starts from checkpoint-seeded windows", true, 0, false, false});
+    d.push_back({p + ".sdtw.whole", "fp32 with every query swept whole by one block (no reference stretches): one "
+                                    "query then runs on one multiprocessor", true, 0, false, false, 0, 1});
     for (int r : {2, 4, 8, 16, 32})
         d.push_back({p + ".sdtw.r" + std::to_string(r),
                      "fp32 at " + std::to_string(r) + " query rows per lane (the seeds' segment width per thread; "

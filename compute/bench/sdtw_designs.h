@@ -17,6 +17,7 @@ struct SdtwDesign {
     bool half2 = false;
     bool twoKernelNormaliser = false;
     int columnsPerStep = 0;   // device: reference columns per lane and step (0: chosen)
+    int stretches = 0;        // device fp32: reference stretches per query (0: chosen, 1: whole)
 };
 
 // Every design, device ones first (present in builds without a GPU too: their rows then say why

@@ -2,7 +2,8 @@
 // (reference::sdtwTopK, double): fp32 ends, starts and costs for queries of awkward lengths,
 // top-1 and top-5, with and without z-normalisation, squared and absolute cost, exact ties
 // (integer data with constant stretches, where starts depend on METRICS.md's tie order), a
-// reference shorter than the query, a 100,000-sample reference; then the half2 search: its
+// reference shorter than the query, a 100,000-sample reference; the reference cut into stretches
+// against the unsplit pass (bit for bit, on random walks, ties and Bonn EEG); then the half2 search: its
 // cost row against fp32 (random walks and real ECG200 series) and its matches.
 //
 // Tolerances. fp32 costs within 2e-4 relative of the double reference (a sum of up to ~8000
@@ -211,6 +212,127 @@ void testRowsSweep(const std::string& dataDir) {
     }
 }
 
+// One sample per line (the Bonn EEG segments); empty when the file is missing.
+std::vector<float> readColumn(const std::string& path) {
+    std::vector<float> v;
+    if (FILE* f = std::fopen(path.c_str(), "r")) {
+        float x;
+        while (std::fscanf(f, "%f", &x) == 1) v.push_back(x);
+        std::fclose(f);
+    }
+    return v;
+}
+
+// Reference stretches (SdtwOptions::stretches): the pass cut into stretches, each after the
+// first re-swept from the exact column before it, must give the unsplit pass's last rows bit
+// for bit, hence its matches (starts from the same checkpoints). Stretch counts from 2 to one
+// per checkpoint (128 columns, far shorter than the queries: no window agrees inside its
+// stretch, so every stretch waits for the one before it), the batch's own choice (0), queries
+// too long for the lean pass (stripeKernel), exact ties, and real EEG (the Bonn segments,
+// seizure and seizure-free, joined end to end).
+void compareStretched(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
+                      bool absCost, const std::vector<int>& counts) {
+    Params p;
+    p.metric = Metric::Sdtw;
+    p.znorm = znorm;
+    p.topk = 5;
+    p.cost = absCost ? Cost::Absolute : Cost::Squared;
+    gpu::SdtwOptions whole;
+    whole.stretches = 1;
+    const auto baseRows = gpu::sdtwLastRows(queries, reference, p, gpu::SdtwPrecision::Fp32, whole);
+    const auto baseMatches = gpu::sdtwSearchBatch(queries, reference, p, nullptr, gpu::SdtwPrecision::Fp32, whole);
+    for (int count : counts) {
+        gpu::SdtwOptions o;
+        o.stretches = count;
+        const auto rows = gpu::sdtwLastRows(queries, reference, p, gpu::SdtwPrecision::Fp32, o);
+        gpu::SdtwTiming tm;
+        const auto matches = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32, o);
+        std::size_t differ = 0, cells = 0, matchDiffer = 0;
+        for (std::size_t q = 0; q < baseRows.size() && q < rows.size(); ++q)
+            for (std::size_t j = 0; j < baseRows[q].size() && j < rows[q].size(); ++j, ++cells)
+                if (std::memcmp(&baseRows[q][j], &rows[q][j], sizeof(float)) != 0) ++differ;
+        for (std::size_t q = 0; q < baseMatches.size(); ++q) {
+            if (q >= matches.size() || matches[q].size() != baseMatches[q].size()) {
+                ++matchDiffer;
+                continue;
+            }
+            for (std::size_t i = 0; i < matches[q].size(); ++i) {
+                const Match &g = matches[q][i], &w = baseMatches[q][i];
+                if (g.start != w.start || g.end != w.end || std::memcmp(&g.cost, &w.cost, sizeof(double)) != 0) {
+                    if (matchDiffer++ < 6)
+                        std::printf("  query %zu match %zu: stretched [%zu,%zu] %.9g, whole [%zu,%zu] %.9g\n", q, i,
+                                    g.start, g.end, g.cost, w.start, w.end, w.cost);
+                }
+            }
+        }
+        if (differ) std::printf("  %zu of %zu last-row cells differ\n", differ, cells);
+        std::printf("  %s: %d stretches, %d re-sweep waves, %.3g re-swept cells (%.2f%% of %.3g)\n", what.c_str(),
+                    tm.stretches, tm.reseedWaves, double(tm.reseedCells), 100.0 * double(tm.reseedCells) / double(tm.cells),
+                    double(tm.cells));
+        report(differ == 0 && matchDiffer == 0 && cells == queries.size() * reference.length &&
+                   tm.windowCostMismatches == 0 && (count == 0 || tm.stretches > 1),
+               what + ", " + (count ? std::to_string(count) : std::string("chosen")) + " stretches (" +
+                   std::to_string(tm.stretches) + ", " + std::to_string(tm.reseedWaves) +
+                   " waves): last rows and top-5 == unsplit, bit for bit",
+               double(differ + matchDiffer));
+    }
+}
+
+void testStretches(const std::string& dataDir) {
+    // The batch's choice: whole where 8 warps per multiprocessor are there already (the
+    // published 512 x 2000), else about 32 warps per multiprocessor, stretches of >= 16 query
+    // lengths (132 multiprocessors: an H100).
+    const int published = gpu::sdtwStretchCount(100000, 2000, 512, 132);
+    const int oneLong = gpu::sdtwStretchCount(36864000, 256, 1, 132);
+    const int oneShort = gpu::sdtwStretchCount(30000, 1000, 1, 132);
+    const int sixteen = gpu::sdtwStretchCount(36864000, 256, 16, 132);
+    std::printf("  stretches chosen: 512 x 2000 in 100000: %d; 1 x 256 in 36864000: %d; 16 x 256: %d; 1 x 1000 in 30000: %d\n",
+                published, oneLong, sixteen, oneShort);
+    report(published == 1 && oneLong == 4224 && sixteen == 264 && oneShort == 1,
+           "stretch counts chosen per batch (1, 4224, 264, 1)", 0);
+    std::mt19937 rng(41);
+    const Series walk = randomSeries(rng, 200003);
+    for (std::size_t n : {33, 256, 1000}) {
+        SeriesSet one{randomSeries(rng, n)};
+        compareStretched("random walk, 1 query of " + std::to_string(n) + " in 200003", one, walk, true, false,
+                         {0, 2, 7, 64});
+    }
+    compareStretched("random walk, 1 query of 300 in 200003, abs", SeriesSet{randomSeries(rng, 300)}, walk, true, true,
+                     {0, 5});
+    // One stretch per checkpoint: 128 columns, shorter than the queries.
+    compareStretched("random walk, 2 queries (200, 700) in 30000",
+                     SeriesSet{randomSeries(rng, 200), randomSeries(rng, 700)}, randomSeries(rng, 30000), true, false,
+                     {30000 / 128});
+    // Beyond the lean pass at every width (stripeKernel).
+    compareStretched("random walk, 1 query of 9000 in 200003", SeriesSet{randomSeries(rng, 9000)}, walk, true, false,
+                     {0, 3});
+    // Exact ties: integer stairs, a query cut from the reference (cost 0 at several places).
+    const Series stairs = stairSeries(rng, 60000);
+    SeriesSet tie{Series(std::vector<float>(stairs.values.begin() + 20000, stairs.values.begin() + 20127)),
+                  stairSeries(rng, 300)};
+    compareStretched("integer stairs, 2 queries in 60000", tie, stairs, false, false, {0, 9, 60000 / 128});
+
+    // Real EEG: every Bonn segment joined (seizure-free Z and F, seizure S), queries cut from S001.
+    std::vector<float> joined, s001;
+    for (const char* set : {"Z", "F", "S"})
+        for (int i = 1; i <= 5; ++i) {
+            char name[64];
+            std::snprintf(name, sizeof name, "/bonn/%s/%s%03d.txt", set, set, i);
+            const auto v = readColumn(dataDir + name);
+            if (std::string(set) == "S" && i == 1) s001 = v;
+            joined.insert(joined.end(), v.begin(), v.end());
+        }
+    if (s001.size() < 2200 || joined.size() < 40000) {
+        report(false, "the Bonn EEG segments not found under " + dataDir + "/bonn", 0);
+        return;
+    }
+    SeriesSet eegQ{Series(std::vector<float>(s001.begin() + 1000, s001.begin() + 1256)),
+                   Series(std::vector<float>(s001.begin() + 2000, s001.begin() + 2173))};
+    compareStretched("Bonn EEG, 2 queries from S001 in " + std::to_string(joined.size()) + " samples", eegQ,
+                     Series(joined), true, false, {0, 4, int(joined.size() / 128)});
+    compareStretched("Bonn EEG, raw, abs", eegQ, Series(joined), false, true, {0, 11});
+}
+
 struct RowError {
     double median = 0, max = 0;
 };
@@ -310,6 +432,7 @@ int main(int argc, char** argv) {
     std::printf("GPU sdtw tests on %s\n", gpu::deviceName().c_str());
     try {
         testFp32();
+        testStretches(dataDir);
         testRowsSweep(dataDir);
         testHalf2(dataDir);
     } catch (const std::exception& e) {

@@ -99,51 +99,124 @@ void znormTwoKernels(float* values, const long long* offsets, const int* lengths
     checkLaunch("z-normalisation kernel");
 }
 
-// One block per query: k rounds of (smallest cost, smallest end column on ties), then the
-// columns end - n/2 .. end + n/2 are excluded. Fewer than k matches when the row runs out.
-__global__ void topkKernel(float* costRow, const int* qLengths, int m, int k, float* outCost, int* outEnd) {
-    __shared__ float bestV[kThreads];
-    __shared__ int bestJ[kThreads];
-    const int q = blockIdx.x;
-    float* row = costRow + std::size_t(q) * m;
-    const int half = qLengths[q] / 2;
-    for (int round = 0; round < k; ++round) {
-        float bv = INFINITY;
-        int bj = INT_MAX;
-        for (int j = threadIdx.x; j < m; j += blockDim.x) {
-            float v = row[j];
-            if (v < bv || (v == bv && j < bj)) { bv = v; bj = j; }
+// The top-k of every query's last row: k rounds of (smallest cost, smallest end column on
+// ties), each followed by excluding the columns end - n/2 .. end + n/2 (METRICS.md); fewer
+// than k matches when the row runs out. A round is two launches: blocks (piece, query) find
+// the best of kTopkPiece columns each, then one block per query takes the best of its pieces
+// and excludes around it, so that one query's row of tens of millions of columns is scanned by
+// the whole chip rather than by one block.
+constexpr int kTopkPiece = 65536;
+
+__device__ __forceinline__ bool better(float v, int j, float bv, int bj) { return v < bv || (v == bv && j < bj); }
+
+// Block-wide best of (v, j) pairs; every thread gets the result.
+__device__ __forceinline__ void blockBest(float& v, int& j, float* sv, int* sj) {
+    sv[threadIdx.x] = v;
+    sj[threadIdx.x] = j;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w && better(sv[threadIdx.x + w], sj[threadIdx.x + w], sv[threadIdx.x], sj[threadIdx.x])) {
+            sv[threadIdx.x] = sv[threadIdx.x + w];
+            sj[threadIdx.x] = sj[threadIdx.x + w];
         }
-        bestV[threadIdx.x] = bv;
-        bestJ[threadIdx.x] = bj;
-        __syncthreads();
-        for (int w = blockDim.x / 2; w > 0; w /= 2) {
-            if (threadIdx.x < w) {
-                float ov = bestV[threadIdx.x + w];
-                int oj = bestJ[threadIdx.x + w];
-                if (ov < bestV[threadIdx.x] || (ov == bestV[threadIdx.x] && oj < bestJ[threadIdx.x])) {
-                    bestV[threadIdx.x] = ov;
-                    bestJ[threadIdx.x] = oj;
-                }
-            }
-            __syncthreads();
-        }
-        const float v = bestV[0];
-        const int j = bestJ[0];
-        __syncthreads();
-        const std::size_t o = std::size_t(q) * k + round;
-        if (!(v < INFINITY)) {  // nothing left: mark the rest empty
-            if (threadIdx.x == 0) for (int r = round; r < k; ++r) outEnd[std::size_t(q) * k + r] = -1;
-            return;
-        }
-        if (threadIdx.x == 0) {
-            outCost[o] = v;
-            outEnd[o] = j;
-        }
-        const int a = max(0, j - half), b = min(m - 1, j + half);
-        for (int c = a + threadIdx.x; c <= b; c += blockDim.x) row[c] = INFINITY;
         __syncthreads();
     }
+    v = sv[0];
+    j = sj[0];
+    __syncthreads();
+}
+
+__global__ void pieceBestKernel(const float* costRow, int m, float* pieceV, int* pieceJ) {
+    __shared__ float sv[kThreads];
+    __shared__ int sj[kThreads];
+    const int q = blockIdx.y, piece = blockIdx.x, pieces = gridDim.x;
+    const float* row = costRow + std::size_t(q) * m;
+    const int a = piece * kTopkPiece, b = min(m, a + kTopkPiece);
+    float bv = INFINITY;
+    int bj = INT_MAX;
+    for (int j = a + threadIdx.x; j < b; j += blockDim.x) {
+        const float v = row[j];
+        if (v < bv) { bv = v; bj = j; }  // ascending j: strict < keeps the smallest column
+    }
+    blockBest(bv, bj, sv, sj);
+    if (threadIdx.x == 0) {
+        pieceV[std::size_t(q) * pieces + piece] = bv;
+        pieceJ[std::size_t(q) * pieces + piece] = bj;
+    }
+}
+
+__global__ void takeBestKernel(float* costRow, const int* qLengths, int m, int pieces, const float* pieceV,
+                               const int* pieceJ, int k, int round, float* outCost, int* outEnd) {
+    __shared__ float sv[kThreads];
+    __shared__ int sj[kThreads];
+    const int q = blockIdx.x;
+    float bv = INFINITY;
+    int bj = INT_MAX;
+    for (int p = threadIdx.x; p < pieces; p += blockDim.x) {
+        const float v = pieceV[std::size_t(q) * pieces + p];
+        const int j = pieceJ[std::size_t(q) * pieces + p];
+        if (better(v, j, bv, bj)) { bv = v; bj = j; }
+    }
+    blockBest(bv, bj, sv, sj);
+    if (!(bv < INFINITY)) {  // nothing left: this round and the rest are empty
+        if (threadIdx.x == 0) for (int r = round; r < k; ++r) outEnd[std::size_t(q) * k + r] = -1;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        outCost[std::size_t(q) * k + round] = bv;
+        outEnd[std::size_t(q) * k + round] = bj;
+    }
+    const int half = qLengths[q] / 2;
+    float* row = costRow + std::size_t(q) * m;
+    for (int c = max(0, bj - half) + int(threadIdx.x); c <= min(m - 1, bj + half); c += blockDim.x) row[c] = INFINITY;
+}
+
+// The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query).
+void topK(float* costRow, const int* qLengths, int nq, int m, int k, float* outCost, int* outEnd,
+          DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s) {
+    const int pieces = (m + kTopkPiece - 1) / kTopkPiece;
+    pieceV.resize(std::size_t(nq) * pieces);
+    pieceJ.resize(std::size_t(nq) * pieces);
+    for (int r = 0; r < k; ++r) {
+        pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, pieceV.get(), pieceJ.get());
+        checkLaunch("top-k kernel");
+        takeBestKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, pieces, pieceV.get(), pieceJ.get(), k, r, outCost,
+                                               outEnd);
+        checkLaunch("top-k kernel");
+    }
+}
+
+// Statistics of one long series (the reference) by many blocks: each sums a piece of
+// kStatsPiece samples in seriesStats' order, then one thread adds the pieces in order, so that a
+// reference of 40 hours is not reduced by one block; a series of one piece gets seriesStats'
+// values bit for bit. mean == nullptr: the sum of the samples, else of their squared deviations.
+constexpr int kStatsPiece = 65536;
+
+__global__ void pieceSumKernel(const float* v, int n, const double* mean, double* part) {
+    __shared__ double sum[kThreads];
+    const int a = blockIdx.x * kStatsPiece, b = min(n, a + kStatsPiece);
+    double acc = 0;
+    if (mean) {
+        const double mu = *mean;
+        for (int i = a + threadIdx.x; i < b; i += blockDim.x) { double e = v[i] - mu; acc += e * e; }
+    } else {
+        for (int i = a + threadIdx.x; i < b; i += blockDim.x) acc += v[i];
+    }
+    sum[threadIdx.x] = acc;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) part[blockIdx.x] = sum[0];
+}
+
+// out = (sum of parts) / n, its square root when sqrtOf.
+__global__ void finishStatKernel(const double* part, int parts, int n, bool sqrtOf, double* out) {
+    if (threadIdx.x != 0) return;
+    double acc = 0;
+    for (int p = 0; p < parts; ++p) acc += part[p];
+    *out = sqrtOf ? sqrt(acc / n) : acc / n;
 }
 
 // Inputs on the device, z-normalised when asked, the reference padded for the passes.
@@ -155,8 +228,26 @@ struct Prepared {
     DeviceBuffer<__half2> yh;   // half2: (y[j], y[h + j]), L + kPadY pairs
     int L = 0, h = 0;           // half2 segments: A = [0, L), B = [h, m)
     Event znormDone;            // recorded after the z-normalisation
-    DeviceBuffer<double> qMean, qSd, rMean, rSd;  // the two-kernel normaliser's statistics
+    DeviceBuffer<double> qMean, qSd, rMean, rSd;  // the normalisers' statistics
+    DeviceBuffer<double> rParts;                  // the reference's, by pieces
 };
+
+// The reference's z-normalisation (both normalisers): its statistics by pieces, then every
+// sample (znormApplyKernel, znormKernel's operations).
+void znormLong(float* values, const long long* offsets, const int* lengths, int n, Prepared& p, gpuStream_t s) {
+    const int pieces = (n + kStatsPiece - 1) / kStatsPiece;
+    p.rParts.resize(std::size_t(pieces));
+    p.rMean.resize(1);
+    p.rSd.resize(1);
+    pieceSumKernel<<<pieces, kThreads, 0, s>>>(values, n, nullptr, p.rParts.get());
+    finishStatKernel<<<1, 32, 0, s>>>(p.rParts.get(), pieces, n, false, p.rMean.get());
+    pieceSumKernel<<<pieces, kThreads, 0, s>>>(values, n, p.rMean.get(), p.rParts.get());
+    finishStatKernel<<<1, 32, 0, s>>>(p.rParts.get(), pieces, n, true, p.rSd.get());
+    checkLaunch("z-normalisation statistics kernel");
+    znormApplyKernel<<<unsigned(std::min((n + kThreads - 1) / kThreads, 65535)), kThreads, 0, s>>>(
+        values, offsets, lengths, 1, p.rMean.get(), p.rSd.get());
+    checkLaunch("z-normalisation kernel");
+}
 
 void prepare(Prepared& p, const SeriesSet& queries, const Series& reference, const Params& params,
              SdtwPrecision precision, Stream& stream, Event& start, bool twoKernelNormaliser) {
@@ -187,15 +278,12 @@ void prepare(Prepared& p, const SeriesSet& queries, const Series& reference, con
     if (params.znorm && twoKernelNormaliser) {
         znormTwoKernels(p.qd.values.get(), p.qd.offsets.get(), p.qd.lengths.get(), p.qd.count, p.qh.maxLength, p.qMean,
                         p.qSd, stream.get());
-        znormTwoKernels(rd.values.get(), rd.offsets.get(), rd.lengths.get(), 1, rh.maxLength, p.rMean, p.rSd,
-                        stream.get());
     } else if (params.znorm) {
         znormKernel<<<std::min(p.qd.count, 4096), kThreads, 0, stream.get()>>>(p.qd.values.get(), p.qd.offsets.get(),
                                                                                 p.qd.lengths.get(), p.qd.count);
         checkLaunch("z-normalisation kernel");
-        znormKernel<<<1, kThreads, 0, stream.get()>>>(rd.values.get(), rd.offsets.get(), rd.lengths.get(), 1);
-        checkLaunch("z-normalisation kernel");
     }
+    if (params.znorm) znormLong(rd.values.get(), rd.offsets.get(), rd.lengths.get(), rh.maxLength, p, stream.get());
     p.znormDone.record(stream.get());
     p.y.resize(std::size_t(p.m) + kPadY);
     check(gpuMemsetAsync(p.y.get(), 0, (std::size_t(p.m) + kPadY) * sizeof(float), stream.get()), "memset");
@@ -239,26 +327,60 @@ sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision preci
     return a;
 }
 
-// Runs the pass for queries [q0, q0 + nq) into costRow (and checkpoints when ck is given), at
-// `rows` rows per lane (0: rowsPerLane chooses) and `cols` columns per step (0: columnsPerStep
-// chooses; the lean pass only).
-void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, float* costRow, float* ck,
-             int ckCols, int ckRows, DeviceBuffer<float>& boundary, gpuStream_t s, int rows, int cols,
-             int* rowsUsed = nullptr, int* colsUsed = nullptr) {
+// Where a pass writes: the last rows (stride m) and checkpoints (ckCols per row of tasks),
+// seeds read from seedCk (null: ck), and whether each task has rows of its own (perTaskOut).
+struct PassOut {
+    float* costRow = nullptr;
+    int m = 0;
+    float* ck = nullptr;
+    int ckCols = 0, ckRows = 0;
+    const float* seedCk = nullptr;
+    int seedCols = 0;
+    bool perTaskOut = false;
+};
+
+// Runs the pass for queries [q0, q0 + nq) whole, or for `tasks` (query indices relative to q0;
+// pass tasks: a a multiple of kCheckpointEvery), at `rows` rows per lane (0: rowsPerLane
+// chooses) and `cols` columns per step (0: columnsPerStep chooses; the lean pass only).
+void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, const PassOut& out,
+             const std::vector<sdtw::Task>* tasks, DeviceBuffer<sdtw::Task>& dTasks, DeviceBuffer<float>& boundary,
+             gpuStream_t s, int rows, int cols, int* rowsUsed = nullptr, int* colsUsed = nullptr) {
     sdtw::StripeArgs a = passArgs(p, q0, nq, precision);
-    a.costRow = costRow;
-    a.ck = ck;
-    a.ckCols = ckCols;
-    a.ckRows = ckRows;
-    int maxLen = 1;
-    for (int i = 0; i < nq; ++i) maxLen = std::max(maxLen, p.qh.lengths[q0 + i]);
-    if (rows == 0) rows = sdtw::rowsPerLane(p.qh.lengths.data() + q0, nq, kWarpSize, multiprocessorCount());
-    // The lean pass needs one warp per stripe; longer queries take stripeKernel (8 or 16 rows).
-    bool lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
-    if (!lean && rows != 16) {
-        rows = rows == 32 ? 16 : 8;
-        lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
+    a.costRow = out.costRow;
+    a.m = out.m;
+    a.ck = out.ck;
+    a.ckCols = out.ckCols;
+    a.ckRows = out.ckRows;
+    a.seedCk = out.seedCk;
+    a.seedCols = out.seedCols;
+    a.perTaskOut = out.perTaskOut;
+    std::vector<int> lengths;  // of each task
+    int maxWidth = a.last + 1;
+    if (tasks) {
+        dTasks.upload(tasks->data(), tasks->size(), s);
+        a.tasks = dTasks.get();
+        a.taskCount = int(tasks->size());
+        maxWidth = 1;
+        for (const sdtw::Task& t : *tasks) {
+            lengths.push_back(p.qh.lengths[q0 + t.query]);
+            maxWidth = std::max(maxWidth, t.e - t.a + 1);
+        }
+    } else {
+        lengths.assign(p.qh.lengths.begin() + q0, p.qh.lengths.begin() + q0 + nq);
     }
+    const int count = int(lengths.size());
+    int maxLen = 1;
+    for (int n : lengths) maxLen = std::max(maxLen, n);
+    if (rows == 0) rows = sdtw::rowsPerLane(lengths.data(), count, kWarpSize, multiprocessorCount());
+    // The lean pass needs one warp per stripe; longer queries take stripeKernel (8 or 16 rows),
+    // and so do seeded tasks (the re-sweeps: a few percent of the cells; seeds in the lean pass
+    // cost its 16-row form registers it cannot spare).
+    bool seeded = false;
+    if (tasks)
+        for (const sdtw::Task& t : *tasks) seeded = seeded || t.seed >= 0;
+    bool lean = !seeded && sdtw::leanPassFits(maxLen, rows, kWarpSize);
+    if (!lean && rows != 16 && rows != 8) rows = rows == 32 ? 16 : 8;
+    if (!lean && !seeded) lean = sdtw::leanPassFits(maxLen, rows, kWarpSize);
     const int warps = lean ? sdtw::stripesOf(maxLen, rows, kWarpSize) : sdtw::warpsPerBlock(maxLen, rows, kWarpSize);
     cols = lean ? sdtw::columnsPerStep(rows, cols) : 2;
     if (rowsUsed) *rowsUsed = rows;
@@ -267,17 +389,178 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
         a.boundaryStride = 0;
         a.boundary = nullptr;
     } else {
-        a.boundaryStride = (a.last + 3 + 1) / 2 * 2;
+        a.boundaryStride = (maxWidth + 3 + 1) / 2 * 2;
     }
     const std::size_t fit =
-        lean ? std::size_t(nq) : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
-    const int grid = int(std::min<std::size_t>({std::size_t(nq), fit, 65535}));
+        lean ? std::size_t(count) : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
+    const int grid = int(std::min<std::size_t>({std::size_t(count), fit, 65535}));
     if (!lean) {
         boundary.resize(std::size_t(grid) * a.boundaryStride);
         a.boundary = boundary.get();
     }
     if (precision == SdtwPrecision::Half2) sdtw::launchHalf2Pass(a, rows, cols, absCost, lean, grid, warps, s);
     else sdtw::launchFp32Pass(a, rows, cols, absCost, lean, grid, warps, s);
+}
+
+// One block per re-sweep task (query q over [a, e], its rows and checkpoints in tmp at slot ti):
+// the first checkpoint where the re-swept column equals the stored one (every row, bit for
+// bit) is where the stored columns become exact, the recurrence being the same from there;
+// the columns before it are copied over the stored ones (all of [a, e] when none agrees).
+// agreed[ti]: the agreeing column, or -1.
+__global__ void commitReseedKernel(const sdtw::Task* tasks, int count, const int* lengths, const float* tmpRow,
+                                   int tmpM, const float* tmpCk, int tmpCkCols, float* row, int m, float* ck,
+                                   int ckCols, int ckRows, int* agreed) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    __shared__ int same;
+    for (int ti = blockIdx.x; ti < count; ti += gridDim.x) {
+        const sdtw::Task tk = tasks[ti];
+        const int n = lengths[tk.query];
+        const int pad = (n + sdtw::kCheckpointRowAlign - 1) / sdtw::kCheckpointRowAlign * sdtw::kCheckpointRowAlign - n;
+        const int width = tk.e - tk.a + 1, nCk = width / C;
+        const float* fresh = tmpCk + std::size_t(ti) * tmpCkCols * ckRows + pad;
+        float* stored = ck + (std::size_t(tk.query) * ckCols + tk.a / C) * ckRows + pad;
+        int agree = -1;
+        for (int r = 0; r < nCk && agree < 0; ++r) {
+            if (threadIdx.x == 0) same = 1;
+            __syncthreads();
+            for (int i = threadIdx.x; i < n; i += blockDim.x)
+                if (__float_as_uint(fresh[std::size_t(r) * ckRows + i]) != __float_as_uint(stored[std::size_t(r) * ckRows + i]))
+                    same = 0;
+            __syncthreads();
+            if (same) agree = r;
+            __syncthreads();
+        }
+        const int upto = agree >= 0 ? agree * C + C - 1 : width - 1;
+        const float* in = tmpRow + std::size_t(ti) * tmpM;
+        float* out = row + std::size_t(tk.query) * m + tk.a;
+        for (int j = threadIdx.x; j <= upto; j += blockDim.x) out[j] = in[j];
+        for (int r = 0; r < (agree >= 0 ? agree : nCk); ++r)
+            for (int i = threadIdx.x; i < n; i += blockDim.x)
+                stored[std::size_t(r) * ckRows + i] = fresh[std::size_t(r) * ckRows + i];
+        if (threadIdx.x == 0) agreed[ti] = agree >= 0 ? tk.a + upto : -1;
+        __syncthreads();
+    }
+}
+
+// Makes the stretched first pass exact (see SdtwOptions::stretches). bounds: the stretches'
+// first columns and m. Every stretch's stored columns are one consistent sweep from some
+// column before it; a stretch is re-swept from the stored column before its frontier f (the
+// first column not yet known to follow the exact column before the stretch) over a window of
+// a few query lengths, in one launch for every stretch that needs it; where the window reaches
+// a stored checkpoint equal to its own, the rest of the stretch is exact, else the window is
+// stored and the next wave goes on from its end. A stretch whose last column changed sends its
+// successor back to its start. Stretch 0 is exact from the start, so every wave makes at least
+// one more stretch exact.
+void reseedStretches(const Prepared& p, int q0, int nq, bool absCost, const std::vector<int>& bounds, float* costRow,
+                     float* ck, int ckCols, int ckRows, int rows, int cols, DeviceBuffer<sdtw::Task>& dTasks,
+                     DeviceBuffer<float>& boundary, SdtwTiming& tm, gpuStream_t s) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    const int S = int(bounds.size()) - 1, m = p.m;
+    std::vector<int> f(std::size_t(nq) * S);
+    for (int q = 0; q < nq; ++q)
+        for (int k = 0; k < S; ++k) f[std::size_t(q) * S + k] = k == 0 ? bounds[1] : bounds[k];
+    DeviceBuffer<float> tmpRow, tmpCk;
+    DeviceBuffer<int> dAgreed, dLengths;
+    dLengths.upload(p.qh.lengths.data() + q0, std::size_t(nq), s);
+    for (;;) {
+        std::vector<sdtw::Task> tasks;
+        std::vector<std::size_t> at;  // index into f
+        int tmpM = C;
+        for (int q = 0; q < nq; ++q) {
+            const int n = p.qh.lengths[q0 + q];
+            const int window = (2 * n + C - 1) / C * C + C;
+            for (int k = 1; k < S; ++k) {
+                const std::size_t i = std::size_t(q) * S + k;
+                if (f[i] >= bounds[k + 1]) continue;
+                const int e = std::min(f[i] + window, bounds[k + 1]) - 1;
+                tasks.push_back(sdtw::Task{q, f[i], e, f[i] / C - 1});
+                at.push_back(i);
+                tmpM = std::max(tmpM, (e - f[i] + 1 + C - 1) / C * C);
+            }
+        }
+        if (tasks.empty()) return;
+        const int tmpCkCols = tmpM / C;
+        tmpRow.resize(tasks.size() * std::size_t(tmpM));
+        tmpCk.resize(tasks.size() * std::size_t(tmpCkCols) * ckRows);
+        PassOut out;
+        out.costRow = tmpRow.get();
+        out.m = tmpM;
+        out.ck = tmpCk.get();
+        out.ckCols = tmpCkCols;
+        out.ckRows = ckRows;
+        out.seedCk = ck;
+        out.seedCols = ckCols;
+        out.perTaskOut = true;
+        runPass(p, q0, nq, SdtwPrecision::Fp32, absCost, out, &tasks, dTasks, boundary, s, rows, cols);
+        dAgreed.resize(tasks.size());
+        const int grid = int(std::min<std::size_t>(tasks.size(), 65535));
+        commitReseedKernel<<<grid, kThreads, 0, s>>>(dTasks.get(), int(tasks.size()), dLengths.get(), tmpRow.get(),
+                                                      tmpM, tmpCk.get(), tmpCkCols, costRow, m, ck, ckCols, ckRows,
+                                                      dAgreed.get());
+        checkLaunch("sdtw stretch commit kernel");
+        std::vector<int> agreed(tasks.size());
+        dAgreed.download(agreed.data(), agreed.size(), s);
+        check(gpuStreamSynchronize(s), "stream synchronisation");
+        ++tm.reseedWaves;
+        std::vector<std::size_t> restart;
+        for (std::size_t t = 0; t < tasks.size(); ++t) {
+            const std::size_t i = at[t];
+            const int k = int(i % S), end = bounds[k + 1];
+            tm.reseedCells += (unsigned long long)(tasks[t].e - tasks[t].a + 1) * p.qh.lengths[q0 + tasks[t].query];
+            if (agreed[t] >= 0) {
+                f[i] = end;
+            } else {
+                f[i] = tasks[t].e + 1;
+                if (f[i] == end && k + 1 < S) restart.push_back(i + 1);  // its last column changed
+            }
+        }
+        for (std::size_t i : restart) f[i] = bounds[i % S];
+    }
+}
+
+// Stretch bounds of m columns: S stretches whose inner bounds are multiples of kCheckpointEvery.
+std::vector<int> stretchBounds(int m, int S) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    std::vector<int> b{0};
+    for (int k = 1; k < S; ++k) {
+        const int at = int((long long)m * k / S / C * C);
+        if (at > b.back() && at < m) b.push_back(at);
+    }
+    b.push_back(m);
+    return b;
+}
+
+// The last rows (and fp32 checkpoints, when ck) of queries [q0, q0 + nq): one pass over the
+// whole reference, or (fp32, more than one stretch) over the stretches, then re-swept exact.
+void lastRowsPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, float* costRow, float* ck,
+                  int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm, gpuStream_t s) {
+    DeviceBuffer<sdtw::Task> dTasks;
+    DeviceBuffer<float> boundary;
+    PassOut out;
+    out.costRow = costRow;
+    out.m = p.m;
+    out.ck = ck;
+    out.ckCols = ckCols;
+    out.ckRows = ckRows;
+    int maxLen = 1;
+    for (int q = 0; q < nq; ++q) maxLen = std::max(maxLen, p.qh.lengths[q0 + q]);
+    int S = 1;
+    if (precision == SdtwPrecision::Fp32 && ck)
+        S = options.stretches > 0 ? options.stretches : sdtwStretchCount(p.m, maxLen, nq, multiprocessorCount());
+    const std::vector<int> bounds = stretchBounds(p.m, S);
+    tm.stretches = int(bounds.size()) - 1;
+    if (tm.stretches == 1) {
+        runPass(p, q0, nq, precision, absCost, out, nullptr, dTasks, boundary, s, options.rowsPerLane,
+                options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
+        return;
+    }
+    std::vector<sdtw::Task> tasks;
+    for (int q = 0; q < nq; ++q)
+        for (std::size_t k = 0; k + 1 < bounds.size(); ++k) tasks.push_back(sdtw::Task{q, bounds[k], bounds[k + 1] - 1, -1});
+    runPass(p, q0, nq, precision, absCost, out, &tasks, dTasks, boundary, s, options.rowsPerLane, options.columnsPerStep,
+            &tm.rowsPerLane, &tm.columnsPerStep);
+    reseedStretches(p, q0, nq, absCost, bounds, costRow, ck, ckCols, ckRows, options.rowsPerLane, options.columnsPerStep,
+                    dTasks, boundary, tm, s);
 }
 
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
@@ -353,6 +636,20 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
 
 int sdtwHalf2Span(int queryLength) { return std::max(64, 2 * queryLength); }
 
+int sdtwStretchCount(int m, int maxLength, int count, int sms) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    const long long minStretch = std::max<long long>(4LL * C, 16LL * std::max(1, maxLength));
+    const long long warpsPerTask = std::max(1, (maxLength + 16 * kWarpSize - 1) / (16 * kWarpSize));
+    const long long warps = std::max(1, count) * warpsPerTask, chip = std::max(1, sms);
+    // A batch that already gives every multiprocessor 8 warps sweeps whole: the re-sweeps (a
+    // few percent of the cells, on the slower seeded stripeKernel) then cost more than the
+    // extra warps gain (512 x 2000 in 100,000 on the H100, 15.5 warps per multiprocessor:
+    // 28.3 ms cut in 3 stretches, 23.3 ms whole).
+    if (warps >= 8 * chip) return 1;
+    const long long want = (32 * chip + warps - 1) / warps;
+    return int(std::max<long long>(1, std::min<long long>(want, m / minStretch)));
+}
+
 void checkOptions(const SdtwOptions& o) {
     const int rows = o.rowsPerLane;
     if (rows != 0 && !sdtw::passRowsSupported(rows))
@@ -372,7 +669,6 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
                                                 const Params& params, SdtwTiming* timing, SdtwPrecision precision,
                                                 const SdtwOptions& options) {
     checkOptions(options);
-    const int rowsPerLane = options.rowsPerLane;
     const auto t0 = std::chrono::steady_clock::now();
     constexpr int C = sdtw::kCheckpointEvery;
     Stream stream;
@@ -393,19 +689,20 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
     const int chunk = int(std::max<std::size_t>(1, std::min<std::size_t>(count, memInfo().first / 2 / perQuery)));
     DeviceBuffer<float> costRow(std::size_t(chunk) * m);
     DeviceBuffer<float> ck(std::max<std::size_t>(1, std::size_t(chunk) * ckCols * ckRows));
-    DeviceBuffer<float> boundary, outCost(std::size_t(chunk) * k);
+    DeviceBuffer<float> outCost(std::size_t(chunk) * k);
     DeviceBuffer<int> outEnd(std::size_t(chunk) * k);
+    DeviceBuffer<float> pieceV;
+    DeviceBuffer<int> pieceJ;
     std::vector<std::vector<Match>> result(count);
     for (int q0 = 0; q0 < count; q0 += chunk) {
         const int nq = std::min(chunk, count - q0);
         Event passStart, passStop;
         passStart.record(stream.get());
-        runPass(p, q0, nq, precision, absCost, costRow.get(), half2 ? nullptr : ck.get(), ckCols, ckRows, boundary,
-                stream.get(), rowsPerLane, options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
+        lastRowsPass(p, q0, nq, precision, absCost, costRow.get(), half2 ? nullptr : ck.get(), ckCols, ckRows, options,
+                     tm, stream.get());
         passStop.record(stream.get());
-        topkKernel<<<nq, kThreads, 0, stream.get()>>>(costRow.get(), p.qd.lengths.get() + q0, m, k, outCost.get(),
-                                                      outEnd.get());
-        checkLaunch("top-k kernel");
+        topK(costRow.get(), p.qd.lengths.get() + q0, nq, m, k, outCost.get(), outEnd.get(), pieceV, pieceJ,
+             stream.get());
         std::vector<float> hc(std::size_t(nq) * k);
         std::vector<int> he(hc.size());
         outCost.download(hc.data(), hc.size(), stream.get());
@@ -461,15 +758,19 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
                                              SdtwPrecision precision, const SdtwOptions& options) {
     checkOptions(options);
-    const int rowsPerLane = options.rowsPerLane;
     Stream stream;
     Event start;
     Prepared p;
     prepare(p, queries, reference, params, precision, stream, start, options.twoKernelNormaliser);
     const int m = p.m, count = p.qd.count;
-    DeviceBuffer<float> costRow(std::size_t(count) * m), boundary;
-    runPass(p, 0, count, precision, params.cost == Cost::Absolute, costRow.get(), nullptr, 0, 0, boundary,
-            stream.get(), rowsPerLane, options.columnsPerStep);
+    DeviceBuffer<float> costRow(std::size_t(count) * m);
+    // fp32 stretches need the checkpoints to re-sweep from.
+    const int ckRows = (p.maxLength + sdtw::kCheckpointRowAlign - 1) / sdtw::kCheckpointRowAlign * sdtw::kCheckpointRowAlign;
+    const int ckCols = precision == SdtwPrecision::Fp32 && options.stretches != 1 ? m / sdtw::kCheckpointEvery : 0;
+    DeviceBuffer<float> ck(std::size_t(count) * ckCols * ckRows);
+    SdtwTiming tm;
+    lastRowsPass(p, 0, count, precision, params.cost == Cost::Absolute, costRow.get(), ckCols ? ck.get() : nullptr,
+                 ckCols, ckRows, options, tm, stream.get());
     std::vector<float> all(std::size_t(count) * m);
     costRow.download(all.data(), all.size(), stream.get());
     stream.sync();

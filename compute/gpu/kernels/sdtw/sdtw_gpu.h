@@ -36,6 +36,13 @@ struct SdtwOptions {
     // lane), 4 or 8 (16 or 32 rows per lane only), 0 to let the batch choose.
     // SdtwTiming::columnsPerStep says which ran.
     int columnsPerStep = 0;
+    // fp32: reference stretches each query's pass is cut into, so that one query (or a small
+    // batch) fills the chip instead of one block: 0 lets the batch choose (sdtwStretchCount),
+    // 1 sweeps every query whole. Each stretch after the first is first swept from a +inf
+    // column, then re-swept from the exact column before it until its checkpoints agree
+    // (sdtw_stretches.h), so the last row and the checkpoints are the unsplit pass's bit for
+    // bit. Half2 always sweeps whole.
+    int stretches = 0;
 };
 
 struct SdtwTiming {
@@ -49,11 +56,20 @@ struct SdtwTiming {
     unsigned long long windowCells = 0;  // DP cells of the start-recovery windows (all rounds)
     int windowRounds = 0;                // window launches (fp32: 1 + widenings)
     int windowCostMismatches = 0;        // fp32: window cost != pass cost at the end (a bug if > 0)
+    int stretches = 1;                   // reference stretches per query (the last chunk's)
+    int reseedWaves = 0;                 // re-sweep launches until every stretch was exact
+    unsigned long long reseedCells = 0;  // DP cells of the re-sweeps
 };
 
 // Columns of the fp32 window a half2 match is recomputed over (and the overlap of the two
 // reference segments): 2n, at least 64.
 int sdtwHalf2Span(int queryLength);
+
+// The stretches the fp32 pass cuts each of `count` queries (the longest maxLength samples)
+// into over m reference columns when SdtwOptions::stretches is 0: 1 for a batch with 8 warps
+// per multiprocessor already, else enough tasks for about 32, none shorter than 16 query
+// lengths.
+int sdtwStretchCount(int m, int maxLength, int count, int sms);
 
 // Top params.topk matches of each query in `reference`, raw costs (no --sqrt), z-normalised
 // per series on the device when params.znorm. Univariate series only. Throws EngineError

@@ -57,6 +57,11 @@ __device__ __forceinline__ void pinRegister(V& v) {
 // Threads per block of the lean pass at R rows per lane: narrow segments need more stripes
 // (2,000 rows at 2 per lane are 32 warps) and few registers, wide ones the reverse.
 __host__ __device__ constexpr int leanThreads(int R) { return R <= 4 ? 1024 : 256; }
+// Blocks per multiprocessor the register budget must allow: at 16 rows, two blocks of 256
+// threads (<= 128 registers). ptxas chose 127 for the 8-column pass, then 132-136 once the pass
+// took tasks and seeds, which left 3 instead of 4 of the published shape's 4-warp blocks per
+// multiprocessor (5.74 -> 4.4 T cells/s on the H100).
+__host__ __device__ constexpr int leanMinBlocks(int R) { return R == 16 ? 2 : 1; }
 
 // Stores a lane's R rows of a checkpoint column (16-byte stores where R allows, else 8). 8-byte
 // stores for every R were tried (the 16-byte ones make ptxas keep the column in aligned register
@@ -190,7 +195,7 @@ __device__ __forceinline__ void stepCells(const typename Op::V (&xr)[R], const t
 }
 
 template <class Op, int R, int S, bool ABS>
-__global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
+__global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKernel(StripeArgs A) {
     using V = typename Op::V;
     using P = VGroup<V, S>;
     static_assert(sizeof(V) == sizeof(float), "32-bit lanes");
@@ -206,9 +211,17 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
     const int w = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
 
     for (int ti = blockIdx.x; ti < A.taskCount; ti += gridDim.x) {
-        const int n = A.queries.lengths[ti];
-        const float* x = A.queries.values + A.queries.offsets[ti];
-        const int width = A.last + 1, steps = (width + S - 1) / S;
+        // A task: query q over the columns [a, e] (a multiple of kCheckpointEvery) from a +inf
+        // column a - 1 (seeded tasks take stripeKernel). Its columns are counted from a below.
+        // (fp32 only: the half2 pass sweeps every query whole.)
+        const bool tasks = Op::kCheckpoints && A.tasks;
+        const Task tk = tasks ? A.tasks[ti] : Task{ti, 0, A.last, -1};
+        const int n = A.queries.lengths[tk.query];
+        const float* x = A.queries.values + A.queries.offsets[tk.query];
+        const int steps = (tk.e - tk.a + 1 + S - 1) / S;
+        // The task's last column, read again where the ramp and the tail need it (not kept in
+        // a register through the steady state).
+        const auto last = [&A, ti, tasks] { return tasks ? A.tasks[ti].e - A.tasks[ti].a : A.last; };
         const int nSeg = (n + R - 1) / R, Q = (nSeg + G - 1) / G;
         // Every lane of the Q warps holds rows: the query is shifted down so that row n-1 is the
         // last register of lane G-1 of warp Q-1 (the lanes above row 0 hold virtual rows, exact
@@ -244,13 +257,13 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
             P* outRing = ring[w + 1];
             const bool lastWarp = w == Q - 1 && A.costRow;
             const bool lastSeg = lastWarp && lane == G - 1;
-            float* row = A.costRow ? A.costRow + std::size_t(ti) * A.m : nullptr;
+            const TaskOut o = taskOut(A, tk, ti);
+            float* row = A.costRow ? A.costRow + o.rowAt : nullptr;
             // Checkpoints hold the real rows (row0 + pad >= 0 for any lane with one, as R divides 32).
-            float* ckBase = (Op::kCheckpoints && A.ck && row0 + R > 0)
-                                ? A.ck + std::size_t(ti) * A.ckCols * A.ckRows + (row0 + pad)
-                                : nullptr;
+            float* ckBase = (Op::kCheckpoints && A.ck && row0 + R > 0) ? A.ck + o.ckAt + (row0 + pad) : nullptr;
             const int T = steps + G - 1;
-            const P* yAll = static_cast<const P*>(A.y);  // the reference, S columns per entry
+            // The reference from column a, S columns per entry (a is a multiple of S).
+            const P* yAll = static_cast<const P*>(A.y) + tk.a / S;
 
             // The cells above the lane's first row for its step tu: lane l-1's bottoms of one
             // step earlier, or (lane 0) the ring entry tu.
@@ -282,13 +295,14 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                     outRing[i & kMask] = b;
                 }
                 if (lastSeg) {
-                    Op::writeLast(row, j0, bot[0], A.last, A.h);
+                    const int e = last();
+                    Op::writeLast(row, j0, bot[0], e, A.h);
 #pragma unroll
                     for (int c = 1; c < S; ++c)
-                        if (j0 + c <= A.last) Op::writeLast(row, j0 + c, bot[c], A.last, A.h);
+                        if (j0 + c <= e) Op::writeLast(row, j0 + c, bot[c], e, A.h);
                 }
                 if constexpr (Op::kCheckpoints) {
-                    if (ckBase && ((j0 + S) & (C - 1)) == 0 && j0 + S - 1 <= A.last) {
+                    if (ckBase && ((j0 + S) & (C - 1)) == 0 && j0 + S - 1 <= last()) {
                         storeRows<R>(ckBase + std::size_t((j0 + S) / C - 1) * A.ckRows, M);
                     }
                 }
@@ -358,7 +372,7 @@ __global__ void __launch_bounds__(leanThreads(R)) leanPassKernel(StripeArgs A) {
                         for (int e = lane; e < S * kGroup; e += G) {
                             const int p = t - (G - 1) + e / S;
                             const P v = outRing[p & kMask];
-                            Op::writeLast(row, S * p + e % S, v.v[e % S], A.last, A.h);
+                            Op::writeLast(row, S * p + e % S, v.v[e % S], Op::kCheckpoints ? 0 : last(), A.h);
                         }
                     }
                 }

@@ -21,7 +21,8 @@ constexpr int kCheckpointEvery = 128;
 constexpr int kCheckpointRowAlign = 32;
 
 // One query over the reference columns [a, e]; seed: the checkpoint holding column a - 1, or
-// -1 (column a - 1 is +inf: paths start at a or later).
+// -1 (column a - 1 is +inf: paths start at a or later). A pass task's a is a multiple of
+// kCheckpointEvery (its checkpoints are the reference's).
 struct Task {
     int query, a, e, seed;
 };
@@ -39,6 +40,14 @@ struct StripeArgs {
     float* costRow = nullptr;   // pass: [query * m + j]
     float* ck = nullptr;        // checkpoints: [(query * ckCols + c) * ckRows + row + pad]
     int ckCols = 0, ckRows = 0;
+    // Pass tasks with a seed (a reference stretch re-swept from the exact column before it):
+    // the seed checkpoint is read from seedCk (laid out like ck with seedCols columns), or
+    // from ck when null. perTaskOut: task i writes its last row to costRow + i * m and its
+    // checkpoints to ck from (i * ckCols) * ckRows, counted from its column a, instead of
+    // into its query's row at its own columns.
+    const float* seedCk = nullptr;
+    int seedCols = 0;
+    bool perTaskOut = false;
     float* outCost = nullptr;   // window: per task
     int* outStart = nullptr;
 };
@@ -59,8 +68,8 @@ int stripesOf(int maxLength, int rows, int warpSize);
 int warpsPerBlock(int maxLength, int rows, int warpSize);
 
 // args.boundary must hold grid blocks of boundaryStride floats; grid blocks of `warps` warps.
-// lean: the lean pass (leanPassFits, args.tasks == nullptr; warps = its stripes), else
-// stripeKernel (rows 8 or 16).
+// lean: the lean pass (leanPassFits; args.tasks nullptr or unseeded; warps = its stripes),
+// else stripeKernel (rows 8 or 16; the only one that takes seeded pass tasks).
 void launchFp32Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
                     gpuStream_t s);
 // lean: leanWindowKernel (leanPassFits at 16 rows), else stripeKernel with start tracking.

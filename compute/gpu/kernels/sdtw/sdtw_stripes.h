@@ -16,7 +16,10 @@
 // above row 0 are "virtual": their x is 0 and their difference factor 0 (c = fma(y, 0, 0)),
 // so they are exactly 0 in every column, which is the free start of METRICS.md's row 0
 // (D(0, j) = c + min(0, 0, left) = c). Real rows use c = fma(y, -1, x), which rounds exactly
-// as x - y does. Every kCheckpointEvery columns the fp32 pass stores the whole column.
+// as x - y does. Every kCheckpointEvery columns the fp32 pass stores the whole column. A pass
+// task may cover a stretch [a, e] of the reference and start from a seed column a - 1 (the
+// re-sweeps of sdtw_gpu.cu's reference stretches), writing its last row and checkpoints into
+// its query's row or into rows of its own (StripeArgs::perTaskOut).
 //
 // Window (TRACK = true, fp32): the same recurrence with the start column carried in every
 // cell (METRICS.md tie order diag, up, left), over [a, e] with column a-1 read back from a
@@ -123,6 +126,25 @@ __device__ __forceinline__ V shflUp(V v) {
     return fromFloatBits<V>(WL_SHFL_UP(f, 1, G));
 }
 
+// Where pass task ti's last row and checkpoints go (offsets into costRow and ck): its query's
+// row at the task's columns, or (perTaskOut) a row of the task's own from column 0.
+struct TaskOut {
+    std::size_t rowAt, ckAt;
+};
+__device__ __forceinline__ TaskOut taskOut(const StripeArgs& A, const Task& tk, int ti) {
+    const int slot = A.perTaskOut ? ti : tk.query;
+    const int col = A.perTaskOut ? 0 : tk.a;
+    return {std::size_t(slot) * A.m + col, (std::size_t(slot) * A.ckCols + col / kCheckpointEvery) * A.ckRows};
+}
+
+// A pass task's seed column a - 1 (row i at [i]), or nullptr: +inf.
+__device__ __forceinline__ const float* seedColumn(const StripeArgs& A, const Task& tk, int pad) {
+    if (tk.seed < 0) return nullptr;
+    const float* ck = A.seedCk ? A.seedCk : A.ck;
+    const int cols = A.seedCk ? A.seedCols : A.ckCols;
+    return ck + (std::size_t(tk.query) * cols + tk.seed) * A.ckRows + pad;
+}
+
 template <class Op, int R, bool ABS, bool TRACK>
 __global__ void __launch_bounds__(kMaxThreads) stripeKernel(StripeArgs A) {
     using V = typename Op::V;
@@ -144,9 +166,10 @@ __global__ void __launch_bounds__(kMaxThreads) stripeKernel(StripeArgs A) {
         const int nSeg = (n + R - 1) / R, Q = (nSeg + G - 1) / G;
         const int off = TRACK ? 0 : nSeg * R - n;
         const int pad = (n + kCheckpointRowAlign - 1) / kCheckpointRowAlign * kCheckpointRowAlign - n;
-        const float* seed = (TRACK && tk.seed >= 0)
-                                ? A.ck + (std::size_t(tk.query) * A.ckCols + tk.seed) * A.ckRows + pad
-                                : nullptr;
+        const float* seed = TRACK ? (tk.seed >= 0 ? A.ck + (std::size_t(tk.query) * A.ckCols + tk.seed) * A.ckRows + pad
+                                                  : nullptr)
+                                  : seedColumn(A, tk, pad);
+        [[maybe_unused]] const TaskOut o = taskOut(A, tk, ti);
         const int sN = (n - 1) / R, kN = (n - 1) - sN * R;  // TRACK: where row n-1 lives
         const long long P = width + 2;
         if (int(threadIdx.x) < kFlags) progress[threadIdx.x] = 0;
@@ -167,13 +190,12 @@ __global__ void __launch_bounds__(kMaxThreads) stripeKernel(StripeArgs A) {
                     pv[k] = (seed && seg && real) ? seed[row] : Op::inf();
                     st[k] = -1;
                 } else {
-                    pv[k] = row < 0 ? Op::zero() : Op::inf();
+                    pv[k] = row < 0 ? Op::zero() : ((seed && seg) ? Op::fromX(seed[row]) : Op::inf());
                 }
             }
             // The diagonal neighbour of the lane's first row for its next column.
             V dg = Op::inf();
-            if constexpr (TRACK)
-                if (seed && seg && row0 >= 1 && row0 - 1 < n) dg = seed[row0 - 1];
+            if (seed && seg && row0 >= 1 && row0 - 1 < n) dg = Op::fromX(seed[row0 - 1]);
             int sdg = -1;
             V bot0 = Op::inf(), bot1 = Op::inf();
             int sb0 = 0, sb1 = 0;
@@ -279,14 +301,14 @@ __global__ void __launch_bounds__(kMaxThreads) stripeKernel(StripeArgs A) {
                     }
                 } else {
                     if (s == nSeg - 1 && A.costRow) {
-                        float* row = A.costRow + std::size_t(tk.query) * A.m;
-                        Op::writeLast(row, jj, N[R - 1], A.last, A.h);
-                        if (jj + 1 <= tk.e) Op::writeLast(row, jj + 1, M[R - 1], A.last, A.h);
+                        float* row = A.costRow + o.rowAt;  // column a first (half2: a = 0)
+                        Op::writeLast(row, jj - a, N[R - 1], A.last, A.h);
+                        if (jj + 1 <= tk.e) Op::writeLast(row, jj + 1 - a, M[R - 1], A.last, A.h);
                     }
                     if constexpr (Op::kCheckpoints) {
                         if (A.ck && (jj + 2) % C == 0 && jj + 1 <= tk.e) {
-                            float* dst = reinterpret_cast<float*>(A.ck) +
-                                         (std::size_t(tk.query) * A.ckCols + (jj + 2) / C - 1) * A.ckRows + (row0 + pad);
+                            float* dst = reinterpret_cast<float*>(A.ck) + o.ckAt +
+                                         std::size_t((jj + 2 - a) / C - 1) * A.ckRows + (row0 + pad);
 #pragma unroll
                             for (int k = 0; k < R; k += 4)
                                 *reinterpret_cast<float4*>(dst + k) = make_float4(M[k], M[k + 1], M[k + 2], M[k + 3]);
