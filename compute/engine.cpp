@@ -9,6 +9,7 @@
 #include "compute/engine_row_watch.h"
 #include "compute/kernels/registry.h"
 #if WARPLAB_HAVE_GPU
+#include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #endif
@@ -128,8 +129,11 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
 #endif
     if (options.backend != kOtherGpu && (wantGpu || options.backend == Backend::Auto) && gpu::available() &&
         qp.dims == 1) {
-        // The device z-normalises itself, so it gets the checked inputs before znorm.
-        matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params).front();
+        // The device z-normalises itself, so it gets the checked inputs before znorm. Every
+        // listed device (all by default) takes a share of the reference's stretches.
+        gpu::SdtwOptions o;
+        o.devices = gpu::resolveDevices(options.devices);
+        matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, gpu::SdtwPrecision::Fp32, o).front();
         done = true;
     }
 #endif

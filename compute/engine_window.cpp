@@ -11,6 +11,7 @@
 #include "compute/engine.h"
 #include "compute/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
+#include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/window/window_gpu.h"
@@ -110,15 +111,17 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
 #if WARPLAB_HAVE_GPU
     if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && qp.dims == 1) {
         const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
+        gpu::SdtwOptions o;
+        o.devices = gpu::resolveDevices(options.devices);
         if (scope.excluded.empty()) {
             // The engine's own half2 search: ends on the half row, each match rescored in fp32.
-            matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, prec).front();
+            matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, prec, o).front();
         } else {
             // Ends from the device's last row with the excluded ends masked, chosen by the
             // METRICS.md greedy on the host; each reported end's cost and start recomputed on the
             // CPU in double over the sdtwHalf2Span(n) columns ending at it (the same window the
             // device's half2 rescoring uses).
-            std::vector<float> row = gpu::sdtwLastRows(SeriesSet{query}, ref, params, prec).front();
+            std::vector<float> row = gpu::sdtwLastRows(SeriesSet{query}, ref, params, prec, o).front();
             const std::size_t M = row.size(), half = qp.length / 2;
             std::vector<double> cost(row.begin(), row.end());
             const double inf = std::numeric_limits<double>::infinity();

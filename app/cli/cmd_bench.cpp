@@ -14,6 +14,7 @@
 #include "app/cli/bench_report.h"
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
+#include "app/cli/devices_option.h"
 #include "compute/bench/bench.h"
 #include "compute/core/error.h"
 
@@ -36,6 +37,7 @@ struct BenchOptions {
     int queries = 512;
     int referenceLength = 100000;
     int top = 5;
+    std::string devices = "all";  // sdtw: the GPUs the device rows search on
 };
 
 void runBenchCommand(const BenchOptions& o) {
@@ -54,6 +56,7 @@ void runBenchCommand(const BenchOptions& o) {
     cfg.searchQueries = o.queries;
     cfg.referenceLength = o.referenceLength;
     cfg.topk = o.top;
+    cfg.sdtwDevices = parseDevices(o.devices);
     const compute::BenchReport report = compute::runBenchmark(cfg);
     std::cout << "device: " << report.device << "\n";
     printBenchTable(std::cout, report.rows);
@@ -87,6 +90,9 @@ void addBenchCommand(CLI::App& app) {
     cmd->add_option("--queries", o->queries, "sdtw: number of queries")->capture_default_str();
     cmd->add_option("--reference-length", o->referenceLength, "sdtw: length of the reference")->capture_default_str();
     cmd->add_option("--top", o->top, "sdtw: matches per query")->capture_default_str();
+    cmd->add_option("--devices", o->devices, "sdtw: the GPUs the device rows search on: all, or indices such as 0,1")
+        ->option_text("all|0,1,...")
+        ->capture_default_str();
     cmd->callback([o] { runBenchCommand(*o); });
 }
 

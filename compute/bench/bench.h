@@ -41,6 +41,7 @@ struct BenchConfig {
     int searchQueries = 512;
     int referenceLength = 100000;
     int topk = 5;
+    std::vector<int> sdtwDevices;            // sdtw device rows: the GPUs searched on (empty: all)
     // The boards the engine rows' GPU kernels run on, for their energy; runBenchmark fills it
     // (every device the engine uses), so runBench alone gives GPU rows the reason instead.
     EnergyBoards gpuBoards;

@@ -77,7 +77,7 @@ BenchReport runBenchmark(const BenchConfig& config) {
                     report.rows.push_back(gpu::runSdtwBench(config.searchQueries, int(n), config.referenceLength, config.topk,
                                                             config.repeats, config.params.znorm, config.seed, d->half2,
                                                             gpu::SdtwOptions{d->rowsPerLane, d->twoKernelNormaliser, d->columnsPerStep,
-                                                                             d->stretches}));
+                                                                             d->stretches, gpu::resolveDevices(config.sdtwDevices)}));
                     continue;
                 }
 #endif

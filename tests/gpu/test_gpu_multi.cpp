@@ -1,7 +1,7 @@
 // Several GPUs in one process (compute/gpu/runtime/device_set.h, per-device lanes in tile_lanes.h):
 // engine matrices and the pattern pipeline on devices {0,1} against {0} and {1}, bit for bit
 // (the same kernels on every tile, and every cell is computed by one thread on one device, so
-// where a tile runs cannot change a value); the window search split over devices; device lists that do not exist; a full device
+// where a tile runs cannot change a value); the window search and the subsequence search split over devices; device lists that do not exist; a full device
 // named in the error and nothing returned as complete. Exit 1 on a failure, 77 without a
 // device or, after the one-device checks, with fewer than two.
 #include <chrono>
@@ -16,6 +16,7 @@
 #include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -143,6 +144,71 @@ void testWindowSearch(const std::vector<int>& a, const std::vector<int>& b) {
         }
 }
 
+// The subsequence search on device list `b` against `a` (gpu::sdtwSearchBatch): one query (its
+// reference stretches split over the devices, the re-sweeps seeded across them) and a batch
+// that fills each device (its queries split), the chosen stretches and one per checkpoint (no
+// window agrees inside a stretch: the re-sweeps chain across the device boundary); and
+// Engine::search with the devices named. The same last rows and matches, bit for bit.
+void testSubsequenceSearch(const std::vector<int>& a, const std::vector<int>& b) {
+    std::mt19937 rng(91);
+    const Series y = randomSeries(rng, 1'000'003);
+    const SeriesSet one{randomSeries(rng, 300)};
+    SeriesSet batch;
+    for (int i = 0; i < 600; ++i) batch.push_back(randomSeries(rng, 1000));
+    Params p;
+    p.metric = Metric::Sdtw;
+    p.znorm = true;
+    p.topk = 5;
+    auto sameMatches = [](const std::vector<std::vector<Match>>& x, const std::vector<std::vector<Match>>& z) {
+        bool same = x.size() == z.size();
+        for (std::size_t q = 0; same && q < x.size(); ++q) {
+            same = x[q].size() == z[q].size() && !x[q].empty();
+            for (std::size_t i = 0; same && i < x[q].size(); ++i)
+                same = x[q][i].start == z[q][i].start && x[q][i].end == z[q][i].end &&
+                       std::memcmp(&x[q][i].cost, &z[q][i].cost, sizeof(double)) == 0;
+        }
+        return same;
+    };
+    auto list = [](const std::vector<int>& v) {
+        std::string s;
+        for (int d : v) s += (s.empty() ? "" : ",") + std::to_string(d);
+        return "{" + s + "}";
+    };
+    const int nb = b.empty() ? 1 : int(b.size());  // an empty list: the current device
+    for (int stretches : {0, 1'000'003 / 128}) {
+        gpu::SdtwOptions oa, ob;
+        oa.devices = a;
+        ob.devices = b;
+        oa.stretches = ob.stretches = stretches;
+        gpu::SdtwTiming ta, tb;
+        const auto ma = gpu::sdtwSearchBatch(one, y, p, &ta, gpu::SdtwPrecision::Fp32, oa);
+        const auto mb = gpu::sdtwSearchBatch(one, y, p, &tb, gpu::SdtwPrecision::Fp32, ob);
+        const auto ra = gpu::sdtwLastRows(one, y, p, gpu::SdtwPrecision::Fp32, oa);
+        const auto rb = gpu::sdtwLastRows(one, y, p, gpu::SdtwPrecision::Fp32, ob);
+        const bool rows = ra.size() == 1 && rb.size() == 1 && ra[0].size() == y.length &&
+                          std::memcmp(ra[0].data(), rb[0].data(), ra[0].size() * sizeof(float)) == 0;
+        std::printf("  sdtw 1 x 300 in 1000003: %s %d stretches, %d waves on %d device(s); %s %d stretches, %d waves on %d\n",
+                    list(a).c_str(), ta.stretches, ta.reseedWaves, ta.devices, list(b).c_str(), tb.stretches,
+                    tb.reseedWaves, tb.devices);
+        report(rows && sameMatches(ma, mb) && tb.devices == nb && tb.windowCostMismatches == 0,
+               "sdtw 1 query of 300 in 1,000,003, " + (stretches ? std::to_string(stretches) : std::string("chosen")) +
+                   " stretches: last rows and top-5 on " + list(b) + " == on " + list(a) + ", bit for bit",
+               0);
+    }
+    gpu::SdtwOptions oa, ob;
+    oa.devices = a;
+    ob.devices = b;
+    gpu::SdtwTiming tb;
+    const Series ref100k(std::vector<float>(y.values.begin(), y.values.begin() + 100'000));
+    const auto ma = gpu::sdtwSearchBatch(batch, ref100k, p, nullptr, gpu::SdtwPrecision::Fp32, oa);
+    const auto mb = gpu::sdtwSearchBatch(batch, ref100k, p, &tb, gpu::SdtwPrecision::Fp32, ob);
+    report(sameMatches(ma, mb) && tb.devices == nb,
+           "sdtw 600 x 1000 in 100,000 (queries split): top-5 on " + list(b) + " == on " + list(a) + ", bit for bit", 0);
+    RunOptions ra = gpuOn(a), rb = gpuOn(b);
+    const auto ea = Engine::search(one[0], y, p, ra), eb = Engine::search(one[0], y, p, rb);
+    report(sameMatches({ea}, {eb}), "Engine::search, GPU named, on " + list(b) + " == on " + list(a) + ", bit for bit", 0);
+}
+
 // Device 1 full: the job fails with a Device error naming GPU 1, and returns no matrix. Run
 // first, while device 1 has no lanes yet: lanes that already hold buffers large enough for a
 // tile need no memory and would (rightly) go on working on a full device.
@@ -210,6 +276,7 @@ int main() {
     // One device: an explicit list equals the default (current device only when one exists).
     compareLists({0}, {}, q, &t, cdtw(8), "cdtw w8, 3000 x 2500, {0} vs all");
     testWindowSearch({0}, {});
+    testSubsequenceSearch({0}, {});
     if (gpu::deviceCount() < 2) {
         std::printf("SKIP: the two-device checks need 2 GPUs; this process sees %d\n", gpu::deviceCount());
         std::printf("%d checks, %d failed\n", checks, failures);
@@ -225,6 +292,8 @@ int main() {
     compareLists({0}, {1, 0}, SeriesSet(q.begin(), q.begin() + 1200), &t, tw, "twed 1200 x 2500, {0} vs {1,0}");
     testPatterns({0}, {0, 1});
     testWindowSearch({0}, {1, 0});
+    testSubsequenceSearch({0}, {0, 1});
+    testSubsequenceSearch({1}, {1, 0});
     // After the failure both devices work again and still agree.
     compareLists({0}, {0, 1}, SeriesSet(q.begin(), q.begin() + 1500), nullptr, cdtw(8), "after the failure: cdtw all pairs 1500");
     return finish();

@@ -9,7 +9,11 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <thread>
 
+#include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/sdtw/sdtw_passes.h"
@@ -442,76 +446,208 @@ __global__ void commitReseedKernel(const sdtw::Task* tasks, int count, const int
     }
 }
 
-// Makes the stretched first pass exact (see SdtwOptions::stretches). bounds: the stretches'
-// first columns and m. Every stretch's stored columns are one consistent sweep from some
-// column before it; a stretch is re-swept from the stored column before its frontier f (the
-// first column not yet known to follow the exact column before the stretch) over a window of
-// a few query lengths, in one launch for every stretch that needs it; where the window reaches
-// a stored checkpoint equal to its own, the rest of the stretch is exact, else the window is
-// stored and the next wave goes on from its end. A stretch whose last column changed sends its
-// successor back to its start. Stretch 0 is exact from the start, so every wave makes at least
-// one more stretch exact.
-void reseedStretches(const Prepared& p, int q0, int nq, bool absCost, const std::vector<int>& bounds, float* costRow,
-                     float* ck, int ckCols, int ckRows, int rows, int cols, DeviceBuffer<sdtw::Task>& dTasks,
-                     DeviceBuffer<float>& boundary, SdtwTiming& tm, gpuStream_t s) {
+// One device's part of a search: its stream, inputs, buffers and stretches [k0, k1) of the
+// reference (shares.size() == 1: the whole search on one device). Freed with its device current.
+struct DeviceShare {
+    struct Owned {
+        Stream stream;
+        Event start, stop;
+        Prepared p;
+        DeviceBuffer<float> costRow, ck;  // every query's last row and checkpoints, reference-wide
+        DeviceBuffer<sdtw::Task> dTasks;
+        DeviceBuffer<float> boundary, tmpRow, tmpCk;
+        DeviceBuffer<int> dAgreed, dLengths;
+        std::vector<int> agreed;
+    };
+    int device = -1;  // -1: the calling thread's device, nothing to switch
+    int k0 = 0, k1 = 0;
+    std::unique_ptr<Owned> own;
+    DeviceShare() = default;
+    DeviceShare(DeviceShare&&) = default;
+    ~DeviceShare() {
+        if (!own || device < 0) return;
+        try {
+            DeviceScope scope(device);
+            own.reset();
+        } catch (...) {
+        }
+    }
+    // f() with this share's device current; a Device error names it.
+    template <typename F>
+    decltype(auto) run(F&& f) {
+        if (device < 0) return std::forward<F>(f)();
+        return onDevice(device, std::forward<F>(f));
+    }
+};
+
+// The stretch bounds of the chunk's queries and its pass tasks [k0, k1) (every query).
+std::vector<sdtw::Task> stretchTasks(const std::vector<int>& bounds, int nq, int k0, int k1) {
+    std::vector<sdtw::Task> tasks;
+    for (int q = 0; q < nq; ++q)
+        for (int k = k0; k < k1; ++k) tasks.push_back(sdtw::Task{q, bounds[k], bounds[k + 1] - 1, -1});
+    return tasks;
+}
+
+// Share d's seeds held by the share before it: every query's checkpoint before d's first column.
+void copyEntrySeeds(std::vector<DeviceShare>& shares, std::size_t d, int nq, const std::vector<int>& bounds, int ckCols,
+                    int ckRows) {
     constexpr int C = sdtw::kCheckpointEvery;
-    const int S = int(bounds.size()) - 1, m = p.m;
+    DeviceShare& sh = shares[d];
+    if (sh.k0 < 1 || sh.k0 >= sh.k1) return;
+    std::size_t before = d - 1;  // the share holding stretch k0 - 1
+    while (shares[before].k0 >= shares[before].k1 || shares[before].k1 != sh.k0) --before;
+    const DeviceShare& from = shares[before];
+    const std::size_t c = std::size_t(bounds[sh.k0] / C - 1);
+    sh.run([&] {
+        for (int q = 0; q < nq; ++q) {
+            const std::size_t o = (std::size_t(q) * ckCols + c) * ckRows;
+            check(gpuMemcpyPeerAsync(sh.own->ck.get() + o, sh.device, from.own->ck.get() + o, from.device,
+                                     std::size_t(ckRows) * sizeof(float), sh.own->stream.get()),
+                  "copy between devices");
+        }
+        sh.own->stream.sync();
+    });
+}
+
+void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
+                    const std::vector<int>& f, int ckCols, int ckRows, SdtwTiming& tm) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    const int S = int(bounds.size()) - 1;
+    std::vector<int> first(nq, INT_MAX);  // each query's first column not known exact
+    for (int q = 0; q < nq; ++q)
+        for (int k = 1; k < S; ++k)
+            if (f[std::size_t(q) * S + k] < bounds[k + 1]) {
+                first[q] = f[std::size_t(q) * S + k];
+                break;
+            }
+    for (std::size_t d = 0; d < shares.size(); ++d) {
+        DeviceShare& sh = shares[d];
+        if (sh.k0 >= sh.k1) continue;
+        const int a0 = bounds[sh.k0], e = bounds[sh.k1] - 1;
+        std::vector<sdtw::Task> tasks;
+        for (int q = 0; q < nq; ++q)
+            if (first[q] <= e) {
+                const int a = std::max(first[q], a0);
+                tasks.push_back(sdtw::Task{q, a, e, a / C - 1});
+                tm.reseedCells += (unsigned long long)(e - a + 1) * shares[0].own->p.qh.lengths[q0 + q];
+            }
+        if (tasks.empty()) continue;
+        if (d > 0) copyEntrySeeds(shares, d, nq, bounds, ckCols, ckRows);
+        sh.run([&] {
+            DeviceShare::Owned& o = *sh.own;
+            PassOut out;  // in place: a task's seed lies before its columns
+            out.costRow = o.costRow.get();
+            out.m = o.p.m;
+            out.ck = o.ck.get();
+            out.ckCols = ckCols;
+            out.ckRows = ckRows;
+            runPass(o.p, q0, nq, SdtwPrecision::Fp32, absCost, out, &tasks, o.dTasks, o.boundary, o.stream.get(), 0, 0);
+            o.stream.sync();
+        });
+    }
+    ++tm.reseedWaves;
+    tm.sweptInOrder = true;
+}
+
+// Makes the stretched first pass exact (see SdtwOptions::stretches) on every share. bounds: the
+// stretches' first columns and m. Every stretch's stored columns are one consistent sweep from
+// some column before it; a stretch is re-swept from the stored column before its frontier f (the
+// first column not yet known to follow the exact column before the stretch) over a window of a
+// few query lengths, in one launch per share for every stretch that needs it; where the window
+// reaches a stored checkpoint equal to its own, the rest of the stretch is exact, else the window
+// is stored and the next wave goes on from its end. A stretch whose last column changed sends
+// its successor back to its start. Stretch 0 is exact from the start, so every wave makes at
+// least one more stretch exact. A share's first stretch is seeded from the checkpoint before it,
+// which the share before holds: copied across before each wave, while no share runs.
+//
+// A signal on which the columns never agree would make that a chain of waves, each re-sweeping
+// every stretch after the exact ones: after maxWaves waves the rest of each query is swept in
+// order instead (sweepRemainder), one seeded task per query and share, which costs at most one
+// unsplit pass.
+void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
+                    const std::vector<int>& f, int ckCols, int ckRows, SdtwTiming& tm);
+
+void reseedStretches(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
+                     int ckCols, int ckRows, int rows, int cols, int maxWaves, SdtwTiming& tm) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    const int S = int(bounds.size()) - 1;
+    const Prepared& p0 = shares[0].own->p;
+    const int m = p0.m;
     std::vector<int> f(std::size_t(nq) * S);
     for (int q = 0; q < nq; ++q)
         for (int k = 0; k < S; ++k) f[std::size_t(q) * S + k] = k == 0 ? bounds[1] : bounds[k];
-    DeviceBuffer<float> tmpRow, tmpCk;
-    DeviceBuffer<int> dAgreed, dLengths;
-    dLengths.upload(p.qh.lengths.data() + q0, std::size_t(nq), s);
+    for (DeviceShare& sh : shares)
+        sh.run([&] { sh.own->dLengths.upload(p0.qh.lengths.data() + q0, std::size_t(nq), sh.own->stream.get()); });
     for (;;) {
-        std::vector<sdtw::Task> tasks;
-        std::vector<std::size_t> at;  // index into f
-        int tmpM = C;
-        for (int q = 0; q < nq; ++q) {
-            const int n = p.qh.lengths[q0 + q];
-            const int window = (2 * n + C - 1) / C * C + C;
-            for (int k = 1; k < S; ++k) {
-                const std::size_t i = std::size_t(q) * S + k;
-                if (f[i] >= bounds[k + 1]) continue;
-                const int e = std::min(f[i] + window, bounds[k + 1]) - 1;
-                tasks.push_back(sdtw::Task{q, f[i], e, f[i] / C - 1});
-                at.push_back(i);
-                tmpM = std::max(tmpM, (e - f[i] + 1 + C - 1) / C * C);
+        // This wave's tasks per share, and the window each needs.
+        std::vector<std::vector<sdtw::Task>> tasks(shares.size());
+        std::vector<std::vector<std::size_t>> at(shares.size());  // index into f
+        bool any = false;
+        for (std::size_t d = 0; d < shares.size(); ++d)
+            for (int q = 0; q < nq; ++q) {
+                const int window = (2 * p0.qh.lengths[q0 + q] + C - 1) / C * C + C;
+                for (int k = std::max(1, shares[d].k0); k < shares[d].k1; ++k) {
+                    const std::size_t i = std::size_t(q) * S + k;
+                    if (f[i] >= bounds[k + 1]) continue;
+                    tasks[d].push_back(sdtw::Task{q, f[i], std::min(f[i] + window, bounds[k + 1]) - 1, f[i] / C - 1});
+                    at[d].push_back(i);
+                    any = true;
+                }
             }
+        if (!any) return;
+        if (tm.reseedWaves >= maxWaves) {
+            sweepRemainder(shares, q0, nq, absCost, bounds, f, ckCols, ckRows, tm);
+            return;
         }
-        if (tasks.empty()) return;
-        const int tmpCkCols = tmpM / C;
-        tmpRow.resize(tasks.size() * std::size_t(tmpM));
-        tmpCk.resize(tasks.size() * std::size_t(tmpCkCols) * ckRows);
-        PassOut out;
-        out.costRow = tmpRow.get();
-        out.m = tmpM;
-        out.ck = tmpCk.get();
-        out.ckCols = tmpCkCols;
-        out.ckRows = ckRows;
-        out.seedCk = ck;
-        out.seedCols = ckCols;
-        out.perTaskOut = true;
-        runPass(p, q0, nq, SdtwPrecision::Fp32, absCost, out, &tasks, dTasks, boundary, s, rows, cols);
-        dAgreed.resize(tasks.size());
-        const int grid = int(std::min<std::size_t>(tasks.size(), 65535));
-        commitReseedKernel<<<grid, kThreads, 0, s>>>(dTasks.get(), int(tasks.size()), dLengths.get(), tmpRow.get(),
-                                                      tmpM, tmpCk.get(), tmpCkCols, costRow, m, ck, ckCols, ckRows,
-                                                      dAgreed.get());
-        checkLaunch("sdtw stretch commit kernel");
-        std::vector<int> agreed(tasks.size());
-        dAgreed.download(agreed.data(), agreed.size(), s);
-        check(gpuStreamSynchronize(s), "stream synchronisation");
+        for (std::size_t d = 1; d < shares.size(); ++d)
+            if (!tasks[d].empty()) copyEntrySeeds(shares, d, nq, bounds, ckCols, ckRows);
+        for (std::size_t d = 0; d < shares.size(); ++d) {
+            if (tasks[d].empty()) continue;
+            DeviceShare& sh = shares[d];
+            sh.run([&] {
+                DeviceShare::Owned& o = *sh.own;
+                int tmpM = C;
+                for (const sdtw::Task& t : tasks[d]) tmpM = std::max(tmpM, (t.e - t.a + 1 + C - 1) / C * C);
+                const int tmpCkCols = tmpM / C;
+                const std::size_t count = tasks[d].size();
+                o.tmpRow.resize(count * std::size_t(tmpM));
+                o.tmpCk.resize(count * std::size_t(tmpCkCols) * ckRows);
+                PassOut out;
+                out.costRow = o.tmpRow.get();
+                out.m = tmpM;
+                out.ck = o.tmpCk.get();
+                out.ckCols = tmpCkCols;
+                out.ckRows = ckRows;
+                out.seedCk = o.ck.get();
+                out.seedCols = ckCols;
+                out.perTaskOut = true;
+                const gpuStream_t s = o.stream.get();
+                runPass(o.p, q0, nq, SdtwPrecision::Fp32, absCost, out, &tasks[d], o.dTasks, o.boundary, s, rows, cols);
+                o.dAgreed.resize(count);
+                commitReseedKernel<<<int(std::min<std::size_t>(count, 65535)), kThreads, 0, s>>>(
+                    o.dTasks.get(), int(count), o.dLengths.get(), o.tmpRow.get(), tmpM, o.tmpCk.get(), tmpCkCols,
+                    o.costRow.get(), m, o.ck.get(), ckCols, ckRows, o.dAgreed.get());
+                checkLaunch("sdtw stretch commit kernel");
+                o.agreed.resize(count);
+                o.dAgreed.download(o.agreed.data(), count, s);
+            });
+        }
         ++tm.reseedWaves;
         std::vector<std::size_t> restart;
-        for (std::size_t t = 0; t < tasks.size(); ++t) {
-            const std::size_t i = at[t];
-            const int k = int(i % S), end = bounds[k + 1];
-            tm.reseedCells += (unsigned long long)(tasks[t].e - tasks[t].a + 1) * p.qh.lengths[q0 + tasks[t].query];
-            if (agreed[t] >= 0) {
-                f[i] = end;
-            } else {
-                f[i] = tasks[t].e + 1;
-                if (f[i] == end && k + 1 < S) restart.push_back(i + 1);  // its last column changed
+        for (std::size_t d = 0; d < shares.size(); ++d) {
+            if (tasks[d].empty()) continue;
+            shares[d].run([&] { shares[d].own->stream.sync(); });
+            for (std::size_t t = 0; t < tasks[d].size(); ++t) {
+                const sdtw::Task& tk = tasks[d][t];
+                const std::size_t i = at[d][t];
+                const int k = int(i % S), end = bounds[k + 1];
+                tm.reseedCells += (unsigned long long)(tk.e - tk.a + 1) * p0.qh.lengths[q0 + tk.query];
+                if (shares[d].own->agreed[t] >= 0) {
+                    f[i] = end;
+                } else {
+                    f[i] = tk.e + 1;
+                    if (f[i] == end && k + 1 < S) restart.push_back(i + 1);  // its last column changed
+                }
             }
         }
         for (std::size_t i : restart) f[i] = bounds[i % S];
@@ -530,44 +666,68 @@ std::vector<int> stretchBounds(int m, int S) {
     return b;
 }
 
-// The last rows (and fp32 checkpoints, when ck) of queries [q0, q0 + nq): one pass over the
-// whole reference, or (fp32, more than one stretch) over the stretches, then re-swept exact.
-void lastRowsPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, float* costRow, float* ck,
-                  int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm, gpuStream_t s) {
-    DeviceBuffer<sdtw::Task> dTasks;
-    DeviceBuffer<float> boundary;
-    PassOut out;
-    out.costRow = costRow;
-    out.m = p.m;
-    out.ck = ck;
-    out.ckCols = ckCols;
-    out.ckRows = ckRows;
+// The last rows (and fp32 checkpoints, when ck) of queries [q0, q0 + nq) into every share's
+// costRow / ck: one pass over the whole reference on the one share, or (fp32, more than one
+// stretch) each share's stretches, then re-swept exact (reseedStretches). Returns the bounds.
+std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, SdtwPrecision precision, bool absCost,
+                              bool withCk, int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm) {
+    const Prepared& p0 = shares[0].own->p;
     int maxLen = 1;
-    for (int q = 0; q < nq; ++q) maxLen = std::max(maxLen, p.qh.lengths[q0 + q]);
+    for (int q = 0; q < nq; ++q) maxLen = std::max(maxLen, p0.qh.lengths[q0 + q]);
     int S = 1;
-    if (precision == SdtwPrecision::Fp32 && ck)
-        S = options.stretches > 0 ? options.stretches : sdtwStretchCount(p.m, maxLen, nq, multiprocessorCount());
-    const std::vector<int> bounds = stretchBounds(p.m, S);
+    if (precision == SdtwPrecision::Fp32 && withCk)
+        S = options.stretches > 0 ? options.stretches
+                                  : sdtwStretchCount(p0.m, maxLen, nq, multiprocessorCount() * int(shares.size()));
+    const std::vector<int> bounds = stretchBounds(p0.m, S);
     tm.stretches = int(bounds.size()) - 1;
-    if (tm.stretches == 1) {
-        runPass(p, q0, nq, precision, absCost, out, nullptr, dTasks, boundary, s, options.rowsPerLane,
-                options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
-        return;
+    const int D = int(shares.size());
+    for (int d = 0; d < D; ++d) {  // the first shares get a stretch more where they do not divide
+        shares[d].k0 = (tm.stretches * d + D - 1) / D;
+        shares[d].k1 = (tm.stretches * (d + 1) + D - 1) / D;
     }
-    std::vector<sdtw::Task> tasks;
-    for (int q = 0; q < nq; ++q)
-        for (std::size_t k = 0; k + 1 < bounds.size(); ++k) tasks.push_back(sdtw::Task{q, bounds[k], bounds[k + 1] - 1, -1});
-    runPass(p, q0, nq, precision, absCost, out, &tasks, dTasks, boundary, s, options.rowsPerLane, options.columnsPerStep,
-            &tm.rowsPerLane, &tm.columnsPerStep);
-    reseedStretches(p, q0, nq, absCost, bounds, costRow, ck, ckCols, ckRows, options.rowsPerLane, options.columnsPerStep,
-                    dTasks, boundary, tm, s);
+    for (DeviceShare& sh : shares) {
+        if (sh.k0 >= sh.k1) continue;
+        sh.run([&] {
+            DeviceShare::Owned& o = *sh.own;
+            PassOut out;
+            out.costRow = o.costRow.get();
+            out.m = o.p.m;
+            out.ck = withCk ? o.ck.get() : nullptr;
+            out.ckCols = ckCols;
+            out.ckRows = ckRows;
+            const std::vector<sdtw::Task> tasks = stretchTasks(bounds, nq, sh.k0, sh.k1);
+            runPass(o.p, q0, nq, precision, absCost, out, tm.stretches == 1 ? nullptr : &tasks, o.dTasks, o.boundary,
+                    o.stream.get(), options.rowsPerLane, options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
+        });
+    }
+    if (tm.stretches > 1)
+        reseedStretches(shares, q0, nq, absCost, bounds, ckCols, ckRows, options.rowsPerLane, options.columnsPerStep,
+                        options.maxReseedWaves > 0 ? options.maxReseedWaves : options.maxReseedWaves < 0 ? 0 : 48, tm);
+    // Share 0 gathers the last rows (the checkpoints stay where they are: the windows fetch theirs).
+    for (int d = 1; d < D; ++d) {
+        DeviceShare& sh = shares[d];
+        if (sh.k0 >= sh.k1) continue;
+        const std::size_t a = std::size_t(bounds[sh.k0]), n = std::size_t(bounds[sh.k1]) - a;
+        sh.run([&] {
+            for (int q = 0; q < nq; ++q) {
+                const std::size_t o = std::size_t(q) * p0.m + a;
+                check(gpuMemcpyPeerAsync(shares[0].own->costRow.get() + o, shares[0].device, sh.own->costRow.get() + o,
+                                         sh.device, n * sizeof(float), sh.own->stream.get()),
+                      "copy between devices");
+            }
+            sh.own->stream.sync();
+        });
+    }
+    return bounds;
 }
 
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
 // widened while a seeded window reports a start left of it.
+// fetchSeeds (may be empty) is called with each round's tasks before it runs: the seed
+// checkpoints another device holds are copied into ck first.
 void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
                 int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
-                gpuStream_t s) {
+                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds = {}) {
     constexpr int C = sdtw::kCheckpointEvery;
     starts.assign(tasks.size(), -1);
     costs.assign(tasks.size(), INFINITY);
@@ -585,6 +745,7 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
             maxLen = std::max(maxLen, p.qh.lengths[q0 + tasks[i].query]);
             tm.windowCells += (unsigned long long)(tasks[i].e - tasks[i].a + 1) * p.qh.lengths[q0 + tasks[i].query];
         }
+        if (fetchSeeds) fetchSeeds(round);
         dTasks.upload(round.data(), round.size(), s);
         dCost.resize(round.size());
         dStart.resize(round.size());
@@ -665,50 +826,162 @@ void checkOptions(const SdtwOptions& o) {
                               std::to_string(rows));
 }
 
+namespace {
+
+// A share per device of `devices` (empty: the calling thread's device), each with the inputs
+// on it (prepare()).
+std::vector<DeviceShare> makeShares(const std::vector<int>& devices, const SeriesSet& queries, const Series& reference,
+                                    const Params& params, SdtwPrecision precision, const SdtwOptions& options) {
+    std::vector<DeviceShare> shares(std::max<std::size_t>(1, devices.size()));
+    for (std::size_t d = 0; d < shares.size(); ++d) {
+        DeviceShare& sh = shares[d];
+        sh.device = devices.empty() ? -1 : devices[d];
+        sh.run([&] {
+            sh.own = std::make_unique<DeviceShare::Owned>();
+            prepare(sh.own->p, queries, reference, params, precision, sh.own->stream, sh.own->start,
+                    options.twoKernelNormaliser);
+        });
+    }
+    return shares;
+}
+
+// Several devices and a batch that fills each of them whole: the queries split in equal runs,
+// a device each, on threads of their own (every query's matches are its own: nothing to merge).
+std::vector<std::vector<Match>> searchSplitByQueries(const SeriesSet& queries, const Series& reference,
+                                                     const Params& params, SdtwTiming* timing, SdtwPrecision precision,
+                                                     const SdtwOptions& options, const std::vector<int>& devices) {
+    const std::size_t D = devices.size(), count = queries.size();
+    std::vector<std::vector<std::vector<Match>>> parts(D);
+    std::vector<SdtwTiming> times(D);
+    std::vector<std::exception_ptr> failed(D);
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t d = 0; d < D; ++d)
+            threads.emplace_back([&, d] {
+                const std::size_t a = count * d / D, b = count * (d + 1) / D;
+                if (a >= b) return;
+                SdtwOptions one = options;
+                one.devices = {devices[d]};
+                try {
+                    parts[d] = sdtwSearchBatch(SeriesSet(queries.begin() + long(a), queries.begin() + long(b)), reference,
+                                               params, &times[d], precision, one);
+                } catch (...) {
+                    failed[d] = std::current_exception();
+                }
+            });
+    }
+    for (auto& f : failed)
+        if (f) std::rethrow_exception(f);
+    std::vector<std::vector<Match>> result;
+    SdtwTiming tm;
+    for (std::size_t d = 0; d < D; ++d) {
+        for (auto& r : parts[d]) result.push_back(std::move(r));
+        const SdtwTiming& t = times[d];
+        tm.kernelSeconds = std::max(tm.kernelSeconds, t.kernelSeconds);
+        tm.znormSeconds = std::max(tm.znormSeconds, t.znormSeconds);
+        tm.passSeconds = std::max(tm.passSeconds, t.passSeconds);
+        tm.totalSeconds = std::max(tm.totalSeconds, t.totalSeconds);
+        tm.cells += t.cells;
+        tm.windowCells += t.windowCells;
+        tm.windowRounds = std::max(tm.windowRounds, t.windowRounds);
+        tm.windowCostMismatches += t.windowCostMismatches;
+        tm.reseedWaves = std::max(tm.reseedWaves, t.reseedWaves);
+        tm.reseedCells += t.reseedCells;
+        if (t.rowsPerLane) {
+            tm.rowsPerLane = t.rowsPerLane;
+            tm.columnsPerStep = t.columnsPerStep;
+            tm.stretches = t.stretches;
+        }
+    }
+    tm.devices = int(D);
+    if (timing) *timing = tm;
+    return result;
+}
+
+// The devices a search runs on, and whether its queries are split among them: a half2 search
+// or a batch whose share per device fills that device whole splits its queries; a fp32 batch
+// that does not splits the reference (its stretches) instead; one device takes it all.
+struct DevicePlan {
+    std::vector<int> devices;  // empty: the calling thread's device
+    bool byQueries = false;
+};
+
+DevicePlan planDevices(const SeriesSet& queries, const Series& reference, SdtwPrecision precision,
+                       const SdtwOptions& options) {
+    DevicePlan plan;
+    if (options.devices.empty()) return plan;
+    plan.devices = resolveDevices(options.devices);
+    const int D = int(plan.devices.size());
+    if (D <= 1 || queries.empty()) return plan;
+    int maxLen = 1;
+    for (const Series& q : queries) maxLen = std::max(maxLen, int(q.length));
+    const int share = int((queries.size() + std::size_t(D) - 1) / std::size_t(D));
+    const bool fillsEach = options.stretches == 1 ||
+                           sdtwStretchCount(int(reference.length), maxLen, share,
+                                            onDevice(plan.devices.front(), [] { return multiprocessorCount(); })) == 1;
+    if (precision == SdtwPrecision::Half2 || fillsEach) {
+        if (int(queries.size()) >= D) plan.byQueries = true;
+        else plan.devices.resize(1);  // too few queries to split, and no stretches to split
+    }
+    return plan;
+}
+
+}  // namespace
+
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
                                                 const Params& params, SdtwTiming* timing, SdtwPrecision precision,
                                                 const SdtwOptions& options) {
     checkOptions(options);
+    const DevicePlan plan = planDevices(queries, reference, precision, options);
+    if (plan.byQueries) return searchSplitByQueries(queries, reference, params, timing, precision, options, plan.devices);
     const auto t0 = std::chrono::steady_clock::now();
     constexpr int C = sdtw::kCheckpointEvery;
-    Stream stream;
-    Event start, stop;
-    Prepared p;
-    prepare(p, queries, reference, params, precision, stream, start, options.twoKernelNormaliser);
+    std::vector<DeviceShare> shares = makeShares(plan.devices, queries, reference, params, precision, options);
+    DeviceShare& s0 = shares[0];
+    const Prepared& p = s0.own->p;
     const int m = p.m, k = params.topk, count = p.qd.count;
     const bool absCost = params.cost == Cost::Absolute;
     const bool half2 = precision == SdtwPrecision::Half2;
     SdtwTiming tm;
+    tm.devices = int(shares.size());
 
     // Checkpoints (fp32): all rows of every C-th column, rows padded to kCheckpointRowAlign.
     const int ckRows = (p.maxLength + sdtw::kCheckpointRowAlign - 1) / sdtw::kCheckpointRowAlign * sdtw::kCheckpointRowAlign;
     const int ckCols = half2 ? 0 : m / C;
     // Queries per chunk: the last row and the checkpoints of a chunk's queries in at most
-    // half of the free device memory.
+    // half of the free memory of every device (each holds them reference-wide, filling its own
+    // stretches).
     const std::size_t perQuery = (std::size_t(m) + std::size_t(ckCols) * ckRows) * sizeof(float);
-    const int chunk = int(std::max<std::size_t>(1, std::min<std::size_t>(count, memInfo().first / 2 / perQuery)));
-    DeviceBuffer<float> costRow(std::size_t(chunk) * m);
-    DeviceBuffer<float> ck(std::max<std::size_t>(1, std::size_t(chunk) * ckCols * ckRows));
-    DeviceBuffer<float> outCost(std::size_t(chunk) * k);
-    DeviceBuffer<int> outEnd(std::size_t(chunk) * k);
-    DeviceBuffer<float> pieceV;
-    DeviceBuffer<int> pieceJ;
+    std::size_t fit = std::size_t(count);
+    for (DeviceShare& sh : shares) fit = std::min(fit, sh.run([] { return memInfo().first; }) / 2 / perQuery);
+    const int chunk = int(std::max<std::size_t>(1, fit));
+    for (DeviceShare& sh : shares)
+        sh.run([&] {
+            sh.own->costRow.resize(std::size_t(chunk) * m);
+            sh.own->ck.resize(std::max<std::size_t>(1, std::size_t(chunk) * ckCols * ckRows));
+        });
+    DeviceBuffer<float> outCost, pieceV;
+    DeviceBuffer<int> outEnd, pieceJ;
+    s0.run([&] {
+        outCost.resize(std::size_t(chunk) * k);
+        outEnd.resize(std::size_t(chunk) * k);
+    });
     std::vector<std::vector<Match>> result(count);
     for (int q0 = 0; q0 < count; q0 += chunk) {
         const int nq = std::min(chunk, count - q0);
-        Event passStart, passStop;
-        passStart.record(stream.get());
-        lastRowsPass(p, q0, nq, precision, absCost, costRow.get(), half2 ? nullptr : ck.get(), ckCols, ckRows, options,
-                     tm, stream.get());
-        passStop.record(stream.get());
-        topK(costRow.get(), p.qd.lengths.get() + q0, nq, m, k, outCost.get(), outEnd.get(), pieceV, pieceJ,
-             stream.get());
+        const auto passT0 = std::chrono::steady_clock::now();
+        const std::vector<int> bounds = lastRowsPass(shares, q0, nq, precision, absCost, !half2, ckCols, ckRows, options, tm);
         std::vector<float> hc(std::size_t(nq) * k);
         std::vector<int> he(hc.size());
-        outCost.download(hc.data(), hc.size(), stream.get());
-        outEnd.download(he.data(), he.size(), stream.get());
-        stream.sync();
-        tm.passSeconds += passStop.since(passStart) / 1000.0;
+        s0.run([&] {
+            const gpuStream_t s = s0.own->stream.get();
+            check(gpuStreamSynchronize(s), "stream synchronisation");
+            tm.passSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - passT0).count();
+            topK(s0.own->costRow.get(), p.qd.lengths.get() + q0, nq, m, k, outCost.get(), outEnd.get(), pieceV, pieceJ, s);
+            outCost.download(hc.data(), hc.size(), s);
+            outEnd.download(he.data(), he.size(), s);
+            check(gpuStreamSynchronize(s), "stream synchronisation");
+        });
         // One window per match, ending at it: fp32 from the checkpoint about n + C columns
         // left of the end (widened when the path comes from further left); half2 unseeded
         // over the span.
@@ -731,10 +1004,26 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
                 slot.push_back(o);
             }
         }
+        // A window's seed checkpoint lies in some share's stretches: copied into share 0's first.
+        auto fetchSeeds = [&](const std::vector<sdtw::Task>& round) {
+            for (const sdtw::Task& t : round) {
+                if (t.seed < 0) continue;
+                const int col = t.seed * C + C - 1;
+                for (std::size_t d = 1; d < shares.size(); ++d) {
+                    if (shares[d].k0 >= shares[d].k1 || col < bounds[shares[d].k0] || col >= bounds[shares[d].k1]) continue;
+                    const std::size_t o = (std::size_t(t.query) * ckCols + t.seed) * ckRows;
+                    check(gpuMemcpyPeerAsync(s0.own->ck.get() + o, s0.device, shares[d].own->ck.get() + o,
+                                             shares[d].device, std::size_t(ckRows) * sizeof(float), s0.own->stream.get()),
+                          "copy between devices");
+                }
+            }
+        };
         std::vector<int> starts;
         std::vector<float> costs;
-        runWindows(p, q0, nq, tasks, half2 ? nullptr : ck.get(), ckCols, ckRows, absCost, starts, costs, tm,
-                   stream.get());
+        s0.run([&] {
+            runWindows(p, q0, nq, tasks, half2 ? nullptr : s0.own->ck.get(), ckCols, ckRows, absCost, starts, costs, tm,
+                       s0.own->stream.get(), shares.size() > 1 ? std::function(fetchSeeds) : nullptr);
+        });
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             const std::size_t o = slot[i];
             const float cost = half2 ? costs[i] : hc[o];
@@ -743,12 +1032,14 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
                                                         std::size_t(he[o])});
         }
     }
-    stop.record(stream.get());
-    stream.sync();
+    s0.run([&] {
+        s0.own->stop.record(s0.own->stream.get());
+        s0.own->stream.sync();
+    });
     for (int q = 0; q < count; ++q) tm.cells += (unsigned long long)p.qh.lengths[q] * m;
     if (timing) {
-        tm.kernelSeconds = stop.since(start) / 1000.0;
-        tm.znormSeconds = params.znorm ? p.znormDone.since(start) / 1000.0 : 0.0;
+        tm.kernelSeconds = s0.own->stop.since(s0.own->start) / 1000.0;
+        tm.znormSeconds = params.znorm ? p.znormDone.since(s0.own->start) / 1000.0 : 0.0;
         tm.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         *timing = tm;
     }
@@ -758,22 +1049,26 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
                                              SdtwPrecision precision, const SdtwOptions& options) {
     checkOptions(options);
-    Stream stream;
-    Event start;
-    Prepared p;
-    prepare(p, queries, reference, params, precision, stream, start, options.twoKernelNormaliser);
+    DevicePlan plan = planDevices(queries, reference, precision, options);
+    if (plan.byQueries) plan.devices.resize(1);  // the rows of a batch that fills a device: on one
+    std::vector<DeviceShare> shares = makeShares(plan.devices, queries, reference, params, precision, options);
+    const Prepared& p = shares[0].own->p;
     const int m = p.m, count = p.qd.count;
-    DeviceBuffer<float> costRow(std::size_t(count) * m);
     // fp32 stretches need the checkpoints to re-sweep from.
     const int ckRows = (p.maxLength + sdtw::kCheckpointRowAlign - 1) / sdtw::kCheckpointRowAlign * sdtw::kCheckpointRowAlign;
     const int ckCols = precision == SdtwPrecision::Fp32 && options.stretches != 1 ? m / sdtw::kCheckpointEvery : 0;
-    DeviceBuffer<float> ck(std::size_t(count) * ckCols * ckRows);
+    for (DeviceShare& sh : shares)
+        sh.run([&] {
+            sh.own->costRow.resize(std::size_t(count) * m);
+            sh.own->ck.resize(std::size_t(count) * ckCols * ckRows);
+        });
     SdtwTiming tm;
-    lastRowsPass(p, 0, count, precision, params.cost == Cost::Absolute, costRow.get(), ckCols ? ck.get() : nullptr,
-                 ckCols, ckRows, options, tm, stream.get());
+    lastRowsPass(shares, 0, count, precision, params.cost == Cost::Absolute, ckCols > 0, ckCols, ckRows, options, tm);
     std::vector<float> all(std::size_t(count) * m);
-    costRow.download(all.data(), all.size(), stream.get());
-    stream.sync();
+    shares[0].run([&] {
+        shares[0].own->costRow.download(all.data(), all.size(), shares[0].own->stream.get());
+        shares[0].own->stream.sync();
+    });
     std::vector<std::vector<float>> rows(count);
     for (int q = 0; q < count; ++q) rows[q].assign(all.begin() + std::size_t(q) * m, all.begin() + std::size_t(q + 1) * m);
     return rows;

@@ -43,6 +43,16 @@ struct SdtwOptions {
     // (sdtw_stretches.h), so the last row and the checkpoints are the unsplit pass's bit for
     // bit. Half2 always sweeps whole.
     int stretches = 0;
+    // The devices (runtime indices) to search on; empty: the calling thread's current device.
+    // Several: a batch that fills each device whole (or any half2 search) splits its queries
+    // among them; a fp32 batch that does not splits each query's reference stretches (the
+    // devices' stretches in order, the re-sweeps seeded across them), its last rows gathered on
+    // the first device for the top-k and its windows' seed checkpoints fetched there. Either
+    // way the matches are one device's bit for bit (devices of one model).
+    std::vector<int> devices;
+    // Re-sweep waves before the stretches not yet exact are swept in order instead (0: 48,
+    // negative: none): the bound on a signal whose columns never agree. Tests set it low.
+    int maxReseedWaves = 0;
 };
 
 struct SdtwTiming {
@@ -57,6 +67,8 @@ struct SdtwTiming {
     int windowRounds = 0;                // window launches (fp32: 1 + widenings)
     int windowCostMismatches = 0;        // fp32: window cost != pass cost at the end (a bug if > 0)
     int stretches = 1;                   // reference stretches per query (the last chunk's)
+    int devices = 1;                     // devices the search ran on
+    bool sweptInOrder = false;           // the re-sweeps gave up and swept the rest in order
     int reseedWaves = 0;                 // re-sweep launches until every stretch was exact
     unsigned long long reseedCells = 0;  // DP cells of the re-sweeps
 };
