@@ -253,26 +253,37 @@ void znormLong(float* values, const long long* offsets, const int* lengths, int 
     checkLaunch("z-normalisation kernel");
 }
 
-void prepare(Prepared& p, const SeriesSet& queries, const Series& reference, const Params& params,
-             SdtwPrecision precision, Stream& stream, Event& start, bool twoKernelNormaliser) {
+// The inputs packed and checked once on the host, for every device's prepare().
+struct HostInputs {
+    PackedHost qh, rh;
+};
+
+HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision) {
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
     validate(params);
     if (queries.empty()) throw EngineError(K::BadInput, "queries", "no series given");
-    SeriesSet refSet{reference};
-    p.qh = packSeries(queries, 0, queries.size(), "queries");
-    PackedHost rh = packSeries(refSet, 0, 1, "reference");
-    if (p.qh.dims != 1 || rh.dims != 1)
+    HostInputs in;
+    in.qh = packSeries(queries, 0, queries.size(), "queries");
+    in.rh = packSeries(SeriesSet{reference}, 0, 1, "reference");
+    if (in.qh.dims != 1 || in.rh.dims != 1)
         throw EngineError(K::BadInput, "dims", "the GPU subsequence search takes univariate series");
     if (precision == SdtwPrecision::Half2 && !params.znorm) {
         // Half overflows at 65504; x - y of samples within +-32000 stays finite (a cost may
         // round up to +inf, which only loses that path).
-        for (const PackedHost* set : {&p.qh, &rh})
+        for (const PackedHost* set : {&in.qh, &in.rh})
             for (float v : set->values)
                 if (std::fabs(v) > 32000.f)
-                    throw EngineError(K::BadInput, set == &rh ? "reference" : "queries",
+                    throw EngineError(K::BadInput, set == &in.rh ? "reference" : "queries",
                                       "half2 precision takes samples within +-32000; z-normalise (--znorm)");
     }
+    return in;
+}
+
+void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecision precision, Stream& stream,
+             Event& start, bool twoKernelNormaliser) {
+    p.qh = in.qh;
+    const PackedHost& rh = in.rh;
     p.m = rh.maxLength;
     p.maxLength = p.qh.maxLength;
     PackedDevice rd;
@@ -832,16 +843,36 @@ namespace {
 // on it (prepare()).
 std::vector<DeviceShare> makeShares(const std::vector<int>& devices, const SeriesSet& queries, const Series& reference,
                                     const Params& params, SdtwPrecision precision, const SdtwOptions& options) {
+    const HostInputs in = packInputs(queries, reference, params, precision);
     std::vector<DeviceShare> shares(std::max<std::size_t>(1, devices.size()));
-    for (std::size_t d = 0; d < shares.size(); ++d) {
-        DeviceShare& sh = shares[d];
-        sh.device = devices.empty() ? -1 : devices[d];
+    for (std::size_t d = 0; d < shares.size(); ++d) shares[d].device = devices.empty() ? -1 : devices[d];
+    auto prepareShare = [&](DeviceShare& sh) {
         sh.run([&] {
             sh.own = std::make_unique<DeviceShare::Owned>();
-            prepare(sh.own->p, queries, reference, params, precision, sh.own->stream, sh.own->start,
-                    options.twoKernelNormaliser);
+            prepare(sh.own->p, in, params, precision, sh.own->stream, sh.own->start, options.twoKernelNormaliser);
         });
+    };
+    if (shares.size() == 1) {
+        prepareShare(shares[0]);
+        return shares;
     }
+    // Several devices: each uploads and normalises at once (a thread each), and they copy to
+    // one another directly where they can (the gathered rows, the seeds).
+    (void)connectPeers(devices);
+    std::vector<std::exception_ptr> failed(shares.size());
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t d = 0; d < shares.size(); ++d)
+            threads.emplace_back([&, d] {
+                try {
+                    prepareShare(shares[d]);
+                } catch (...) {
+                    failed[d] = std::current_exception();
+                }
+            });
+    }
+    for (auto& f : failed)
+        if (f) std::rethrow_exception(f);
     return shares;
 }
 
