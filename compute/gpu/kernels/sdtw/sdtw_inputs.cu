@@ -1,0 +1,235 @@
+// The GPU subsequence search's inputs on a device (sdtw_search_parts.h): packed and checked once
+// on the host, uploaded, z-normalised on the device (the queries one block each or in two
+// launches, the reference by pieces, so that 40 hours are not reduced by one block), the
+// reference padded for the passes (and packed in pairs for half2).
+// gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include <algorithm>
+#include <cmath>
+
+#include "compute/gpu/kernels/sdtw/sdtw_search_parts.h"
+#include "compute/gpu/runtime/gpu_device.h"
+
+namespace warplab::compute::gpu::sdtw {
+
+namespace {
+
+// Mean and population std in double of one series, by the whole block, for both normalisers
+// (one reduction in one order: they give the same values bit for bit). sum and sq: kThreads
+// doubles of shared memory each.
+__device__ __forceinline__ void seriesStats(const float* v, int n, double* sum, double* sq, double& mean, double& sd) {
+    double a = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) a += v[i];
+    sum[threadIdx.x] = a;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
+        __syncthreads();
+    }
+    mean = sum[0] / n;
+    double b = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) { double e = v[i] - mean; b += e * e; }
+    sq[threadIdx.x] = b;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) sq[threadIdx.x] += sq[threadIdx.x + w];
+        __syncthreads();
+    }
+    sd = sqrt(sq[0] / n);
+}
+
+// One block per series: its statistics, then in-place normalisation; a constant series
+// (std <= 1e-12 * max(1, |mean|)) becomes zeros (METRICS.md).
+__global__ void znormKernel(float* values, const long long* offsets, const int* lengths, int count) {
+    __shared__ double sum[kThreads], sq[kThreads];
+    for (int sIdx = blockIdx.x; sIdx < count; sIdx += gridDim.x) {
+        float* v = values + offsets[sIdx];
+        const int n = lengths[sIdx];
+        double mean, sd;
+        seriesStats(v, n, sum, sq, mean, sd);
+        const bool constant = sd <= 1e-12 * fmax(1.0, fabs(mean));
+        for (int i = threadIdx.x; i < n; i += blockDim.x) v[i] = constant ? 0.f : float((v[i] - mean) / sd);
+        __syncthreads();
+    }
+}
+
+// The two-kernel normaliser: the statistics of every series, then one launch over all samples
+// (blockIdx.y: the series), with znormKernel's operations, so its values bit for bit.
+__global__ void znormStatsKernel(const float* values, const long long* offsets, const int* lengths, int count,
+                                 double* mean, double* sd) {
+    __shared__ double sum[kThreads], sq[kThreads];
+    for (int sIdx = blockIdx.x; sIdx < count; sIdx += gridDim.x) {
+        double mu, s;
+        seriesStats(values + offsets[sIdx], lengths[sIdx], sum, sq, mu, s);
+        if (threadIdx.x == 0) {
+            mean[sIdx] = mu;
+            sd[sIdx] = s;
+        }
+        __syncthreads();
+    }
+}
+
+__global__ void znormApplyKernel(float* values, const long long* offsets, const int* lengths, int count,
+                                 const double* mean, const double* sd) {
+    for (int sIdx = blockIdx.y; sIdx < count; sIdx += gridDim.y) {
+        float* v = values + offsets[sIdx];
+        const int n = lengths[sIdx];
+        const double mu = mean[sIdx], s = sd[sIdx];
+        const bool constant = s <= 1e-12 * fmax(1.0, fabs(mu));
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+            v[i] = constant ? 0.f : float((v[i] - mu) / s);
+    }
+}
+
+void znormTwoKernels(float* values, const long long* offsets, const int* lengths, int count, int maxLength,
+                     DeviceBuffer<double>& mean, DeviceBuffer<double>& sd, gpuStream_t s) {
+    mean.resize(std::size_t(count));
+    sd.resize(std::size_t(count));
+    znormStatsKernel<<<std::min(count, 4096), kThreads, 0, s>>>(values, offsets, lengths, count, mean.get(), sd.get());
+    checkLaunch("z-normalisation statistics kernel");
+    const dim3 grid(unsigned(std::min((maxLength + kThreads - 1) / kThreads, 1024)), unsigned(std::min(count, 65535)));
+    znormApplyKernel<<<grid, kThreads, 0, s>>>(values, offsets, lengths, count, mean.get(), sd.get());
+    checkLaunch("z-normalisation kernel");
+}
+
+// Statistics of one long series (the reference) by many blocks: each sums a piece of
+// kStatsPiece samples in seriesStats' order, then one thread adds the pieces in order, so that a
+// reference of 40 hours is not reduced by one block; a series of one piece gets seriesStats'
+// values bit for bit. mean == nullptr: the sum of the samples, else of their squared deviations.
+constexpr int kStatsPiece = 65536;
+
+__global__ void pieceSumKernel(const float* v, int n, const double* mean, double* part) {
+    __shared__ double sum[kThreads];
+    const int a = blockIdx.x * kStatsPiece, b = min(n, a + kStatsPiece);
+    double acc = 0;
+    if (mean) {
+        const double mu = *mean;
+        for (int i = a + threadIdx.x; i < b; i += blockDim.x) { double e = v[i] - mu; acc += e * e; }
+    } else {
+        for (int i = a + threadIdx.x; i < b; i += blockDim.x) acc += v[i];
+    }
+    sum[threadIdx.x] = acc;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) sum[threadIdx.x] += sum[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) part[blockIdx.x] = sum[0];
+}
+
+// out = (sum of parts) / n, its square root when sqrtOf.
+__global__ void finishStatKernel(const double* part, int parts, int n, bool sqrtOf, double* out) {
+    if (threadIdx.x != 0) return;
+    double acc = 0;
+    for (int p = 0; p < parts; ++p) acc += part[p];
+    *out = sqrtOf ? sqrt(acc / n) : acc / n;
+}
+
+}  // namespace
+
+namespace {
+
+// The reference's z-normalisation (both normalisers): its statistics by pieces, then every
+// sample (znormApplyKernel, znormKernel's operations).
+void znormLong(float* values, const long long* offsets, const int* lengths, int n, Prepared& p, gpuStream_t s) {
+    const int pieces = (n + kStatsPiece - 1) / kStatsPiece;
+    p.rParts.resize(std::size_t(pieces));
+    p.rMean.resize(1);
+    p.rSd.resize(1);
+    pieceSumKernel<<<pieces, kThreads, 0, s>>>(values, n, nullptr, p.rParts.get());
+    finishStatKernel<<<1, 32, 0, s>>>(p.rParts.get(), pieces, n, false, p.rMean.get());
+    pieceSumKernel<<<pieces, kThreads, 0, s>>>(values, n, p.rMean.get(), p.rParts.get());
+    finishStatKernel<<<1, 32, 0, s>>>(p.rParts.get(), pieces, n, true, p.rSd.get());
+    checkLaunch("z-normalisation statistics kernel");
+    znormApplyKernel<<<unsigned(std::min((n + kThreads - 1) / kThreads, 65535)), kThreads, 0, s>>>(
+        values, offsets, lengths, 1, p.rMean.get(), p.rSd.get());
+    checkLaunch("z-normalisation kernel");
+}
+
+}  // namespace
+
+HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision) {
+    using K = EngineError::Kind;
+    if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
+    validate(params);
+    if (queries.empty()) throw EngineError(K::BadInput, "queries", "no series given");
+    HostInputs in;
+    in.qh = packSeries(queries, 0, queries.size(), "queries");
+    in.rh = packSeries(SeriesSet{reference}, 0, 1, "reference");
+    if (in.qh.dims != 1 || in.rh.dims != 1)
+        throw EngineError(K::BadInput, "dims", "the GPU subsequence search takes univariate series");
+    if (precision == SdtwPrecision::Half2 && !params.znorm) {
+        // Half overflows at 65504; x - y of samples within +-32000 stays finite (a cost may
+        // round up to +inf, which only loses that path).
+        for (const PackedHost* set : {&in.qh, &in.rh})
+            for (float v : set->values)
+                if (std::fabs(v) > 32000.f)
+                    throw EngineError(K::BadInput, set == &in.rh ? "reference" : "queries",
+                                      "half2 precision takes samples within +-32000; z-normalise (--znorm)");
+    }
+    return in;
+}
+
+void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecision precision, Stream& stream,
+             Event& start, bool twoKernelNormaliser) {
+    p.qh = in.qh;
+    const PackedHost& rh = in.rh;
+    p.m = rh.maxLength;
+    p.maxLength = p.qh.maxLength;
+    PackedDevice rd;
+    p.qd.upload(p.qh, stream.get());
+    rd.upload(rh, stream.get());
+    start.record(stream.get());
+    if (params.znorm && twoKernelNormaliser) {
+        znormTwoKernels(p.qd.values.get(), p.qd.offsets.get(), p.qd.lengths.get(), p.qd.count, p.qh.maxLength, p.qMean,
+                        p.qSd, stream.get());
+    } else if (params.znorm) {
+        znormKernel<<<std::min(p.qd.count, 4096), kThreads, 0, stream.get()>>>(p.qd.values.get(), p.qd.offsets.get(),
+                                                                                p.qd.lengths.get(), p.qd.count);
+        checkLaunch("z-normalisation kernel");
+    }
+    if (params.znorm) znormLong(rd.values.get(), rd.offsets.get(), rd.lengths.get(), rh.maxLength, p, stream.get());
+    p.znormDone.record(stream.get());
+    p.y.resize(std::size_t(p.m) + kPadY);
+    check(gpuMemsetAsync(p.y.get(), 0, (std::size_t(p.m) + kPadY) * sizeof(float), stream.get()), "memset");
+    check(gpuMemcpyAsync(p.y.get(), rd.values.get(), std::size_t(p.m) * sizeof(float), gpuMemcpyDeviceToDevice,
+                         stream.get()),
+          "copy on device");
+    if (precision == SdtwPrecision::Half2) {
+        const int ov = sdtwHalf2Span(p.maxLength);
+        // Two equal segments overlapping by ov; a reference too short to split is computed
+        // twice (both halves are segment A).
+        if (p.m > 2 * ov) {
+            p.L = int((std::size_t(p.m) + ov + 1) / 2);
+            p.h = p.m - p.L;
+        } else {
+            p.L = p.m;
+            p.h = 0;
+        }
+        p.yh.resize(std::size_t(p.L) + kPadY);
+        sdtw::packHalf2Reference(p.y.get(), p.yh.get(), p.L, p.h, kPadY, stream.get());
+    }
+    // The stream keeps rd alive until here: its values were copied into p.y on the stream.
+    stream.sync();
+}
+
+// The stripe kernel's arguments for queries [q0, q0 + nq) of the prepared set.
+sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision precision) {
+    sdtw::StripeArgs a;
+    a.queries = view(p.qd);
+    a.queries.offsets += q0;
+    a.queries.lengths += q0;
+    a.m = p.m;
+    a.taskCount = nq;
+    if (precision == SdtwPrecision::Half2) {
+        a.y = p.yh.get();
+        a.last = p.L - 1;
+        a.h = p.h;
+    } else {
+        a.y = p.y.get();
+        a.last = p.m - 1;
+    }
+    return a;
+}
+
+}  // namespace warplab::compute::gpu::sdtw

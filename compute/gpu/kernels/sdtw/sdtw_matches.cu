@@ -1,0 +1,177 @@
+// From the last rows to the matches of the GPU subsequence search (sdtw_search_parts.h): the
+// top-k ends by many blocks a round, then each end's start (and fp32 cost) from a window ending
+// at it, seeded with the exact checkpoint column before it.
+// gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include <algorithm>
+#include <climits>
+
+#include "compute/gpu/kernels/sdtw/sdtw_search_parts.h"
+#include "compute/gpu/runtime/gpu_device.h"
+
+namespace warplab::compute::gpu::sdtw {
+
+namespace {
+
+// The top-k of every query's last row: k rounds of (smallest cost, smallest end column on
+// ties), each followed by excluding the columns end - n/2 .. end + n/2 (METRICS.md); fewer
+// than k matches when the row runs out. A round is two launches: blocks (piece, query) find
+// the best of kTopkPiece columns each, then one block per query takes the best of its pieces
+// and excludes around it, so that one query's row of tens of millions of columns is scanned by
+// the whole chip rather than by one block.
+constexpr int kTopkPiece = 65536;
+
+__device__ __forceinline__ bool better(float v, int j, float bv, int bj) { return v < bv || (v == bv && j < bj); }
+
+// Block-wide best of (v, j) pairs; every thread gets the result.
+__device__ __forceinline__ void blockBest(float& v, int& j, float* sv, int* sj) {
+    sv[threadIdx.x] = v;
+    sj[threadIdx.x] = j;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w && better(sv[threadIdx.x + w], sj[threadIdx.x + w], sv[threadIdx.x], sj[threadIdx.x])) {
+            sv[threadIdx.x] = sv[threadIdx.x + w];
+            sj[threadIdx.x] = sj[threadIdx.x + w];
+        }
+        __syncthreads();
+    }
+    v = sv[0];
+    j = sj[0];
+    __syncthreads();
+}
+
+__global__ void pieceBestKernel(const float* costRow, int m, float* pieceV, int* pieceJ) {
+    __shared__ float sv[kThreads];
+    __shared__ int sj[kThreads];
+    const int q = blockIdx.y, piece = blockIdx.x, pieces = gridDim.x;
+    const float* row = costRow + std::size_t(q) * m;
+    const int a = piece * kTopkPiece, b = min(m, a + kTopkPiece);
+    float bv = INFINITY;
+    int bj = INT_MAX;
+    for (int j = a + threadIdx.x; j < b; j += blockDim.x) {
+        const float v = row[j];
+        if (v < bv) { bv = v; bj = j; }  // ascending j: strict < keeps the smallest column
+    }
+    blockBest(bv, bj, sv, sj);
+    if (threadIdx.x == 0) {
+        pieceV[std::size_t(q) * pieces + piece] = bv;
+        pieceJ[std::size_t(q) * pieces + piece] = bj;
+    }
+}
+
+__global__ void takeBestKernel(float* costRow, const int* qLengths, int m, int pieces, const float* pieceV,
+                               const int* pieceJ, int k, int round, float* outCost, int* outEnd) {
+    __shared__ float sv[kThreads];
+    __shared__ int sj[kThreads];
+    const int q = blockIdx.x;
+    float bv = INFINITY;
+    int bj = INT_MAX;
+    for (int p = threadIdx.x; p < pieces; p += blockDim.x) {
+        const float v = pieceV[std::size_t(q) * pieces + p];
+        const int j = pieceJ[std::size_t(q) * pieces + p];
+        if (better(v, j, bv, bj)) { bv = v; bj = j; }
+    }
+    blockBest(bv, bj, sv, sj);
+    if (!(bv < INFINITY)) {  // nothing left: this round and the rest are empty
+        if (threadIdx.x == 0) for (int r = round; r < k; ++r) outEnd[std::size_t(q) * k + r] = -1;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        outCost[std::size_t(q) * k + round] = bv;
+        outEnd[std::size_t(q) * k + round] = bj;
+    }
+    const int half = qLengths[q] / 2;
+    float* row = costRow + std::size_t(q) * m;
+    for (int c = max(0, bj - half) + int(threadIdx.x); c <= min(m - 1, bj + half); c += blockDim.x) row[c] = INFINITY;
+}
+
+}  // namespace
+
+// The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query).
+void topK(float* costRow, const int* qLengths, int nq, int m, int k, float* outCost, int* outEnd,
+          DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s) {
+    const int pieces = (m + kTopkPiece - 1) / kTopkPiece;
+    pieceV.resize(std::size_t(nq) * pieces);
+    pieceJ.resize(std::size_t(nq) * pieces);
+    for (int r = 0; r < k; ++r) {
+        pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, pieceV.get(), pieceJ.get());
+        checkLaunch("top-k kernel");
+        takeBestKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, pieces, pieceV.get(), pieceJ.get(), k, r, outCost,
+                                               outEnd);
+        checkLaunch("top-k kernel");
+    }
+}
+
+// Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
+// widened while a seeded window reports a start left of it.
+// fetchSeeds (may be empty) is called with each round's tasks before it runs: the seed
+// checkpoints another device holds are copied into ck first.
+void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
+                int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
+                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    starts.assign(tasks.size(), -1);
+    costs.assign(tasks.size(), INFINITY);
+    std::vector<int> todo(tasks.size());
+    for (std::size_t i = 0; i < tasks.size(); ++i) todo[i] = int(i);
+    DeviceBuffer<sdtw::Task> dTasks;
+    DeviceBuffer<float> dCost, boundary;
+    DeviceBuffer<int> dStart;
+    while (!todo.empty()) {
+        std::vector<sdtw::Task> round;
+        int maxWidth = 1, maxLen = 1;
+        for (int i : todo) {
+            round.push_back(tasks[i]);
+            maxWidth = std::max(maxWidth, tasks[i].e - tasks[i].a + 1);
+            maxLen = std::max(maxLen, p.qh.lengths[q0 + tasks[i].query]);
+            tm.windowCells += (unsigned long long)(tasks[i].e - tasks[i].a + 1) * p.qh.lengths[q0 + tasks[i].query];
+        }
+        if (fetchSeeds) fetchSeeds(round);
+        dTasks.upload(round.data(), round.size(), s);
+        dCost.resize(round.size());
+        dStart.resize(round.size());
+        sdtw::StripeArgs a = passArgs(p, q0, nq, SdtwPrecision::Fp32);
+        a.tasks = dTasks.get();
+        a.taskCount = int(round.size());
+        a.ck = const_cast<float*>(ck);
+        a.ckCols = ckCols;
+        a.ckRows = ckRows;
+        a.outCost = dCost.get();
+        a.outStart = dStart.get();
+        // The lean window pass keeps the stripes' boundaries in shared memory.
+        const bool lean = sdtw::leanPassFits(maxLen, 16, kWarpSize);
+        a.boundaryStride = lean ? 0 : 2L * ((maxWidth + 2 + 1) / 2 * 2);
+        const std::size_t fit =
+            lean ? round.size() : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
+        const int grid = int(std::min<std::size_t>({round.size(), fit, 65535}));
+        if (!lean) {
+            boundary.resize(std::size_t(grid) * a.boundaryStride);
+            a.boundary = boundary.get();
+        }
+        sdtw::launchWindows(a, absCost, lean, grid, sdtw::warpsPerBlock(maxLen, 16, kWarpSize), s);
+        ++tm.windowRounds;
+        std::vector<int> hs(round.size());
+        std::vector<float> hc(round.size());
+        dStart.download(hs.data(), hs.size(), s);
+        dCost.download(hc.data(), hc.size(), s);
+        check(gpuStreamSynchronize(s), "stream synchronisation");
+        std::vector<int> next;
+        for (std::size_t r = 0; r < round.size(); ++r) {
+            const int i = todo[r];
+            sdtw::Task& t = tasks[i];
+            if (hs[r] >= 0 || t.a == 0 || t.seed < 0) {
+                starts[i] = hs[r];
+                costs[i] = hc[r];
+                continue;
+            }
+            // The best path comes from left of the window: twice as wide, on a checkpoint.
+            const long a0 = long(t.e) + 1 - 2L * (t.e - t.a + 1);
+            t.a = a0 <= 0 ? 0 : int(a0 / C * C);
+            t.seed = t.a > 0 ? t.a / C - 1 : -1;
+            next.push_back(i);
+        }
+        todo.swap(next);
+    }
+}
+
+}  // namespace warplab::compute::gpu::sdtw

@@ -1,0 +1,122 @@
+// The host side of the GPU subsequence search shared by its files (private to this folder):
+// the inputs on a device (sdtw_inputs.cu), the pass over whole queries or reference stretches
+// made exact (sdtw_stretches.cu), the top-k ends and their start windows (sdtw_matches.cu),
+// driven by sdtw_gpu.cu (sdtw_gpu.h).
+#pragma once
+// gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
+#include "compute/gpu/runtime/gpu_runtime.h"
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "compute/core/params.h"
+#include "compute/core/series.h"
+#include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
+#include "compute/gpu/kernels/sdtw/sdtw_passes.h"
+#include "compute/gpu/runtime/device_set.h"
+#include "compute/gpu/runtime/packed_series.h"
+
+namespace warplab::compute::gpu::sdtw {
+
+constexpr int kThreads = 256;
+constexpr int kPadY = 8;  // samples readable past the reference's end (8 columns per step read up to e + 7)
+
+// Inputs on the device, z-normalised when asked, the reference padded for the passes.
+struct Prepared {
+    PackedHost qh;
+    PackedDevice qd;
+    int m = 0, maxLength = 0;
+    DeviceBuffer<float> y;      // fp32 reference, m + kPadY samples
+    DeviceBuffer<__half2> yh;   // half2: (y[j], y[h + j]), L + kPadY pairs
+    int L = 0, h = 0;           // half2 segments: A = [0, L), B = [h, m)
+    Event znormDone;            // recorded after the z-normalisation
+    DeviceBuffer<double> qMean, qSd, rMean, rSd;  // the normalisers' statistics
+    DeviceBuffer<double> rParts;                  // the reference's, by pieces
+};
+
+// The inputs packed and checked once on the host, for every device's prepare().
+struct HostInputs {
+    PackedHost qh, rh;
+};
+
+HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision);
+// Uploads `in` to the current device on `stream`, z-normalised there when params.znorm; `start`
+// is recorded once the inputs are on the device.
+void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecision precision, Stream& stream,
+             Event& start, bool twoKernelNormaliser);
+// The stripe kernel's arguments for queries [q0, q0 + nq) of the prepared set.
+sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision precision);
+
+// Where a pass writes: the last rows (stride m) and checkpoints (ckCols per row of tasks),
+// seeds read from seedCk (null: ck), and whether each task has rows of its own (perTaskOut).
+struct PassOut {
+    float* costRow = nullptr;
+    int m = 0;
+    float* ck = nullptr;
+    int ckCols = 0, ckRows = 0;
+    const float* seedCk = nullptr;
+    int seedCols = 0;
+    bool perTaskOut = false;
+};
+
+// Runs the pass for queries [q0, q0 + nq) whole, or for `tasks` (query indices relative to q0;
+// a pass task's a a multiple of kCheckpointEvery), at `rows` rows per lane (0: rowsPerLane
+// chooses) and `cols` columns per step (0: columnsPerStep chooses; the lean pass only).
+void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, const PassOut& out,
+             const std::vector<sdtw::Task>* tasks, DeviceBuffer<sdtw::Task>& dTasks, DeviceBuffer<float>& boundary,
+             gpuStream_t s, int rows, int cols, int* rowsUsed = nullptr, int* colsUsed = nullptr);
+
+// One device's part of a search: its stream, inputs, buffers and stretches [k0, k1) of the
+// reference (shares.size() == 1: the whole search on one device). Freed with its device current.
+struct DeviceShare {
+    struct Owned {
+        Stream stream;
+        Event start, stop;
+        Prepared p;
+        DeviceBuffer<float> costRow, ck;  // every query's last row and checkpoints, reference-wide
+        DeviceBuffer<sdtw::Task> dTasks;
+        DeviceBuffer<float> boundary, tmpRow, tmpCk;
+        DeviceBuffer<int> dAgreed, dLengths;
+        std::vector<int> agreed;
+    };
+    int device = -1;  // -1: the calling thread's device, nothing to switch
+    int k0 = 0, k1 = 0;
+    std::unique_ptr<Owned> own;
+    DeviceShare() = default;
+    DeviceShare(DeviceShare&&) = default;
+    ~DeviceShare() {
+        if (!own || device < 0) return;
+        try {
+            DeviceScope scope(device);
+            own.reset();
+        } catch (...) {
+        }
+    }
+    // f() with this share's device current; a Device error names it.
+    template <typename F>
+    decltype(auto) run(F&& f) {
+        if (device < 0) return std::forward<F>(f)();
+        return onDevice(device, std::forward<F>(f));
+    }
+};
+
+// The last rows (and fp32 checkpoints, when withCk) of queries [q0, q0 + nq) into every share's
+// costRow / ck: one pass over the whole reference on the one share, or (fp32, more than one
+// stretch) each share's stretches, then re-swept exact. Returns the stretch bounds (0, ..., m).
+std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, SdtwPrecision precision, bool absCost,
+                              bool withCk, int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm);
+
+// The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query): k
+// rounds of (smallest cost, smallest column), each excluding end - n/2 .. end + n/2.
+void topK(float* costRow, const int* qLengths, int nq, int m, int k, float* outCost, int* outEnd,
+          DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s);
+
+// Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
+// widened while a seeded window reports a start left of it.
+// fetchSeeds (may be empty) is called with each round's tasks before it runs: the seed
+// checkpoints another device holds are copied into ck first.
+void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
+                int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
+                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds = {});
+
+}  // namespace warplab::compute::gpu::sdtw
