@@ -28,9 +28,7 @@ int sdtwStretchCount(int m, int maxLength, int count, int sms) {
 
 namespace sdtw {
 
-// Runs the pass for queries [q0, q0 + nq) whole, or for `tasks` (query indices relative to q0;
-// pass tasks: a a multiple of kCheckpointEvery), at `rows` rows per lane (0: rowsPerLane
-// chooses) and `cols` columns per step (0: columnsPerStep chooses; the lean pass only).
+// See sdtw_search_parts.h.
 void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool absCost, const PassOut& out,
              const std::vector<sdtw::Task>* tasks, DeviceBuffer<sdtw::Task>& dTasks, DeviceBuffer<float>& boundary,
              gpuStream_t s, int rows, int cols, int* rowsUsed, int* colsUsed) {
@@ -162,6 +160,8 @@ void copyEntrySeeds(std::vector<DeviceShare>& shares, std::size_t d, int nq, con
     });
 }
 
+// The re-sweeps given up (reseedStretches): from each query's first column not known exact (f:
+// the frontiers), one seeded task per query and share, the shares in order, written in place.
 void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
                     const std::vector<int>& f, int ckCols, int ckRows, SdtwTiming& tm) {
     constexpr int C = sdtw::kCheckpointEvery;
@@ -217,8 +217,6 @@ void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCo
 // every stretch after the exact ones: after maxWaves waves the rest of each query is swept in
 // order instead (sweepRemainder), one seeded task per query and share, which costs at most one
 // unsplit pass.
-void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
-                    const std::vector<int>& f, int ckCols, int ckRows, SdtwTiming& tm);
 
 void reseedStretches(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
                      int ckCols, int ckRows, int rows, int cols, int maxWaves, SdtwTiming& tm) {
