@@ -3,7 +3,10 @@
 // launchers set those per rank); a job lists the indices it wants (RunOptions::devices, the
 // CLI's --devices), empty meaning all. Each device gets its own lanes (tile_lanes.h).
 #pragma once
+#include <cstddef>
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -55,6 +58,40 @@ decltype(auto) onDevice(int device, F&& f) {
         if (e.kind() != EngineError::Kind::Device) throw;
         throw EngineError(e.kind(), e.field(), "on " + deviceLabel(device) + ": " + e.what());
     }
+}
+
+// Runs work(d) for every d < count at once, each on a thread of its own (a device each), and
+// along() on the calling thread meanwhile. When all have returned, rethrows along()'s failure
+// (the host's: it names the input behind any device's), else the first failing d's in index
+// order, so a failure reads the same whatever the timing.
+template <typename Work, typename Along>
+void runPerDevice(std::size_t count, Work&& work, Along&& along) {
+    std::vector<std::exception_ptr> failed(count);
+    std::exception_ptr hostFailed;
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t d = 0; d < count; ++d)
+            threads.emplace_back([&, d] {
+                try {
+                    work(d);
+                } catch (...) {
+                    failed[d] = std::current_exception();
+                }
+            });
+        try {
+            along();
+        } catch (...) {
+            hostFailed = std::current_exception();
+        }
+    }
+    if (hostFailed) std::rethrow_exception(hostFailed);
+    for (auto& f : failed)
+        if (f) std::rethrow_exception(f);
+}
+
+template <typename Work>
+void runPerDevice(std::size_t count, Work&& work) {
+    runPerDevice(count, std::forward<Work>(work), [] {});
 }
 
 }  // namespace warplab::compute::gpu

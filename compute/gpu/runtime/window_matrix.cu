@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <exception>
 #include <future>
 #include <memory>
 #include <thread>
@@ -215,27 +214,10 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     for (std::size_t d = 0; d < D; ++d) work[d].device = devices[d];
     const auto tSetUp = std::chrono::steady_clock::now();
     {
-        std::vector<std::exception_ptr> failed(D);
-        std::vector<std::thread> threads;
-        for (std::size_t d = 0; d < D; ++d)
-            threads.emplace_back([&, d] {
-                try {
-                    setUp(work[d]);
-                } catch (...) {
-                    failed[d] = std::current_exception();
-                }
-            });
-        std::exception_ptr hostFailed;
-        try {
-            if (q.alongSetup) q.alongSetup();
-        } catch (...) {
-            hostFailed = std::current_exception();
-        }
-        for (auto& t : threads) t.join();
         // The host's failure first: it names the input (a file, a sample) behind any other.
-        if (hostFailed) std::rethrow_exception(hostFailed);
-        for (auto& f : failed)
-            if (f) std::rethrow_exception(f);
+        gpu::runPerDevice(D, [&](std::size_t d) { setUp(work[d]); }, [&] {
+            if (q.alongSetup) q.alongSetup();
+        });
         if (split) {
             // Each device fetches the parts the others uploaded (every upload has finished:
             // setUp synchronised its stream).

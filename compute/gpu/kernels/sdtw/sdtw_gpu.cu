@@ -10,7 +10,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <thread>
 
 #include "compute/gpu/kernels/sdtw/sdtw_search_parts.h"
 #include "compute/gpu/runtime/device_set.h"
@@ -66,20 +65,7 @@ std::vector<DeviceShare> makeShares(const std::vector<int>& devices, const Serie
     // Several devices: each uploads and normalises at once (a thread each), and they copy to
     // one another directly where they can (the gathered rows, the seeds).
     (void)connectPeers(devices);
-    std::vector<std::exception_ptr> failed(shares.size());
-    {
-        std::vector<std::jthread> threads;
-        for (std::size_t d = 0; d < shares.size(); ++d)
-            threads.emplace_back([&, d] {
-                try {
-                    prepareShare(shares[d]);
-                } catch (...) {
-                    failed[d] = std::current_exception();
-                }
-            });
-    }
-    for (auto& f : failed)
-        if (f) std::rethrow_exception(f);
+    runPerDevice(shares.size(), [&](std::size_t d) { prepareShare(shares[d]); });
     return shares;
 }
 
@@ -91,25 +77,14 @@ std::vector<std::vector<Match>> searchSplitByQueries(const SeriesSet& queries, c
     const std::size_t D = devices.size(), count = queries.size();
     std::vector<std::vector<std::vector<Match>>> parts(D);
     std::vector<SdtwTiming> times(D);
-    std::vector<std::exception_ptr> failed(D);
-    {
-        std::vector<std::jthread> threads;
-        for (std::size_t d = 0; d < D; ++d)
-            threads.emplace_back([&, d] {
-                const std::size_t a = count * d / D, b = count * (d + 1) / D;
-                if (a >= b) return;
-                SdtwOptions one = options;
-                one.devices = {devices[d]};
-                try {
-                    parts[d] = sdtwSearchBatch(SeriesSet(queries.begin() + long(a), queries.begin() + long(b)), reference,
-                                               params, &times[d], precision, one);
-                } catch (...) {
-                    failed[d] = std::current_exception();
-                }
-            });
-    }
-    for (auto& f : failed)
-        if (f) std::rethrow_exception(f);
+    runPerDevice(D, [&](std::size_t d) {
+        const std::size_t a = count * d / D, b = count * (d + 1) / D;
+        if (a >= b) return;
+        SdtwOptions one = options;
+        one.devices = {devices[d]};
+        parts[d] = sdtwSearchBatch(SeriesSet(queries.begin() + long(a), queries.begin() + long(b)), reference, params,
+                                   &times[d], precision, one);
+    });
     std::vector<std::vector<Match>> result;
     SdtwTiming tm;
     for (std::size_t d = 0; d < D; ++d) {
@@ -184,7 +159,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
     tm.devices = int(shares.size());
 
     // Checkpoints (fp32): all rows of every C-th column, rows padded to kCheckpointRowAlign.
-    const int ckRows = (p.maxLength + sdtw::kCheckpointRowAlign - 1) / sdtw::kCheckpointRowAlign * sdtw::kCheckpointRowAlign;
+    const int ckRows = sdtw::checkpointRows(p.maxLength);
     const int ckCols = half2 ? 0 : m / C;
     // Queries per chunk: the last row and the checkpoints of a chunk's queries in at most
     // half of the free memory of every device (each holds them reference-wide, filling its own
@@ -293,7 +268,7 @@ std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Ser
     const Prepared& p = shares[0].own->p;
     const int m = p.m, count = p.qd.count;
     // fp32 stretches need the checkpoints to re-sweep from.
-    const int ckRows = (p.maxLength + sdtw::kCheckpointRowAlign - 1) / sdtw::kCheckpointRowAlign * sdtw::kCheckpointRowAlign;
+    const int ckRows = sdtw::checkpointRows(p.maxLength);
     const int ckCols = precision == SdtwPrecision::Fp32 && options.stretches != 1 ? m / sdtw::kCheckpointEvery : 0;
     for (DeviceShare& sh : shares)
         sh.run([&] {

@@ -58,7 +58,7 @@ struct SdtwOptions {
 struct SdtwTiming {
     double kernelSeconds = 0;  // z-normalise + DP + top-k + starts on the device (events)
     double znormSeconds = 0;   // the z-normalisation alone (events; 0 without --znorm)
-    double passSeconds = 0;    // the DP pass alone (events; summed over query chunks)
+    double passSeconds = 0;    // the DP pass with its re-sweeps (host clock until done; summed over chunks)
     int rowsPerLane = 0;       // rows per lane the pass ran with (the last chunk's)
     int columnsPerStep = 0;    // columns per step the pass ran with (the last chunk's)
     double totalSeconds = 0;   // including packing and transfers

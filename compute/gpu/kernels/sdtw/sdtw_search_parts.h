@@ -47,6 +47,12 @@ void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecis
 // The stripe kernel's arguments for queries [q0, q0 + nq) of the prepared set.
 sdtw::StripeArgs passArgs(const Prepared& p, int q0, int nq, SdtwPrecision precision);
 
+// Rows of a checkpoint column for queries of up to maxLength samples (padded so that every
+// lane's rows are one aligned run: sdtw_passes.h).
+inline int checkpointRows(int maxLength) {
+    return (maxLength + kCheckpointRowAlign - 1) / kCheckpointRowAlign * kCheckpointRowAlign;
+}
+
 // Where a pass writes: the last rows (stride m) and checkpoints (ckCols per row of tasks),
 // seeds read from seedCk (null: ck), and whether each task has rows of its own (perTaskOut).
 struct PassOut {

@@ -91,6 +91,17 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
 
 namespace {
 
+// A pass written in place into the share's own last rows and (withCk) checkpoints.
+PassOut inPlace(DeviceShare::Owned& o, bool withCk, int ckCols, int ckRows) {
+    PassOut out;
+    out.costRow = o.costRow.get();
+    out.m = o.p.m;
+    out.ck = withCk ? o.ck.get() : nullptr;
+    out.ckCols = ckCols;
+    out.ckRows = ckRows;
+    return out;
+}
+
 // One block per re-sweep task (query q over [a, e], its rows and checkpoints in tmp at slot ti):
 // the first checkpoint where the re-swept column equals the stored one (every row, bit for
 // bit) is where the stored columns become exact, the recurrence being the same from there;
@@ -188,13 +199,9 @@ void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCo
         if (d > 0) copyEntrySeeds(shares, d, nq, bounds, ckCols, ckRows);
         sh.run([&] {
             DeviceShare::Owned& o = *sh.own;
-            PassOut out;  // in place: a task's seed lies before its columns
-            out.costRow = o.costRow.get();
-            out.m = o.p.m;
-            out.ck = o.ck.get();
-            out.ckCols = ckCols;
-            out.ckRows = ckRows;
-            runPass(o.p, q0, nq, SdtwPrecision::Fp32, absCost, out, &tasks, o.dTasks, o.boundary, o.stream.get(), 0, 0);
+            // In place: a task's seed lies before its columns.
+            runPass(o.p, q0, nq, SdtwPrecision::Fp32, absCost, inPlace(o, true, ckCols, ckRows), &tasks, o.dTasks,
+                    o.boundary, o.stream.get(), 0, 0);
             o.stream.sync();
         });
     }
@@ -342,14 +349,9 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
         if (sh.k0 >= sh.k1) continue;
         sh.run([&] {
             DeviceShare::Owned& o = *sh.own;
-            PassOut out;
-            out.costRow = o.costRow.get();
-            out.m = o.p.m;
-            out.ck = withCk ? o.ck.get() : nullptr;
-            out.ckCols = ckCols;
-            out.ckRows = ckRows;
             const std::vector<sdtw::Task> tasks = stretchTasks(bounds, nq, sh.k0, sh.k1);
-            runPass(o.p, q0, nq, precision, absCost, out, tm.stretches == 1 ? nullptr : &tasks, o.dTasks, o.boundary,
+            runPass(o.p, q0, nq, precision, absCost, inPlace(o, withCk, ckCols, ckRows),
+                    tm.stretches == 1 ? nullptr : &tasks, o.dTasks, o.boundary,
                     o.stream.get(), options.rowsPerLane, options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
         });
     }

@@ -6,9 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <exception>
 #include <numeric>
-#include <thread>
 
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/runtime/device_set.h"
@@ -378,27 +376,16 @@ std::vector<WindowCandidate> windowCandidates(const double* qz, std::size_t m, c
     const std::size_t begin = p.begin, end = std::min<std::size_t>(p.end, N - m + 1), D = list.size();
     std::vector<std::vector<WindowCandidate>> parts(D);
     std::vector<WindowSearchStats> partStats(D);
-    std::vector<std::exception_ptr> failed(D);
-    {
-        std::vector<std::jthread> threads;
-        for (std::size_t d = 0; d < D; ++d)
-            threads.emplace_back([&, d] {
-                const std::size_t s0 = begin + (end - begin) * d / D, s1 = begin + (end - begin) * (d + 1) / D;
-                if (s0 >= s1) return;
-                WindowSearchParams share = p;
-                share.begin = s0;
-                share.end = s1;
-                try {
-                    parts[d] = onDevice(list[d], [&] {
-                        return candidatesOfPart(qz, m, reference, s0, s1 + m - 1, share, &partStats[d], nullptr);
-                    });
-                } catch (...) {
-                    failed[d] = std::current_exception();
-                }
-            });
-    }
-    for (auto& f : failed)
-        if (f) std::rethrow_exception(f);
+    runPerDevice(D, [&](std::size_t d) {
+        const std::size_t s0 = begin + (end - begin) * d / D, s1 = begin + (end - begin) * (d + 1) / D;
+        if (s0 >= s1) return;
+        WindowSearchParams share = p;
+        share.begin = s0;
+        share.end = s1;
+        parts[d] = onDevice(list[d], [&] {
+            return candidatesOfPart(qz, m, reference, s0, s1 + m - 1, share, &partStats[d], nullptr);
+        });
+    });
     std::vector<WindowCandidate> all;
     WindowSearchStats sum;
     for (std::size_t d = 0; d < D; ++d) {
