@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "compute/core/error.h"
+
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
@@ -17,6 +19,15 @@ std::vector<std::string> gpuDeviceLabels() {
     for (int d = 0; d < gpu::deviceCount(); ++d) out.push_back(gpu::deviceLabel(d));
 #endif
     return out;
+}
+
+void checkGpus(const std::vector<int>& devices) {
+#if WARPLAB_HAVE_GPU
+    (void)gpu::resolveDevices(devices);
+#else
+    (void)devices;
+    throw EngineError(EngineError::Kind::Device, "backend", gpuUnavailableReason());
+#endif
 }
 
 #if WARPLAB_HAVE_GPU

@@ -12,6 +12,9 @@ namespace warplab::compute {
 // "GPU 0 (NVIDIA H200)", ... for every visible device (RunOptions::devices indices).
 std::vector<std::string> gpuDeviceLabels();
 std::string gpuUnavailableReason();
+// Throws the EngineError a GPU job on `devices` (empty: every visible GPU) would meet first: no
+// GPU backend in this build, no usable device, an index this process does not see.
+void checkGpus(const std::vector<int>& devices);
 
 // Starts the GPU runtime on `devices` (RunOptions::devices; empty: every visible GPU), one
 // thread per device, then enables peer access between them where they have it, and returns at

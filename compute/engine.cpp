@@ -133,6 +133,7 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
         // listed device (all by default) takes a share of the reference's stretches.
         gpu::SdtwOptions o;
         o.devices = gpu::resolveDevices(options.devices);
+        o.processes = options.processes;  // over processes: process 0 gets the matches, the others none
         matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, gpu::SdtwPrecision::Fp32, o).front();
         done = true;
     }

@@ -113,8 +113,12 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
         const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
         gpu::SdtwOptions o;
         o.devices = gpu::resolveDevices(options.devices);
-        if (scope.excluded.empty()) {
-            // The engine's own half2 search: ends on the half row, each match rescored in fp32.
+        o.processes = options.processes;
+        if (scope.excluded.empty() || !half2) {
+            // fp32: the excluded ends leave the device's top-k rounds, the matches otherwise the
+            // unexcluded search's. half2: the engine's own search, ends on the half row, each
+            // match rescored in fp32.
+            o.excludedEnds = scope.excluded;
             matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, prec, o).front();
         } else {
             // Ends from the device's last row with the excluded ends masked, chosen by the

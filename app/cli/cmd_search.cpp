@@ -1,5 +1,6 @@
 // `warplab-cli search`: the top-k subsequence-DTW matches of a query inside a long reference.
 // Prints CSV `rank,cost,start,end` (start and end are reference sample indices, end inclusive).
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -38,6 +39,18 @@ struct SearchOptions {
     int top = 1;
     SearchModeFlags modes;  // --mode, --band, --band-fraction, --include-self, --stats, --precision
 };
+
+// Whether the subsequence search of one reference runs on GPUs under mpirun: a GPU named, or
+// --backend auto (no kernel named) and every rank sees one, as Engine::search would choose in
+// one process (the ranks agree, so that none waits in a search the others do not run).
+bool usesGpuOnEveryRank(const RunFlags& run) {
+    if (compute::namesGpu(run.backend, run.kernel)) return true;
+    if (run.backend != compute::Backend::Auto || !run.kernel.empty()) return false;
+    const char mine = compute::gpuDeviceLabels().empty() ? 0 : 1;
+    std::vector<char> all(std::size_t(mpi::size()));
+    mpi::allgather(&mine, 1, all.data());
+    return std::find(all.begin(), all.end(), 0) == all.end();
+}
 
 void runSearch(const SearchOptions& o) {
     compute::Params params = o.metric.params;
@@ -120,11 +133,9 @@ void runSearch(const SearchOptions& o) {
     OneSearch found;
     if (mpi::active()) {
         // Under mpirun: a stretch of the reference per rank (mpi_search.h); the window mode on
-        // the rank's GPU where one is named, the subsequence mode on all of the rank's cores.
-        if (!window && compute::namesGpu(o.run.backend, o.run.kernel) && mpi::rank() == 0)
-            std::cerr << "warning: under mpirun the subsequence search of one reference runs on CPU cores, a stretch "
-                         "per rank; the GPU serves the window search (--mode window), dm, patterns and searches over "
-                         "several references\n";
+        // the rank's GPU where one is named, the subsequence mode on the ranks' GPUs where one
+        // is named or (auto) every rank has one, as one process would, else on all their cores.
+        const bool gpuSearch = !window && usesGpuOnEveryRank(o.run);
         namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
             if (window) {
                 compute::Params wp = params;
@@ -133,6 +144,8 @@ void runSearch(const SearchOptions& o) {
                 const auto t0 = std::chrono::steady_clock::now();
                 found.matches = windowSearchMpi(query, *parts, wp, toRunOptions(o.run, "search"), scope, &found.stats);
                 found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            } else if (gpuSearch) {
+                found.matches = searchMpiGpu(query, *parts, params, toRunOptions(o.run, "search"), scope);
             } else {
                 found.matches = searchMpi(query, *parts, params, toRunOptions(o.run, "search"), scope);
             }

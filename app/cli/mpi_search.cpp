@@ -11,6 +11,7 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/sdtw_parallel.h"
 #include "compute/cpu/sdtw_stretch.h"
+#include "compute/device_list.h"
 #include "compute/engine.h"
 
 namespace warplab::cli {
@@ -134,6 +135,34 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
         if (params.sqrt) x.cost = std::sqrt(x.cost);
     // The relay draws what arrived before every rank finished; the search is whole now.
     if (r == 0 && options.progress) options.progress(1.0);
+    return out;
+}
+
+std::vector<compute::Match> searchMpiGpu(const compute::Series& query, const ReferenceParts& reference,
+                                         const compute::Params& params, const compute::RunOptions& options,
+                                         const compute::SearchScope& scope) {
+    compute::Series whole;
+    // What would fail one rank alone fails here, agreed, before the ranks wait on one another
+    // inside the search (which agrees on its own start: no device memory, a device error).
+    mpi::step([&] {
+        mpi::injectFailure("search");
+        compute::validate(params);
+        compute::checkSeries(query, "query");
+        compute::checkGpus(options.devices);
+        whole = readPart(reference, 0, reference.length());
+        const compute::Series q = params.znorm ? compute::znormalized(query) : query;
+        const compute::Series r = params.znorm ? compute::znormalized(whole) : whole;
+        compute::checkPair(q, "query", r, "reference", compute::Metric::Sdtw);
+        if (q.dims != 1)
+            throw compute::EngineError(compute::EngineError::Kind::BadInput, "query",
+                                       "the GPU searches univariate series only; give --backend cpu");
+    });
+    const compute::ProcessGroup ranks = mpi::processGroup();
+    compute::RunOptions o = options;
+    o.processes = &ranks;
+    o.progress = {};  // the device pass tells none; rank 0 draws the end
+    std::vector<compute::Match> out = compute::Engine::search(query, whole, params, o, scope);
+    if (mpi::rank() == 0 && options.progress) options.progress(1.0);
     return out;
 }
 

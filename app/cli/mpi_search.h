@@ -30,6 +30,15 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
                                       const compute::Params& params, const compute::RunOptions& options,
                                       const compute::SearchScope& scope = {});
 
+// The same search on the ranks' GPUs (a GPU named, or --backend auto with one on every rank):
+// every rank reads the whole reference (the device z-normalises it, as one process does), sweeps
+// an equal run of its stretches on its devices, and the ranks hand the exact column at each
+// boundary on (gpu::SdtwOptions::processes). The matches are the single-process GPU search's,
+// bit for bit (fp32); rank 0 returns them, the others nothing.
+std::vector<compute::Match> searchMpiGpu(const compute::Series& query, const ReferenceParts& reference,
+                                         const compute::Params& params, const compute::RunOptions& options,
+                                         const compute::SearchScope& scope = {});
+
 // `--mode window` under mpirun: the starts cut into K equal stretches, one per rank (on its
 // GPU where `options` name one, else on all of its cores), reading only the samples its windows
 // cover; each rank's candidates (Engine::windowCandidates) go to rank 0, which selects the top-k

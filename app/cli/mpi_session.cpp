@@ -293,4 +293,15 @@ void injectFailure(const char* where) {
     throw EngineError(EngineError::Kind::Internal, "", std::string("injected failure (WARPLAB_MPI_FAIL) in ") + where);
 }
 
+compute::ProcessGroup processGroup() {
+    compute::ProcessGroup g;
+    g.index = rank();
+    g.count = size();
+    g.send = sendBytes;
+    g.recv = recvBytes;
+    g.allgather = allgather;
+    g.agree = agree;
+    return g;
+}
+
 }  // namespace warplab::cli::mpi

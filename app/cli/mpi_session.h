@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/core/job.h"
+#include "compute/core/process_group.h"
 
 namespace warplab::cli::mpi {
 
@@ -62,6 +63,9 @@ std::vector<T> recvVector(int from) {
 }
 // Every rank's `bytes` bytes at `mine`, in rank order, into `all` (size() * bytes).
 void allgather(const void* mine, std::size_t bytes, void* all);
+
+// The ranks as the engine sees them (RunOptions::processes): these calls, this rank.
+compute::ProcessGroup processGroup();
 
 // One progress line for the whole job: fn() goes to the engine in every rank; rank 0 draws
 // the mean of all ranks' fractions with `printer` (may be empty), the others send theirs to

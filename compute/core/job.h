@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "compute/core/process_group.h"
+
 namespace warplab::compute {
 
 class CancelToken {
@@ -53,6 +55,9 @@ struct RunOptions {
     // the engine's order (row blocks), balanced by pairs. 1 = the whole matrix.
     int shareIndex = 0;
     int shareCount = 1;
+    // A job split over processes that move data between them (the GPU subsequence search of
+    // one reference under mpirun: its stretches, process_group.h); null: this process alone.
+    const ProcessGroup* processes = nullptr;
 };
 
 // Whether the options ask for a GPU by name: backend cuda or hip, or a cuda.* / hip.* kernel

@@ -136,6 +136,42 @@ else
   echo "SKIP: CHB-MIT excerpts not found beside $ucr (self-exclusion and multi-source checks)"
 fi
 
+# The subsequence search on the ranks' GPUs (only where the CLI finds one: the GPU machine):
+# stretches per rank, the boundary columns handed on, top-k over all ranks, windows on rank 0.
+if "$cli" search --query query.txt --reference reference.txt --top 1 --backend cuda > /dev/null 2>&1; then
+  G=(search --query query.txt --reference reference.txt --top 7)
+  "$cli" "${G[@]}" --backend cuda > gpu_one.csv
+  mpi "${G[@]}" --backend cuda > gpu_many.csv
+  same "GPU search top 7, $np ranks == 1 process" gpu_one.csv gpu_many.csv
+  mpi "${G[@]}" > gpu_auto.csv
+  same "GPU search under --backend auto (every rank has a GPU), $np ranks == 1 process" gpu_one.csv gpu_auto.csv
+  if [ -f "$edf" ] && [ -f "$edf2" ]; then
+    for extra in "" "--znorm" "--cost abs"; do
+      L=(search --query "$edf" --channel FP1-F7 --window 10:1 --reference "$edf2" --reference-channel F7-T7 --top 6 --backend cuda $extra)
+      "$cli" "${L[@]}" > gpu_ch_one.csv
+      mpi "${L[@]}" > gpu_ch_many.csv
+      same "GPU search of a whole channel ${extra:-raw}, $np ranks == 1 process" gpu_ch_one.csv gpu_ch_many.csv
+    done
+    S=(search --query "$edf" --channel FP1-F7 --window 10:1 --reference "$edf" --top 5 --backend cuda)
+    "$cli" "${S[@]}" > gpu_self_one.csv
+    mpi "${S[@]}" > gpu_self_many.csv
+    same "self-excluding GPU search, $np ranks == 1 process" gpu_self_one.csv gpu_self_many.csv
+    # One GPU per rank (CUDA_VISIBLE_DEVICES by local rank) against one process on all of them.
+    ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+    if [ "$ngpu" -ge "$np" ]; then
+      "$cli" "${L[@]}" --devices all > gpu_all_one.csv
+      "$mpiexec" --oversubscribe -n "$np" bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"' "$cli" "${L[@]}" > gpu_per_rank.csv
+      same "GPU search, one GPU per rank ($np ranks) == one process on all GPUs" gpu_all_one.csv gpu_per_rank.csv
+    fi
+  fi
+  WARPLAB_MPI_FAIL=1 mpi "${G[@]}" --backend cuda > gpu_failed.csv 2> gpu_failed.log
+  rc=$?
+  [ $rc -ne 0 ] && grep -q "rank 1: injected failure" gpu_failed.log && [ ! -s gpu_failed.csv ] \
+    && pass "rank 1 fails in a GPU search: exit $rc, no list" || { fail "rank 1 fails in a GPU search: exit $rc"; cat gpu_failed.log; }
+else
+  echo "SKIP: no GPU for warplab-cli here (the GPU search under mpirun is checked on the GPU machine)"
+fi
+
 # A rank that fails: the job fails with that rank's message; no output file.
 WARPLAB_MPI_FAIL=1 mpi dm --queries "$train" --label-column --metric dtw --backend cpu --out failed.npy > /dev/null 2> failed.log
 rc=$?

@@ -8,6 +8,8 @@
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 
@@ -128,6 +130,7 @@ DevicePlan planDevices(const SeriesSet& queries, const Series& reference, SdtwPr
     if (D <= 1 || queries.empty()) return plan;
     int maxLen = 1;
     for (const Series& q : queries) maxLen = std::max(maxLen, int(q.length));
+    if (options.processes && options.processes->count > 1) return plan;  // the processes split the stretches
     const int share = int((queries.size() + std::size_t(D) - 1) / std::size_t(D));
     const bool fillsEach = options.stretches == 1 ||
                            sdtwStretchCount(int(reference.length), maxLen, share,
@@ -139,42 +142,137 @@ DevicePlan planDevices(const SeriesSet& queries, const Series& reference, SdtwPr
     return plan;
 }
 
+// Process 0's windows and the seeds other processes hold. For every window round that needs
+// any, process 0 sends each other process the list of (query, checkpoint) it lacks, and each
+// holder answers with its columns in list order; an empty list ends the chunk's windows.
+using SeedWant = std::pair<int, int>;  // (query, checkpoint)
+
+void sendWants(const ProcessGroup& P, const std::vector<SeedWant>& wants) {
+    const std::uint64_t n = wants.size();
+    for (int i = 1; i < P.count; ++i) {
+        P.send(&n, sizeof n, i);
+        if (n) P.send(wants.data(), wants.size() * sizeof(SeedWant), i);
+    }
+}
+
+// The process and local share holding checkpoint c (its column c * C + C - 1).
+int processOfCheckpoint(int c, const std::vector<int>& bounds, const ProcessGroup& P) {
+    const int col = c * sdtw::kCheckpointEvery + sdtw::kCheckpointEvery - 1;
+    const int S = int(bounds.size()) - 1;
+    const int k = int(std::upper_bound(bounds.begin(), bounds.end(), col) - bounds.begin()) - 1;
+    return sdtw::processHolding(std::min(std::max(k, 0), S - 1), S, &P);
+}
+
+void fetchRemoteSeeds(DeviceShare& s0, const ProcessGroup& P, const std::vector<sdtw::Task>& round,
+                      const std::vector<int>& bounds, int c0, int c1, int ckCols, int ckRows) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    std::vector<SeedWant> wants;
+    for (const sdtw::Task& t : round) {
+        const int col = t.seed * C + C - 1;
+        if (t.seed >= 0 && (col < c0 || col >= c1)) wants.push_back({t.query, t.seed});
+    }
+    if (wants.empty()) return;
+    sendWants(P, wants);
+    std::vector<float> column(static_cast<std::size_t>(ckRows));
+    s0.run([&] {
+        for (const auto& [q, c] : wants) {
+            P.recv(column.data(), column.size() * sizeof(float), processOfCheckpoint(c, bounds, P));
+            check(gpuMemcpyAsync(s0.own->ck.get() + (std::size_t(q) * ckCols + std::size_t(c)) * ckRows, column.data(),
+                                 column.size() * sizeof(float), gpuMemcpyHostToDevice, s0.own->stream.get()),
+                  "copy to the device");
+            s0.own->stream.sync();
+        }
+    });
+}
+
+void endSeeds(const ProcessGroup& P) { sendWants(P, {}); }
+
+// The other processes while process 0 runs the windows: answer each list with the columns this
+// process holds, until the empty list.
+void serveSeeds(std::vector<DeviceShare>& shares, const ProcessGroup& P, const std::vector<int>& bounds, int ckCols,
+                int ckRows) {
+    constexpr int C = sdtw::kCheckpointEvery;
+    std::vector<float> column(static_cast<std::size_t>(ckRows));
+    for (;;) {
+        std::uint64_t n = 0;
+        P.recv(&n, sizeof n, 0);
+        if (n == 0) return;
+        std::vector<SeedWant> wants(n);
+        P.recv(wants.data(), wants.size() * sizeof(SeedWant), 0);
+        for (const auto& [q, c] : wants) {
+            if (processOfCheckpoint(c, bounds, P) != P.index) continue;
+            const int col = c * C + C - 1;
+            DeviceShare* holder = &shares[0];
+            for (DeviceShare& sh : shares)
+                if (sh.k0 < sh.k1 && col >= bounds[sh.k0] && col < bounds[sh.k1]) holder = &sh;
+            holder->run([&] {
+                check(gpuMemcpyAsync(column.data(), holder->own->ck.get() + (std::size_t(q) * ckCols + std::size_t(c)) * ckRows,
+                                     column.size() * sizeof(float), gpuMemcpyDeviceToHost, holder->own->stream.get()),
+                      "copy from the device");
+                holder->own->stream.sync();
+            });
+            P.send(column.data(), column.size() * sizeof(float), 0);
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
                                                 const Params& params, SdtwTiming* timing, SdtwPrecision precision,
                                                 const SdtwOptions& options) {
     checkOptions(options);
+    const ProcessGroup* P = options.processes && options.processes->count > 1 ? options.processes : nullptr;
+    if (P && precision == SdtwPrecision::Half2)
+        throw EngineError(EngineError::Kind::BadParameter, "precision",
+                          "half2 is a GPU search of one process; run it without mpirun");
     const DevicePlan plan = planDevices(queries, reference, precision, options);
     if (plan.byQueries) return searchSplitByQueries(queries, reference, params, timing, precision, options, plan.devices);
     const auto t0 = std::chrono::steady_clock::now();
     constexpr int C = sdtw::kCheckpointEvery;
-    std::vector<DeviceShare> shares = makeShares(plan.devices, queries, reference, params, precision, options);
+    const bool half2 = precision == SdtwPrecision::Half2;
+    // Over processes, a failure to start (no device, no memory, bad input) fails every one
+    // before any of them waits for another.
+    std::vector<DeviceShare> shares;
+    int chunk = 0, ckRows = 0, ckCols = 0;
+    DeviceBuffer<float> outCost, pieceV;
+    DeviceBuffer<int> outEnd, pieceJ;
+    std::exception_ptr failed;
+    try {
+        shares = makeShares(plan.devices, queries, reference, params, precision, options);
+        const Prepared& p = shares[0].own->p;
+        // Checkpoints (fp32): all rows of every C-th column, rows padded to kCheckpointRowAlign.
+        ckRows = sdtw::checkpointRows(p.maxLength);
+        ckCols = half2 ? 0 : p.m / C;
+        // Queries per chunk: the last row and the checkpoints of a chunk's queries in at most
+        // half of the free memory of every device (each holds them reference-wide, filling its
+        // own stretches); over processes, the smallest of theirs.
+        const std::size_t perQuery = (std::size_t(p.m) + std::size_t(ckCols) * ckRows) * sizeof(float);
+        std::size_t fit = std::size_t(p.qd.count);
+        for (DeviceShare& sh : shares) fit = std::min(fit, sh.run([] { return memInfo().first; }) / 2 / perQuery);
+        chunk = int(std::max<std::size_t>(1, fit));
+    } catch (...) {
+        failed = std::current_exception();
+    }
+    if (P) {
+        P->agree(failed);
+        std::vector<int> all(std::size_t(P->count));
+        P->allgather(&chunk, sizeof chunk, all.data());
+        chunk = *std::min_element(all.begin(), all.end());
+    } else if (failed) {
+        std::rethrow_exception(failed);
+    }
     DeviceShare& s0 = shares[0];
     const Prepared& p = s0.own->p;
     const int m = p.m, k = params.topk, count = p.qd.count;
     const bool absCost = params.cost == Cost::Absolute;
-    const bool half2 = precision == SdtwPrecision::Half2;
     SdtwTiming tm;
     tm.devices = int(shares.size());
-
-    // Checkpoints (fp32): all rows of every C-th column, rows padded to kCheckpointRowAlign.
-    const int ckRows = sdtw::checkpointRows(p.maxLength);
-    const int ckCols = half2 ? 0 : m / C;
-    // Queries per chunk: the last row and the checkpoints of a chunk's queries in at most
-    // half of the free memory of every device (each holds them reference-wide, filling its own
-    // stretches).
-    const std::size_t perQuery = (std::size_t(m) + std::size_t(ckCols) * ckRows) * sizeof(float);
-    std::size_t fit = std::size_t(count);
-    for (DeviceShare& sh : shares) fit = std::min(fit, sh.run([] { return memInfo().first; }) / 2 / perQuery);
-    const int chunk = int(std::max<std::size_t>(1, fit));
     for (DeviceShare& sh : shares)
         sh.run([&] {
             sh.own->costRow.resize(std::size_t(chunk) * m);
             sh.own->ck.resize(std::max<std::size_t>(1, std::size_t(chunk) * ckCols * ckRows));
         });
-    DeviceBuffer<float> outCost, pieceV;
-    DeviceBuffer<int> outEnd, pieceJ;
     s0.run([&] {
         outCost.resize(std::size_t(chunk) * k);
         outEnd.resize(std::size_t(chunk) * k);
@@ -184,17 +282,30 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         const int nq = std::min(chunk, count - q0);
         const auto passT0 = std::chrono::steady_clock::now();
         const std::vector<int> bounds = lastRowsPass(shares, q0, nq, precision, absCost, !half2, ckCols, ckRows, options, tm);
+        const int S = int(bounds.size()) - 1;
+        const auto [K0, K1] = sdtw::processStretches(S, P, P ? P->index : 0);
+        const int c0 = bounds[K0], c1 = bounds[K1];  // this process's columns
         std::vector<float> hc(std::size_t(nq) * k);
         std::vector<int> he(hc.size());
         s0.run([&] {
             const gpuStream_t s = s0.own->stream.get();
             check(gpuStreamSynchronize(s), "stream synchronisation");
             tm.passSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - passT0).count();
+            for (const auto& [lo, hi] : options.excludedEnds) sdtw::maskEnds(s0.own->costRow.get(), nq, m, lo, hi, s);
+            if (P) {
+                sdtw::topKAcross(s0.own->costRow.get(), p.qd.lengths.get() + q0, nq, m, k, c0, c1, *P, hc, he, pieceV,
+                                 pieceJ, s);
+                return;
+            }
             topK(s0.own->costRow.get(), p.qd.lengths.get() + q0, nq, m, k, outCost.get(), outEnd.get(), pieceV, pieceJ, s);
             outCost.download(hc.data(), hc.size(), s);
             outEnd.download(he.data(), he.size(), s);
             check(gpuStreamSynchronize(s), "stream synchronisation");
         });
+        if (P && P->index != 0) {  // process 0 runs the windows; this one sends it the seeds it holds
+            serveSeeds(shares, *P, bounds, ckCols, ckRows);
+            continue;
+        }
         // One window per match, ending at it: fp32 from the checkpoint about n + C columns
         // left of the end (widened when the path comes from further left); half2 unseeded
         // over the span.
@@ -217,8 +328,10 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
                 slot.push_back(o);
             }
         }
-        // A window's seed checkpoint lies in some share's stretches: copied into share 0's first.
+        // A window's seed checkpoint lies in some share's stretches: copied into share 0's
+        // first; from another process, asked for by the round (fetchRemoteSeeds).
         auto fetchSeeds = [&](const std::vector<sdtw::Task>& round) {
+            if (P) fetchRemoteSeeds(s0, *P, round, bounds, c0, c1, ckCols, ckRows);
             for (const sdtw::Task& t : round) {
                 if (t.seed < 0) continue;
                 const int col = t.seed * C + C - 1;
@@ -235,8 +348,9 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         std::vector<float> costs;
         s0.run([&] {
             runWindows(p, q0, nq, tasks, half2 ? nullptr : s0.own->ck.get(), ckCols, ckRows, absCost, starts, costs, tm,
-                       s0.own->stream.get(), shares.size() > 1 ? std::function(fetchSeeds) : nullptr);
+                       s0.own->stream.get(), shares.size() > 1 || P ? std::function(fetchSeeds) : nullptr);
         });
+        if (P) endSeeds(*P);
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             const std::size_t o = slot[i];
             const float cost = half2 ? costs[i] : hc[o];
@@ -260,8 +374,10 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
 }
 
 std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Series& reference, const Params& params,
-                                             SdtwPrecision precision, const SdtwOptions& options) {
-    checkOptions(options);
+                                             SdtwPrecision precision, const SdtwOptions& asked) {
+    checkOptions(asked);
+    SdtwOptions options = asked;
+    options.processes = nullptr;  // the rows of one process
     DevicePlan plan = planDevices(queries, reference, precision, options);
     if (plan.byQueries) plan.devices.resize(1);  // the rows of a batch that fills a device: on one
     std::vector<DeviceShare> shares = makeShares(plan.devices, queries, reference, params, precision, options);

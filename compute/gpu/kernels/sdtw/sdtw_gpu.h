@@ -12,9 +12,11 @@
 // where half-precision rounding reorders near-equal costs. Inputs should be z-normalised:
 // without --znorm, samples beyond +-32000 are refused (half overflows at 65504).
 #pragma once
+#include <utility>
 #include <vector>
 
 #include "compute/core/params.h"
+#include "compute/core/process_group.h"
 #include "compute/core/results.h"
 #include "compute/core/series.h"
 
@@ -53,6 +55,18 @@ struct SdtwOptions {
     // Re-sweep waves before the stretches not yet exact are swept in order instead (0: 48,
     // negative: none): the bound on a signal whose columns never agree. Tests set it low.
     int maxReseedWaves = 0;
+    // Ends never reported (inclusive column ranges: the query's own place, self-exclusion):
+    // they leave every top-k round, as METRICS.md's excluded ends do, for every query.
+    std::vector<std::pair<std::size_t, std::size_t>> excludedEnds;
+    // A search split over processes (mpirun: app/cli/mpi_search.cpp), every one calling with
+    // the same inputs: the stretches go to the processes in equal runs, each sweeps its own on
+    // its devices; the exact checkpoint column at each process boundary is then handed on,
+    // process to process, and each re-sweeps from it until its columns agree (as between
+    // devices); the top-k rounds are taken over every process's columns, and process 0 runs
+    // the windows, fetching the seed checkpoints other processes hold. Fp32 only. The matches
+    // are one process's bit for bit, returned by process 0 (the others return empty lists).
+    // Null, or one process: this process alone.
+    const ProcessGroup* processes = nullptr;
 };
 
 struct SdtwTiming {

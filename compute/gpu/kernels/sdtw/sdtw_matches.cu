@@ -40,12 +40,13 @@ __device__ __forceinline__ void blockBest(float& v, int& j, float* sv, int* sj) 
     __syncthreads();
 }
 
-__global__ void pieceBestKernel(const float* costRow, int m, float* pieceV, int* pieceJ) {
+// Pieces of columns [c0, c1).
+__global__ void pieceBestKernel(const float* costRow, int m, int c0, int c1, float* pieceV, int* pieceJ) {
     __shared__ float sv[kThreads];
     __shared__ int sj[kThreads];
     const int q = blockIdx.y, piece = blockIdx.x, pieces = gridDim.x;
     const float* row = costRow + std::size_t(q) * m;
-    const int a = piece * kTopkPiece, b = min(m, a + kTopkPiece);
+    const int a = c0 + piece * kTopkPiece, b = min(c1, a + kTopkPiece);
     float bv = INFINITY;
     int bj = INT_MAX;
     for (int j = a + threadIdx.x; j < b; j += blockDim.x) {
@@ -59,8 +60,9 @@ __global__ void pieceBestKernel(const float* costRow, int m, float* pieceV, int*
     }
 }
 
+// exclude: also exclude around the best (one process); else the processes choose first.
 __global__ void takeBestKernel(float* costRow, const int* qLengths, int m, int pieces, const float* pieceV,
-                               const int* pieceJ, int k, int round, float* outCost, int* outEnd) {
+                               const int* pieceJ, int k, int round, float* outCost, int* outEnd, bool exclude) {
     __shared__ float sv[kThreads];
     __shared__ int sj[kThreads];
     const int q = blockIdx.x;
@@ -80,9 +82,24 @@ __global__ void takeBestKernel(float* costRow, const int* qLengths, int m, int p
         outCost[std::size_t(q) * k + round] = bv;
         outEnd[std::size_t(q) * k + round] = bj;
     }
+    if (!exclude) return;
     const int half = qLengths[q] / 2;
     float* row = costRow + std::size_t(q) * m;
     for (int c = max(0, bj - half) + int(threadIdx.x); c <= min(m - 1, bj + half); c += blockDim.x) row[c] = INFINITY;
+}
+
+// One block per query: the columns end - n/2 .. end + n/2 of the round's winner (none: end < 0).
+__global__ void excludeKernel(float* costRow, const int* qLengths, int m, const int* ends) {
+    const int q = blockIdx.x, e = ends[q];
+    if (e < 0) return;
+    const int half = qLengths[q] / 2;
+    float* row = costRow + std::size_t(q) * m;
+    for (int c = max(0, e - half) + int(threadIdx.x); c <= min(m - 1, e + half); c += blockDim.x) row[c] = INFINITY;
+}
+
+__global__ void maskKernel(float* costRow, int m, int lo, int hi) {
+    float* row = costRow + std::size_t(blockIdx.y) * m;
+    for (int c = lo + int(blockIdx.x * blockDim.x + threadIdx.x); c <= hi; c += gridDim.x * blockDim.x) row[c] = INFINITY;
 }
 
 }  // namespace
@@ -94,12 +111,79 @@ void topK(float* costRow, const int* qLengths, int nq, int m, int k, float* outC
     pieceV.resize(std::size_t(nq) * pieces);
     pieceJ.resize(std::size_t(nq) * pieces);
     for (int r = 0; r < k; ++r) {
-        pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, pieceV.get(), pieceJ.get());
+        pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, 0, m, pieceV.get(),
+                                                                                  pieceJ.get());
         checkLaunch("top-k kernel");
         takeBestKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, pieces, pieceV.get(), pieceJ.get(), k, r, outCost,
-                                               outEnd);
+                                               outEnd, true);
         checkLaunch("top-k kernel");
     }
+}
+
+void topKAcross(float* costRow, const int* qLengths, int nq, int m, int k, int c0, int c1,
+                const ProcessGroup& processes, std::vector<float>& hc, std::vector<int>& he,
+                DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s) {
+    struct Offer {
+        float v;
+        int j;
+    };
+    const int pieces = c0 < c1 ? (c1 - c0 + kTopkPiece - 1) / kTopkPiece : 0;
+    const std::size_t K = std::size_t(processes.count);
+    pieceV.resize(std::size_t(nq) * std::max(1, pieces));
+    pieceJ.resize(std::size_t(nq) * std::max(1, pieces));
+    DeviceBuffer<float> roundV(nq);
+    DeviceBuffer<int> roundJ(nq), winners(nq);
+    std::vector<float> v(nq);
+    std::vector<int> j(nq), win(nq);
+    std::vector<Offer> mine(nq), all(K * std::size_t(nq));
+    hc.assign(std::size_t(nq) * k, INFINITY);
+    he.assign(std::size_t(nq) * k, -1);
+    std::vector<char> open(nq, 1);  // rows not yet run out
+    for (int r = 0; r < k; ++r) {
+        if (pieces > 0) {
+            pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, c0, c1, pieceV.get(),
+                                                                                      pieceJ.get());
+            checkLaunch("top-k kernel");
+            takeBestKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, pieces, pieceV.get(), pieceJ.get(), 1, 0,
+                                                   roundV.get(), roundJ.get(), false);
+            checkLaunch("top-k kernel");
+            roundV.download(v.data(), std::size_t(nq), s);
+            roundJ.download(j.data(), std::size_t(nq), s);
+            check(gpuStreamSynchronize(s), "stream synchronisation");
+        }
+        for (int q = 0; q < nq; ++q)
+            mine[q] = pieces > 0 && j[q] >= 0 ? Offer{v[q], j[q]} : Offer{INFINITY, INT_MAX};
+        processes.allgather(mine.data(), mine.size() * sizeof(Offer), all.data());
+        bool any = false;
+        for (int q = 0; q < nq; ++q) {
+            Offer best{INFINITY, INT_MAX};
+            for (std::size_t p = 0; p < K; ++p) {
+                const Offer& o = all[p * std::size_t(nq) + std::size_t(q)];
+                if (o.v < INFINITY && (o.v < best.v || (o.v == best.v && o.j < best.j))) best = o;
+            }
+            win[q] = -1;
+            if (!open[q] || !(best.v < INFINITY)) {
+                open[q] = 0;
+                continue;
+            }
+            hc[std::size_t(q) * k + r] = best.v;
+            he[std::size_t(q) * k + r] = win[q] = best.j;
+            any = true;
+        }
+        if (!any) break;
+        winners.upload(win.data(), std::size_t(nq), s);
+        excludeKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, winners.get());
+        checkLaunch("top-k kernel");
+    }
+    check(gpuStreamSynchronize(s), "stream synchronisation");
+}
+
+void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpuStream_t s) {
+    if (nq <= 0 || lo >= std::size_t(m) || hi < lo) return;
+    const int a = int(lo), b = int(std::min<std::size_t>(hi, std::size_t(m) - 1));
+    const int blocks = std::min(1024, (b - a + kThreads) / kThreads);
+    maskKernel<<<dim3(unsigned(blocks), unsigned(nq)), kThreads, 0, s>>>(costRow, m, a, b);
+    checkLaunch("sdtw exclusion kernel");
 }
 
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,

@@ -7,9 +7,11 @@
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "compute/core/params.h"
+#include "compute/core/process_group.h"
 #include "compute/core/series.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/sdtw/sdtw_passes.h"
@@ -112,10 +114,24 @@ struct DeviceShare {
 std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, SdtwPrecision precision, bool absCost,
                               bool withCk, int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm);
 
+// The stretches [first, end) process `index` of `processes` sweeps (null: one process, all S).
+std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index);
+// The process whose stretches hold stretch k.
+int processHolding(int k, int S, const ProcessGroup* processes);
+
 // The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query): k
 // rounds of (smallest cost, smallest column), each excluding end - n/2 .. end + n/2.
 void topK(float* costRow, const int* qLengths, int nq, int m, int k, float* outCost, int* outEnd,
           DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s);
+// The same rounds over processes, each holding columns [c0, c1) of the rows (the rest is not
+// read): every round each process offers its best, all take the best of all (cost, then
+// column) and exclude around it. Every process gets the matches in hc / he (k per query, -1
+// ends when a row ran out). Collective.
+void topKAcross(float* costRow, const int* qLengths, int nq, int m, int k, int c0, int c1,
+                const ProcessGroup& processes, std::vector<float>& hc, std::vector<int>& he,
+                DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s);
+// Sets columns [lo, hi] (clipped to the row) of rows [0, nq) to +inf: ends never reported.
+void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpuStream_t s);
 
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
 // widened while a seeded window reports a start left of it.

@@ -179,7 +179,7 @@ void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCo
     const int S = int(bounds.size()) - 1;
     std::vector<int> first(nq, INT_MAX);  // each query's first column not known exact
     for (int q = 0; q < nq; ++q)
-        for (int k = 1; k < S; ++k)
+        for (int k = 0; k < S; ++k)
             if (f[std::size_t(q) * S + k] < bounds[k + 1]) {
                 first[q] = f[std::size_t(q) * S + k];
                 break;
@@ -224,16 +224,18 @@ void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCo
 // every stretch after the exact ones: after maxWaves waves the rest of each query is swept in
 // order instead (sweepRemainder), one seeded task per query and share, which costs at most one
 // unsplit pass.
-
+//
+// f (query-major, S per query) comes from the caller: a stretch whose f is its end needs
+// nothing (stretch 0; another process's; the process's first before its entry column came).
+// Stretches from `end` on belong to another process: a change of the last column before them
+// is that process's to see (its entry column).
 void reseedStretches(std::vector<DeviceShare>& shares, int q0, int nq, bool absCost, const std::vector<int>& bounds,
-                     int ckCols, int ckRows, int rows, int cols, int maxWaves, SdtwTiming& tm) {
+                     std::vector<int>& f, int end, int ckCols, int ckRows, int rows, int cols, int maxWaves,
+                     SdtwTiming& tm) {
     constexpr int C = sdtw::kCheckpointEvery;
     const int S = int(bounds.size()) - 1;
     const Prepared& p0 = shares[0].own->p;
     const int m = p0.m;
-    std::vector<int> f(std::size_t(nq) * S);
-    for (int q = 0; q < nq; ++q)
-        for (int k = 0; k < S; ++k) f[std::size_t(q) * S + k] = k == 0 ? bounds[1] : bounds[k];
     for (DeviceShare& sh : shares)
         sh.run([&] { sh.own->dLengths.upload(p0.qh.lengths.data() + q0, std::size_t(nq), sh.own->stream.get()); });
     for (;;) {
@@ -244,7 +246,7 @@ void reseedStretches(std::vector<DeviceShare>& shares, int q0, int nq, bool absC
         for (std::size_t d = 0; d < shares.size(); ++d)
             for (int q = 0; q < nq; ++q) {
                 const int window = (2 * p0.qh.lengths[q0 + q] + C - 1) / C * C + C;
-                for (int k = std::max(1, shares[d].k0); k < shares[d].k1; ++k) {
+                for (int k = shares[d].k0; k < shares[d].k1; ++k) {
                     const std::size_t i = std::size_t(q) * S + k;
                     if (f[i] >= bounds[k + 1]) continue;
                     tasks[d].push_back(sdtw::Task{q, f[i], std::min(f[i] + window, bounds[k + 1]) - 1, f[i] / C - 1});
@@ -298,13 +300,13 @@ void reseedStretches(std::vector<DeviceShare>& shares, int q0, int nq, bool absC
             for (std::size_t t = 0; t < tasks[d].size(); ++t) {
                 const sdtw::Task& tk = tasks[d][t];
                 const std::size_t i = at[d][t];
-                const int k = int(i % S), end = bounds[k + 1];
+                const int k = int(i % S), stop = bounds[k + 1];
                 tm.reseedCells += (unsigned long long)(tk.e - tk.a + 1) * p0.qh.lengths[q0 + tk.query];
                 if (shares[d].own->agreed[t] >= 0) {
-                    f[i] = end;
+                    f[i] = stop;
                 } else {
                     f[i] = tk.e + 1;
-                    if (f[i] == end && k + 1 < S) restart.push_back(i + 1);  // its last column changed
+                    if (f[i] == stop && k + 1 < end) restart.push_back(i + 1);  // its last column changed
                 }
             }
         }
@@ -324,26 +326,87 @@ std::vector<int> stretchBounds(int m, int S) {
     return b;
 }
 
+
+// The checkpoint column c of queries [0, nq) of a share's ck to or from the host (nq * ckRows floats).
+void checkpointsToHost(DeviceShare& sh, int nq, std::size_t c, int ckCols, int ckRows, std::vector<float>& host) {
+    host.resize(std::size_t(nq) * ckRows);
+    sh.run([&] {
+        for (int q = 0; q < nq; ++q)
+            check(gpuMemcpyAsync(host.data() + std::size_t(q) * ckRows,
+                                 sh.own->ck.get() + (std::size_t(q) * ckCols + c) * ckRows,
+                                 std::size_t(ckRows) * sizeof(float), gpuMemcpyDeviceToHost, sh.own->stream.get()),
+                  "copy from the device");
+        sh.own->stream.sync();
+    });
+}
+
+void checkpointsFromHost(DeviceShare& sh, int nq, std::size_t c, int ckCols, int ckRows, const std::vector<float>& host) {
+    sh.run([&] {
+        for (int q = 0; q < nq; ++q)
+            check(gpuMemcpyAsync(sh.own->ck.get() + (std::size_t(q) * ckCols + c) * ckRows,
+                                 host.data() + std::size_t(q) * ckRows, std::size_t(ckRows) * sizeof(float),
+                                 gpuMemcpyHostToDevice, sh.own->stream.get()),
+                  "copy to the device");
+        sh.own->stream.sync();
+    });
+}
+
 }  // namespace
+
+std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index) {
+    const int K = processes ? std::max(1, processes->count) : 1;
+    return {int((long long)S * index / K), int((long long)S * (index + 1) / K)};
+}
+
+int processHolding(int stretch, int S, const ProcessGroup* processes) {
+    const int K = processes ? std::max(1, processes->count) : 1;
+    for (int i = 0; i < K; ++i) {
+        const auto [k0, k1] = processStretches(S, processes, i);
+        if (stretch >= k0 && stretch < k1) return i;
+    }
+    return K - 1;
+}
 
 // The last rows (and fp32 checkpoints, when ck) of queries [q0, q0 + nq) into every share's
 // costRow / ck: one pass over the whole reference on the one share, or (fp32, more than one
 // stretch) each share's stretches, then re-swept exact (reseedStretches). Returns the bounds.
+// Over processes (options.processes), this one's stretches only: first made exact as if its
+// first stretch were (as the devices of one process do), then, once the process before has
+// sent the exact column before them, re-swept from it until they agree; the exact column at
+// its end then goes to the process after. A chain, but each link is a few query lengths.
 std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, SdtwPrecision precision, bool absCost,
                               bool withCk, int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm) {
+    constexpr int C = sdtw::kCheckpointEvery;
     const Prepared& p0 = shares[0].own->p;
+    const ProcessGroup* P = options.processes && options.processes->count > 1 ? options.processes : nullptr;
     int maxLen = 1;
     for (int q = 0; q < nq; ++q) maxLen = std::max(maxLen, p0.qh.lengths[q0 + q]);
     int S = 1;
-    if (precision == SdtwPrecision::Fp32 && withCk)
-        S = options.stretches > 0 ? options.stretches
-                                  : sdtwStretchCount(p0.m, maxLen, nq, multiprocessorCount() * int(shares.size()));
+    if (precision == SdtwPrecision::Fp32 && withCk) {
+        if (options.stretches > 0) {
+            S = options.stretches;
+        } else {
+            // Every process must cut the same stretches: counted over all of their chips.
+            long long sms = (long long)multiprocessorCount() * int(shares.size());
+            if (P) {
+                std::vector<long long> all(std::size_t(P->count));
+                P->allgather(&sms, sizeof sms, all.data());
+                sms = 0;
+                for (long long v : all) sms += v;
+            }
+            S = sdtwStretchCount(p0.m, maxLen, nq, int(std::min<long long>(sms, INT_MAX)));
+        }
+        if (P) S = std::max(S, P->count);  // a stretch per process at least, where the reference has them
+    }
     const std::vector<int> bounds = stretchBounds(p0.m, S);
     tm.stretches = int(bounds.size()) - 1;
+    S = tm.stretches;
+    const int self = P ? P->index : 0;
+    const auto [K0, K1] = processStretches(S, P, self);
     const int D = int(shares.size());
     for (int d = 0; d < D; ++d) {  // the first shares get a stretch more where they do not divide
-        shares[d].k0 = (tm.stretches * d + D - 1) / D;
-        shares[d].k1 = (tm.stretches * (d + 1) + D - 1) / D;
+        shares[d].k0 = K0 + ((K1 - K0) * d + D - 1) / D;
+        shares[d].k1 = K0 + ((K1 - K0) * (d + 1) + D - 1) / D;
     }
     for (DeviceShare& sh : shares) {
         if (sh.k0 >= sh.k1) continue;
@@ -355,9 +418,43 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
                     o.stream.get(), options.rowsPerLane, options.columnsPerStep, &tm.rowsPerLane, &tm.columnsPerStep);
         });
     }
-    if (tm.stretches > 1)
-        reseedStretches(shares, q0, nq, absCost, bounds, ckCols, ckRows, options.rowsPerLane, options.columnsPerStep,
-                        options.maxReseedWaves > 0 ? options.maxReseedWaves : options.maxReseedWaves < 0 ? 0 : 48, tm);
+    if (tm.stretches > 1) {
+        const int maxWaves = options.maxReseedWaves > 0 ? options.maxReseedWaves : options.maxReseedWaves < 0 ? 0 : 48;
+        // f: each stretch's first column not yet known to follow the exact column before it;
+        // a stretch's end when nothing is to do (stretch 0, another process's, and the
+        // process's first until the column before it arrives).
+        std::vector<int> f(std::size_t(nq) * S);
+        for (int q = 0; q < nq; ++q)
+            for (int k = 0; k < S; ++k) f[std::size_t(q) * S + k] = k <= K0 || k >= K1 ? bounds[k + 1] : bounds[k];
+        auto reseed = [&] {
+            reseedStretches(shares, q0, nq, absCost, bounds, f, K1, ckCols, ckRows, options.rowsPerLane,
+                            options.columnsPerStep, maxWaves, tm);
+        };
+        if (K0 < K1) reseed();
+        if (P && K0 < K1) {
+            // The processes before and after with stretches (one may have none: a short reference).
+            int before = -1, after = -1;
+            for (int i = 0; i < self; ++i)
+                if (auto r = processStretches(S, P, i); r.first < r.second) before = i;
+            for (int i = P->count - 1; i > self; --i)
+                if (auto r = processStretches(S, P, i); r.first < r.second) after = i;
+            std::vector<float> column;
+            if (before >= 0) {
+                column.resize(std::size_t(nq) * ckRows);
+                P->recv(column.data(), column.size() * sizeof(float), before);
+                checkpointsFromHost(shares[0], nq, std::size_t(bounds[K0] / C - 1), ckCols, ckRows, column);
+                for (int q = 0; q < nq; ++q) f[std::size_t(q) * S + K0] = bounds[K0];
+                reseed();
+            }
+            if (after >= 0) {
+                std::size_t last = 0;  // the share holding stretch K1 - 1
+                for (std::size_t d = 0; d < shares.size(); ++d)
+                    if (shares[d].k0 < shares[d].k1) last = d;
+                checkpointsToHost(shares[last], nq, std::size_t(bounds[K1] / C - 1), ckCols, ckRows, column);
+                P->send(column.data(), column.size() * sizeof(float), after);
+            }
+        }
+    }
     // Share 0 gathers the last rows (the checkpoints stay where they are: the windows fetch theirs).
     for (int d = 1; d < D; ++d) {
         DeviceShare& sh = shares[d];
