@@ -144,10 +144,11 @@ void runSearch(const SearchOptions& o) {
                 const auto t0 = std::chrono::steady_clock::now();
                 found.matches = windowSearchMpi(query, *parts, wp, toRunOptions(o.run, "search"), scope, &found.stats);
                 found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            } else if (gpuSearch) {
-                found.matches = searchMpiGpu(query, *parts, params, toRunOptions(o.run, "search"), scope);
             } else {
-                found.matches = searchMpi(query, *parts, params, toRunOptions(o.run, "search"), scope);
+                const auto t0 = std::chrono::steady_clock::now();
+                found.matches = gpuSearch ? searchMpiGpu(query, *parts, params, toRunOptions(o.run, "search"), scope)
+                                          : searchMpi(query, *parts, params, toRunOptions(o.run, "search"), scope);
+                found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             }
         });
         if (mpi::rank() != 0) return;
@@ -163,6 +164,9 @@ void runSearch(const SearchOptions& o) {
         std::cerr << "warning: " << o.reference.front() << ": the reference (" << referenceLength
                   << " samples) is shorter than the query (" << query.length << "): no window to compare\n";
     if (o.modes.stats && window) std::cerr << statsNote(found.stats, found.seconds);
+    else if (o.modes.stats)
+        std::cerr << "# search " << found.seconds << " s (files not counted"
+                  << (mpi::active() ? "; under mpirun each rank's reading of its part is" : "") << ")\n";
     std::cout << "rank,cost,start,end\n";
     for (std::size_t k = 0; k < matches.size(); ++k)
         std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','

@@ -96,6 +96,15 @@ private slots:
             QCOMPARE(parseCsv(fast.out).size(), std::size_t(7));
             QVERIFY(fast.err.contains("# pruned by LB_Kim"));
         }
+        // --stats in subsequence mode: how long the search took, the same matches.
+        {
+            const QStringList sub = {"search", "--query", path("q.txt"), "--reference", path("ref.txt"), "--top", "3"};
+            auto timed = runCli(sub + QStringList{"--stats"});
+            auto plainSub = runCli(sub);
+            QVERIFY2(timed.exitCode == 0 && plainSub.exitCode == 0, (timed.err + plainSub.err).constData());
+            QCOMPARE(timed.out, plainSub.out);
+            QVERIFY2(timed.err.contains("# search ") && !plainSub.err.contains("# search "), timed.err.constData());
+        }
         // --sqrt reports the root of the same cost.
         auto plain = runCli({"search", "--query", path("q.txt"), "--reference", path("ref.txt"), "--mode", "window"});
         auto root = runCli({"search", "--query", path("q.txt"), "--reference", path("ref.txt"), "--mode", "window",

@@ -419,6 +419,10 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
         });
     }
     if (tm.stretches > 1) {
+        // Every share's first pass done before any share copies a column from another (the
+        // waves' seeds, the boundary column): a peer copy is ordered by its own stream only.
+        for (DeviceShare& sh : shares)
+            if (sh.k0 < sh.k1) sh.run([&] { sh.own->stream.sync(); });
         const int maxWaves = options.maxReseedWaves > 0 ? options.maxReseedWaves : options.maxReseedWaves < 0 ? 0 : 48;
         // f: each stretch's first column not yet known to follow the exact column before it;
         // a stretch's end when nothing is to do (stretch 0, another process's, and the
