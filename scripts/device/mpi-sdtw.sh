@@ -25,8 +25,7 @@ for t in ${TESTS:-sdtw_processes multi}; do
   grep -E "FAIL|checks" "$OUT/$t.log" | tail -8 | tee -a "$OUT/run.log"
 done
 C=$PWD/$b/app/cli/warplab-cli
-for np in ${TIMING_ONLY:+none} ${TIMING_ONLY:-2 3}; do
-  [ "$np" = none ] && continue
+for np in $([ -n "${TIMING_ONLY:-}" ] || echo 2 3); do
   timeout 300 tests/mpi/mpi_check.sh "$C" "$MPIRUN" $np "$PWD/.device-data/ucr" /tmp/mpi_np$np "$PWD/$b/tests/mpi/warplab-matrix-equal" \
     > "$OUT/mpi_np$np.log" 2>&1
   echo "mpi_check np=$np exit $? ($(( $(date +%s) - T0 )) s)" | tee -a "$OUT/run.log"
