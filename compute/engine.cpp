@@ -110,10 +110,9 @@ Alignment Engine::align(const Series& x, const Series& y, const Params& params, 
 std::vector<Match> Engine::search(const Series& query, const Series& ref, const Params& params,
                                   const RunOptions& options) {
     validate(params);
-    Series qs, rs;
-    const Series& qp = detail::prepareOne(query, "query", params, qs);
-    const Series& rp = detail::prepareOne(ref, "reference", params, rs);
-    checkPair(qp, "query", rp, "reference", Metric::Sdtw);
+    checkSeries(query, "query");
+    checkSeries(ref, "reference");
+    checkPair(query, "query", ref, "reference", Metric::Sdtw);
     if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
     // The GPU searches when asked for (backend cuda, or a cuda.* kernel) or, under auto, when a
     // device is present; multichannel series and every other case search on the CPU.
@@ -128,7 +127,7 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     constexpr Backend kOtherGpu = Backend::Hip;
 #endif
     if (options.backend != kOtherGpu && (wantGpu || options.backend == Backend::Auto) && gpu::available() &&
-        qp.dims == 1) {
+        query.dims == 1) {
         // The device z-normalises itself, so it gets the checked inputs before znorm. Every
         // listed device (all by default) takes a share of the reference's stretches.
         gpu::SdtwOptions o;
@@ -140,8 +139,11 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
 #endif
     if (!done && wantGpu)
         throw EngineError(K::Device, "backend",
-                          "no available GPU searches " + std::string(qp.dims == 1 ? "on this machine" : "multichannel series"));
+                          "no available GPU searches " + std::string(query.dims == 1 ? "on this machine" : "multichannel series"));
     if (!done) {
+        Series qs, rs;
+        const Series& qp = detail::normalisedIfAsked(query, params, qs);
+        const Series& rp = detail::normalisedIfAsked(ref, params, rs);
         if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.simd")
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
         // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores,

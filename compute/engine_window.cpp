@@ -100,16 +100,25 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     if (scope.begin != 0 || scope.end != SIZE_MAX)
         throw EngineError(K::BadParameter, "scope", "a stretch of the reference applies to window search only");
     validate(params);
-    Series qs, rs;
-    const Series& qp = detail::prepareOne(query, "query", params, qs);
-    const Series& rp = detail::prepareOne(ref, "reference", params, rs);
-    checkPair(qp, "query", rp, "reference", Metric::Sdtw);
+    checkSeries(query, "query");
+    checkSeries(ref, "reference");
+    checkPair(query, "query", ref, "reference", Metric::Sdtw);
     if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
     std::vector<Match> matches;
     bool done = false;
     const bool half2 = scope.precision == SearchPrecision::Half2;
+    // The host's z-normalised copies, for the CPU only (the GPU normalises on the device).
+    Series qs, rs;
+    const Series* qpp = nullptr;
+    const Series* rpp = nullptr;
+    auto onHost = [&] {
+        if (!qpp) {
+            qpp = &detail::normalisedIfAsked(query, params, qs);
+            rpp = &detail::normalisedIfAsked(ref, params, rs);
+        }
+    };
 #if WARPLAB_HAVE_GPU
-    if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && qp.dims == 1) {
+    if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && query.dims == 1) {
         const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
         gpu::SdtwOptions o;
         o.devices = gpu::resolveDevices(options.devices);
@@ -125,6 +134,8 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
             // METRICS.md greedy on the host; each reported end's cost and start recomputed on the
             // CPU in double over the sdtwHalf2Span(n) columns ending at it (the same window the
             // device's half2 rescoring uses).
+            onHost();
+            const Series &qp = *qpp, &rp = *rpp;
             std::vector<float> row = gpu::sdtwLastRows(SeriesSet{query}, ref, params, prec, o).front();
             const std::size_t M = row.size(), half = qp.length / 2;
             std::vector<double> cost(row.begin(), row.end());
@@ -159,6 +170,8 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
         // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores,
         // telling progress as the columns are swept.
+        onHost();
+        const Series &qp = *qpp, &rp = *rpp;
         matches = options.kernel == "cpu.reference"
                       ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded)
                       : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk,

@@ -150,10 +150,8 @@ std::vector<compute::Match> searchMpiGpu(const compute::Series& query, const Ref
         compute::checkSeries(query, "query");
         compute::checkGpus(options.devices);
         whole = readPart(reference, 0, reference.length());
-        const compute::Series q = params.znorm ? compute::znormalized(query) : query;
-        const compute::Series r = params.znorm ? compute::znormalized(whole) : whole;
-        compute::checkPair(q, "query", r, "reference", compute::Metric::Sdtw);
-        if (q.dims != 1)
+        compute::checkPair(query, "query", whole, "reference", compute::Metric::Sdtw);
+        if (query.dims != 1)
             throw compute::EngineError(compute::EngineError::Kind::BadInput, "query",
                                        "the GPU searches univariate series only; give --backend cpu");
     });
