@@ -2,18 +2,23 @@
 # The subsequence search's time to the answer on the GPU, host work included: one query of 256
 # in 36.9 M samples (x = 0.9 x + N(0,1), 40 h at 256 Hz, .npy) with `search --stats`, the tree
 # against BASE (a `git archive` tarball, carried), alternating; then `bench` of the same shape
-# (device time and the call's host-clock time). One call on nvidia-h100-x1; carry .device-debs
-# and ab-base.tgz. Logs in $OUT.
+# (device time and the call's host-clock time); first the GPU tests named in TESTS. One call on
+# nvidia-h100-x1; carry .device-debs, .device-data and ab-base.tgz. Logs in $OUT.
 #   git archive --format=tar.gz -o ab-base.tgz <commit>; bash scripts/device/search-host.sh
 source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nproc; } | tee "$OUT/run.log"
 rm -rf /tmp/base && mkdir -p /tmp/base && tar -xzf ab-base.tgz -C /tmp/base && ln -sfn "$PWD/.device-debs" /tmp/base/.device-debs
 device_configure build-head "$OUT/cfg-head.log"
 (cd /tmp/base && device_configure build-base "$OUT/cfg-base.log")
-cmake --build build-head -j16 --target warplab-cli gpu_test_sdtw_processes > "$OUT/build-head.log" 2>&1 || { grep -A10 -E 'error|FAILED' "$OUT/build-head.log" | head -40; exit 1; }
+TESTS=${TESTS:-sdtw_processes sdtw window kernels}
+cmake --build build-head -j16 --target warplab-cli $(for t in $TESTS; do echo gpu_test_$t; done) > "$OUT/build-head.log" 2>&1 || { grep -A10 -E 'error|FAILED' "$OUT/build-head.log" | head -40; exit 1; }
 cmake --build /tmp/base/build-base -j16 --target warplab-cli > "$OUT/build-base.log" 2>&1 || { grep -A10 -E 'error|FAILED' "$OUT/build-base.log" | head -40; exit 1; }
 echo "built after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"
-timeout 200 build-head/tests/gpu/gpu_test_sdtw_processes "$PWD/.device-data" 2>&1 | grep -E "FAIL|checks" | tee -a "$OUT/run.log"
+for t in $TESTS; do
+  timeout 300 build-head/tests/gpu/gpu_test_$t "$PWD/.device-data" > "$OUT/test_$t.log" 2>&1
+  echo "gpu_test_$t exit $? ($(( $(date +%s) - T0 )) s)" | tee -a "$OUT/run.log"
+  grep -E "FAIL|checks" "$OUT/test_$t.log" | tail -6 | tee -a "$OUT/run.log"
+done
 w=/tmp/host_time && mkdir -p $w
 python3 - "$w" <<'PY'
 import sys, numpy as np

@@ -155,16 +155,25 @@ HostInputs packInputs(const SeriesSet& queries, const Series& reference, const P
     if (queries.empty()) throw EngineError(K::BadInput, "queries", "no series given");
     HostInputs in;
     in.qh = packSeries(queries, 0, queries.size(), "queries");
-    in.rh = packSeries(SeriesSet{reference}, 0, 1, "reference");
-    if (in.qh.dims != 1 || in.rh.dims != 1)
+    in.reference = &reference;
+    if (in.qh.dims != 1 || reference.dims != 1)
         throw EngineError(K::BadInput, "dims", "the GPU subsequence search takes univariate series");
+    if (reference.length == 0 || reference.values.size() != reference.length)
+        throw EngineError(K::BadInput, "reference", "empty series");
+    if (reference.length > std::size_t(1) << 30) throw EngineError(K::BadInput, "reference", "longer than 2^30 samples");
+    const std::vector<float>& r = reference.values;
+    for (std::size_t k = 0; k < r.size(); ++k)
+        if (!std::isfinite(r[k]))
+            throw EngineError(K::BadInput, "reference",
+                              "sample " + std::to_string(k) + " is " + (std::isnan(r[k]) ? "NaN" : "infinite"));
     if (precision == SdtwPrecision::Half2 && !params.znorm) {
         // Half overflows at 65504; x - y of samples within +-32000 stays finite (a cost may
         // round up to +inf, which only loses that path).
-        for (const PackedHost* set : {&in.qh, &in.rh})
-            for (float v : set->values)
+        const std::vector<float>* sets[] = {&in.qh.values, &r};
+        for (const std::vector<float>* set : sets)
+            for (float v : *set)
                 if (std::fabs(v) > 32000.f)
-                    throw EngineError(K::BadInput, set == &in.rh ? "reference" : "queries",
+                    throw EngineError(K::BadInput, set == &r ? "reference" : "queries",
                                       "half2 precision takes samples within +-32000; z-normalise (--znorm)");
     }
     return in;
@@ -173,12 +182,14 @@ HostInputs packInputs(const SeriesSet& queries, const Series& reference, const P
 void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecision precision, Stream& stream,
              Event& start, bool twoKernelNormaliser) {
     p.qh = in.qh;
-    const PackedHost& rh = in.rh;
-    p.m = rh.maxLength;
+    const Series& ref = *in.reference;
+    p.m = int(ref.length);
     p.maxLength = p.qh.maxLength;
-    PackedDevice rd;
     p.qd.upload(p.qh, stream.get());
-    rd.upload(rh, stream.get());
+    // The reference straight into the padded pass input, normalised there.
+    p.y.resize(std::size_t(p.m) + kPadY);
+    check(gpuMemsetAsync(p.y.get() + p.m, 0, kPadY * sizeof(float), stream.get()), "memset");
+    p.y.upload(ref.values.data(), ref.values.size(), stream.get());
     start.record(stream.get());
     if (params.znorm && twoKernelNormaliser) {
         znormTwoKernels(p.qd.values.get(), p.qd.offsets.get(), p.qd.lengths.get(), p.qd.count, p.qh.maxLength, p.qMean,
@@ -188,13 +199,13 @@ void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecis
                                                                                 p.qd.lengths.get(), p.qd.count);
         checkLaunch("z-normalisation kernel");
     }
-    if (params.znorm) znormLong(rd.values.get(), rd.offsets.get(), rd.lengths.get(), rh.maxLength, p, stream.get());
+    if (params.znorm) {
+        const long long zero = 0;
+        p.rOffset.upload(&zero, 1, stream.get());
+        p.rLength.upload(&p.m, 1, stream.get());
+        znormLong(p.y.get(), p.rOffset.get(), p.rLength.get(), p.m, p, stream.get());
+    }
     p.znormDone.record(stream.get());
-    p.y.resize(std::size_t(p.m) + kPadY);
-    check(gpuMemsetAsync(p.y.get(), 0, (std::size_t(p.m) + kPadY) * sizeof(float), stream.get()), "memset");
-    check(gpuMemcpyAsync(p.y.get(), rd.values.get(), std::size_t(p.m) * sizeof(float), gpuMemcpyDeviceToDevice,
-                         stream.get()),
-          "copy on device");
     if (precision == SdtwPrecision::Half2) {
         const int ov = sdtwHalf2Span(p.maxLength);
         // Two equal segments overlapping by ov; a reference too short to split is computed
@@ -209,7 +220,6 @@ void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecis
         p.yh.resize(std::size_t(p.L) + kPadY);
         sdtw::packHalf2Reference(p.y.get(), p.yh.get(), p.L, p.h, kPadY, stream.get());
     }
-    // The stream keeps rd alive until here: its values were copied into p.y on the stream.
     stream.sync();
 }
 

@@ -34,11 +34,16 @@ struct Prepared {
     Event znormDone;            // recorded after the z-normalisation
     DeviceBuffer<double> qMean, qSd, rMean, rSd;  // the normalisers' statistics
     DeviceBuffer<double> rParts;                  // the reference's, by pieces
+    DeviceBuffer<long long> rOffset;              // {0}: the reference as a set of one (the normaliser's view)
+    DeviceBuffer<int> rLength;                    // {m}
 };
 
-// The inputs packed and checked once on the host, for every device's prepare().
+// The inputs checked once on the host, for every device's prepare(): the queries packed, the
+// reference uploaded from the caller's samples as they are (a copy of 40 hours costs more host
+// time than the device's whole search).
 struct HostInputs {
-    PackedHost qh, rh;
+    PackedHost qh;
+    const Series* reference = nullptr;
 };
 
 HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision);
