@@ -3,12 +3,12 @@
 // stretches made exact, or half2 pass: sdtw_stretches.cu); the top-k ends with METRICS.md's
 // exclusion zone, then the starts from fp32 windows ending at those ends (sdtw_matches.cu).
 // Queries go in chunks sized to the free device memory; several devices split a batch's
-// queries or each query's stretches.
+// queries or each query's stretches, and several processes (SdtwOptions::processes) each
+// query's stretches too.
 // gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -142,80 +142,6 @@ DevicePlan planDevices(const SeriesSet& queries, const Series& reference, SdtwPr
     return plan;
 }
 
-// Process 0's windows and the seeds other processes hold. For every window round that needs
-// any, process 0 sends each other process the list of (query, checkpoint) it lacks, and each
-// holder answers with its columns in list order; an empty list ends the chunk's windows.
-using SeedWant = std::pair<int, int>;  // (query, checkpoint)
-
-void sendWants(const ProcessGroup& P, const std::vector<SeedWant>& wants) {
-    const std::uint64_t n = wants.size();
-    for (int i = 1; i < P.count; ++i) {
-        P.send(&n, sizeof n, i);
-        if (n) P.send(wants.data(), wants.size() * sizeof(SeedWant), i);
-    }
-}
-
-// The process and local share holding checkpoint c (its column c * C + C - 1).
-int processOfCheckpoint(int c, const std::vector<int>& bounds, const ProcessGroup& P) {
-    const int col = c * sdtw::kCheckpointEvery + sdtw::kCheckpointEvery - 1;
-    const int S = int(bounds.size()) - 1;
-    const int k = int(std::upper_bound(bounds.begin(), bounds.end(), col) - bounds.begin()) - 1;
-    return sdtw::processHolding(std::min(std::max(k, 0), S - 1), S, &P);
-}
-
-void fetchRemoteSeeds(DeviceShare& s0, const ProcessGroup& P, const std::vector<sdtw::Task>& round,
-                      const std::vector<int>& bounds, int c0, int c1, int ckCols, int ckRows) {
-    constexpr int C = sdtw::kCheckpointEvery;
-    std::vector<SeedWant> wants;
-    for (const sdtw::Task& t : round) {
-        const int col = t.seed * C + C - 1;
-        if (t.seed >= 0 && (col < c0 || col >= c1)) wants.push_back({t.query, t.seed});
-    }
-    if (wants.empty()) return;
-    sendWants(P, wants);
-    std::vector<float> column(static_cast<std::size_t>(ckRows));
-    s0.run([&] {
-        for (const auto& [q, c] : wants) {
-            P.recv(column.data(), column.size() * sizeof(float), processOfCheckpoint(c, bounds, P));
-            check(gpuMemcpyAsync(s0.own->ck.get() + (std::size_t(q) * ckCols + std::size_t(c)) * ckRows, column.data(),
-                                 column.size() * sizeof(float), gpuMemcpyHostToDevice, s0.own->stream.get()),
-                  "copy to the device");
-            s0.own->stream.sync();
-        }
-    });
-}
-
-void endSeeds(const ProcessGroup& P) { sendWants(P, {}); }
-
-// The other processes while process 0 runs the windows: answer each list with the columns this
-// process holds, until the empty list.
-void serveSeeds(std::vector<DeviceShare>& shares, const ProcessGroup& P, const std::vector<int>& bounds, int ckCols,
-                int ckRows) {
-    constexpr int C = sdtw::kCheckpointEvery;
-    std::vector<float> column(static_cast<std::size_t>(ckRows));
-    for (;;) {
-        std::uint64_t n = 0;
-        P.recv(&n, sizeof n, 0);
-        if (n == 0) return;
-        std::vector<SeedWant> wants(n);
-        P.recv(wants.data(), wants.size() * sizeof(SeedWant), 0);
-        for (const auto& [q, c] : wants) {
-            if (processOfCheckpoint(c, bounds, P) != P.index) continue;
-            const int col = c * C + C - 1;
-            DeviceShare* holder = &shares[0];
-            for (DeviceShare& sh : shares)
-                if (sh.k0 < sh.k1 && col >= bounds[sh.k0] && col < bounds[sh.k1]) holder = &sh;
-            holder->run([&] {
-                check(gpuMemcpyAsync(column.data(), holder->own->ck.get() + (std::size_t(q) * ckCols + std::size_t(c)) * ckRows,
-                                     column.size() * sizeof(float), gpuMemcpyDeviceToHost, holder->own->stream.get()),
-                      "copy from the device");
-                holder->own->stream.sync();
-            });
-            P.send(column.data(), column.size() * sizeof(float), 0);
-        }
-    }
-}
-
 }  // namespace
 
 std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const Series& reference,
@@ -303,7 +229,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
             check(gpuStreamSynchronize(s), "stream synchronisation");
         });
         if (P && P->index != 0) {  // process 0 runs the windows; this one sends it the seeds it holds
-            serveSeeds(shares, *P, bounds, ckCols, ckRows);
+            sdtw::serveSeeds(shares, *P, bounds, ckCols, ckRows);
             continue;
         }
         // One window per match, ending at it: fp32 from the checkpoint about n + C columns
@@ -331,7 +257,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         // A window's seed checkpoint lies in some share's stretches: copied into share 0's
         // first; from another process, asked for by the round (fetchRemoteSeeds).
         auto fetchSeeds = [&](const std::vector<sdtw::Task>& round) {
-            if (P) fetchRemoteSeeds(s0, *P, round, bounds, c0, c1, ckCols, ckRows);
+            if (P) sdtw::fetchRemoteSeeds(s0, *P, round, bounds, c0, c1, ckCols, ckRows);
             for (const sdtw::Task& t : round) {
                 if (t.seed < 0) continue;
                 const int col = t.seed * C + C - 1;
@@ -350,7 +276,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
             runWindows(p, q0, nq, tasks, half2 ? nullptr : s0.own->ck.get(), ckCols, ckRows, absCost, starts, costs, tm,
                        s0.own->stream.get(), shares.size() > 1 || P ? std::function(fetchSeeds) : nullptr);
         });
-        if (P) endSeeds(*P);
+        if (P) sdtw::endSeeds(*P);
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             const std::size_t o = slot[i];
             const float cost = half2 ? costs[i] : hc[o];

@@ -1,7 +1,7 @@
 // The host side of the GPU subsequence search shared by its files (private to this folder):
 // the inputs on a device (sdtw_inputs.cu), the pass over whole queries or reference stretches
 // made exact (sdtw_stretches.cu), the top-k ends and their start windows (sdtw_matches.cu),
-// driven by sdtw_gpu.cu (sdtw_gpu.h).
+// what processes exchange beyond that (sdtw_processes.cu), driven by sdtw_gpu.cu (sdtw_gpu.h).
 #pragma once
 // gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
 #include "compute/gpu/runtime/gpu_runtime.h"
@@ -113,16 +113,26 @@ struct DeviceShare {
     }
 };
 
+// Over processes (sdtw_processes.cu). The stretches [first, end) process `index` of
+// `processes` sweeps (null: one process, all S), and the process whose stretches hold stretch k.
+std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index);
+int processHolding(int k, int S, const ProcessGroup* processes);
+// Process 0's windows (runWindows' fetchSeeds): the seed checkpoints of `round` outside its
+// columns [c0, c1), asked for from every other process and copied into share 0's ck; endSeeds
+// when its windows are done. The other processes serveSeeds meanwhile: each list answered with
+// the columns they hold, until endSeeds. Over processes: collective.
+void fetchRemoteSeeds(DeviceShare& s0, const ProcessGroup& P, const std::vector<Task>& round,
+                      const std::vector<int>& bounds, int c0, int c1, int ckCols, int ckRows);
+void endSeeds(const ProcessGroup& P);
+void serveSeeds(std::vector<DeviceShare>& shares, const ProcessGroup& P, const std::vector<int>& bounds, int ckCols,
+                int ckRows);
+
 // The last rows (and fp32 checkpoints, when withCk) of queries [q0, q0 + nq) into every share's
 // costRow / ck: one pass over the whole reference on the one share, or (fp32, more than one
 // stretch) each share's stretches, then re-swept exact. Returns the stretch bounds (0, ..., m).
 std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, SdtwPrecision precision, bool absCost,
                               bool withCk, int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm);
 
-// The stretches [first, end) process `index` of `processes` sweeps (null: one process, all S).
-std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index);
-// The process whose stretches hold stretch k.
-int processHolding(int k, int S, const ProcessGroup* processes);
 
 // The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query): k
 // rounds of (smallest cost, smallest column), each excluding end - n/2 .. end + n/2.

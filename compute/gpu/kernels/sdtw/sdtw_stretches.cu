@@ -353,20 +353,6 @@ void checkpointsFromHost(DeviceShare& sh, int nq, std::size_t c, int ckCols, int
 
 }  // namespace
 
-std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index) {
-    const int K = processes ? std::max(1, processes->count) : 1;
-    return {int((long long)S * index / K), int((long long)S * (index + 1) / K)};
-}
-
-int processHolding(int stretch, int S, const ProcessGroup* processes) {
-    const int K = processes ? std::max(1, processes->count) : 1;
-    for (int i = 0; i < K; ++i) {
-        const auto [k0, k1] = processStretches(S, processes, i);
-        if (stretch >= k0 && stretch < k1) return i;
-    }
-    return K - 1;
-}
-
 // The last rows (and fp32 checkpoints, when ck) of queries [q0, q0 + nq) into every share's
 // costRow / ck: one pass over the whole reference on the one share, or (fp32, more than one
 // stretch) each share's stretches, then re-swept exact (reseedStretches). Returns the bounds.
