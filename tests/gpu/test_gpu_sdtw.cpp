@@ -20,6 +20,8 @@
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
+#include "compute/cpu/window_search.h"
+#include "compute/engine.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -341,6 +343,51 @@ void testStretches(const std::string& dataDir) {
     compareStretched("Bonn EEG, raw, abs", eegQ, Series(joined), false, true, {0, 11});
 }
 
+// Self-exclusion through Engine::search on the GPU (fp32: the excluded ends masked on the
+// device before the top-k rounds) against the double reference with the same ends excluded:
+// starts and ends equal, costs within 2e-4 relative. A query cut from a random walk (its own
+// place the best match, excluded) and one cut from the Bonn seizure segments, top-5.
+void testExcluded(const std::string& dataDir) {
+    auto check = [](const std::string& what, const Series& y, std::size_t at, std::size_t n) {
+        const Series q(std::vector<float>(y.values.begin() + std::ptrdiff_t(at), y.values.begin() + std::ptrdiff_t(at + n)));
+        Params p;
+        p.metric = Metric::Sdtw;
+        p.znorm = true;
+        p.topk = 5;
+        SearchScope scope;
+        scope.excluded = {exclusionZone(at + n - 1, n)};
+        RunOptions gpuRun;
+        gpuRun.backend = Backend::Cuda;
+        const auto got = Engine::search(q, y, p, gpuRun, scope);
+        const auto want = reference::sdtwTopK(znormalized(q), znormalized(y), false, 5, scope.excluded);
+        double worst = 0;
+        bool same = got.size() == want.size() && !got.empty();
+        for (std::size_t i = 0; same && i < got.size(); ++i) {
+            same = got[i].start == want[i].start && got[i].end == want[i].end &&
+                   (got[i].end < scope.excluded[0].first || got[i].end > scope.excluded[0].second);
+            worst = std::max(worst, relErr(got[i].cost, want[i].cost));
+        }
+        report(same && worst <= 2e-4, what + ": self-excluded GPU search == double reference (top-5, ends outside " +
+                                          std::to_string(scope.excluded[0].first) + ".." +
+                                          std::to_string(scope.excluded[0].second) + ")",
+               worst);
+    };
+    std::mt19937 rng(63);
+    check("random walk 200003, query of 256 cut at 100000", randomSeries(rng, 200003), 100000, 256);
+    std::vector<float> seizure;
+    for (int i = 1; i <= 5; ++i) {
+        char name[64];
+        std::snprintf(name, sizeof name, "/bonn/S/S%03d.txt", i);
+        const auto v = readColumn(dataDir + name);
+        seizure.insert(seizure.end(), v.begin(), v.end());
+    }
+    if (seizure.size() < 20000) {
+        report(false, "the Bonn seizure segments not found under " + dataDir + "/bonn/S", 0);
+        return;
+    }
+    check("Bonn S001-S005 joined, query of 173 cut at 8000", Series(seizure), 8000, 173);
+}
+
 struct RowError {
     double median = 0, max = 0;
 };
@@ -441,6 +488,7 @@ int main(int argc, char** argv) {
     try {
         testFp32();
         testStretches(dataDir);
+        testExcluded(dataDir);
         testRowsSweep(dataDir);
         testHalf2(dataDir);
     } catch (const std::exception& e) {
