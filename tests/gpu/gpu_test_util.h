@@ -57,6 +57,31 @@ inline SeriesSet readUcr(const std::string& path) {
     return set;
 }
 
+// One sample per line (the Bonn segments' format); empty when the file is missing.
+inline std::vector<float> readColumn(const std::string& path) {
+    std::vector<float> v;
+    std::ifstream in(path);
+    float x;
+    while (in >> x) v.push_back(x);
+    return v;
+}
+
+// The Bonn EEG segments of `sets` ("Z", "F", "S"; five of each) joined end to end, in that order;
+// `s001` (may be null) gets segment S001 alone. Empty when they are missing.
+inline std::vector<float> bonnJoined(const std::string& dataDir, const std::vector<std::string>& sets,
+                                     std::vector<float>* s001 = nullptr) {
+    std::vector<float> joined;
+    for (const std::string& set : sets)
+        for (int i = 1; i <= 5; ++i) {
+            char name[64];
+            std::snprintf(name, sizeof name, "/bonn/%s/%s%03d.txt", set.c_str(), set.c_str(), i);
+            const std::vector<float> v = readColumn(dataDir + name);
+            if (set == "S" && i == 1 && s001) *s001 = v;
+            joined.insert(joined.end(), v.begin(), v.end());
+        }
+    return joined;
+}
+
 // The exit code of a test program: 1 on any failure.
 inline int finish() {
     std::printf("%d checks, %d failed\n", checks, failures);

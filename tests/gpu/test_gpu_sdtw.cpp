@@ -215,16 +215,6 @@ void testRowsSweep(const std::string& dataDir) {
 }
 
 // One sample per line (the Bonn EEG segments); empty when the file is missing.
-std::vector<float> readColumn(const std::string& path) {
-    std::vector<float> v;
-    if (FILE* f = std::fopen(path.c_str(), "r")) {
-        float x;
-        while (std::fscanf(f, "%f", &x) == 1) v.push_back(x);
-        std::fclose(f);
-    }
-    return v;
-}
-
 // Reference stretches (SdtwOptions::stretches): the pass cut into stretches, each after the
 // first re-swept from the exact column before it, must give the unsplit pass's last rows bit
 // for bit, hence its matches (starts from the same checkpoints). Stretch counts from 2 to one
@@ -323,15 +313,8 @@ void testStretches(const std::string& dataDir) {
     compareStretched("integer stairs, 2 queries in 60000", tie, stairs, false, false, {0, 9, 60000 / 128});
 
     // Real EEG: every Bonn segment joined (seizure-free Z and F, seizure S), queries cut from S001.
-    std::vector<float> joined, s001;
-    for (const char* set : {"Z", "F", "S"})
-        for (int i = 1; i <= 5; ++i) {
-            char name[64];
-            std::snprintf(name, sizeof name, "/bonn/%s/%s%03d.txt", set, set, i);
-            const auto v = readColumn(dataDir + name);
-            if (std::string(set) == "S" && i == 1) s001 = v;
-            joined.insert(joined.end(), v.begin(), v.end());
-        }
+    std::vector<float> s001;
+    const std::vector<float> joined = bonnJoined(dataDir, {"Z", "F", "S"}, &s001);
     if (s001.size() < 2200 || joined.size() < 40000) {
         report(false, "the Bonn EEG segments not found under " + dataDir + "/bonn", 0);
         return;
@@ -374,13 +357,7 @@ void testExcluded(const std::string& dataDir) {
     };
     std::mt19937 rng(63);
     check("random walk 200003, query of 256 cut at 100000", randomSeries(rng, 200003), 100000, 256);
-    std::vector<float> seizure;
-    for (int i = 1; i <= 5; ++i) {
-        char name[64];
-        std::snprintf(name, sizeof name, "/bonn/S/S%03d.txt", i);
-        const auto v = readColumn(dataDir + name);
-        seizure.insert(seizure.end(), v.begin(), v.end());
-    }
+    const std::vector<float> seizure = bonnJoined(dataDir, {"S"});
     if (seizure.size() < 20000) {
         report(false, "the Bonn seizure segments not found under " + dataDir + "/bonn/S", 0);
         return;

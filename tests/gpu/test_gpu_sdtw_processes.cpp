@@ -170,16 +170,6 @@ void compareProcesses(const std::string& what, const SeriesSet& queries, const S
     }
 }
 
-std::vector<float> readColumn(const std::string& path) {
-    std::vector<float> v;
-    if (FILE* f = std::fopen(path.c_str(), "r")) {
-        float x;
-        while (std::fscanf(f, "%f", &x) == 1) v.push_back(x);
-        std::fclose(f);
-    }
-    return v;
-}
-
 void testProcesses(const std::string& dataDir) {
     std::mt19937 rng(57);
     const Series walk = randomSeries(rng, 200003);
@@ -214,15 +204,8 @@ void testProcesses(const std::string& dataDir) {
                                                          walk.values.begin() + std::ptrdiff_t(at + n)))},
                      walk, true, {2, 3}, self);
     // Real EEG: every Bonn segment joined, queries cut from S001, raw and z-normalised.
-    std::vector<float> joined, s001;
-    for (const char* set : {"Z", "F", "S"})
-        for (int i = 1; i <= 5; ++i) {
-            char name[64];
-            std::snprintf(name, sizeof name, "/bonn/%s/%s%03d.txt", set, set, i);
-            const auto v = readColumn(dataDir + name);
-            if (std::string(set) == "S" && i == 1) s001 = v;
-            joined.insert(joined.end(), v.begin(), v.end());
-        }
+    std::vector<float> s001;
+    const std::vector<float> joined = bonnJoined(dataDir, {"Z", "F", "S"}, &s001);
     if (s001.size() < 2200 || joined.size() < 40000) {
         report(false, "the Bonn EEG segments not found under " + dataDir + "/bonn", 0);
         return;
