@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The subsequence search's time to the answer on the GPU, host work included: one query of 256
-# in 36.9 M samples (x = 0.9 x + N(0,1), 40 h at 256 Hz, .npy) with `search --stats`, the tree
+# in 36.9 M samples (SIGNAL=ar: x = 0.9 x + N(0,1), the default; SIGNAL=walk: a cumulative sum;
+# 40 h at 256 Hz, .npy) with `search --stats`, the tree
 # against BASE (a `git archive` tarball, carried), alternating; then `bench` of the same shape
 # (device time and the call's host-clock time); first the GPU tests named in TESTS. One call on
 # nvidia-h100-x1; carry .device-debs, .device-data and ab-base.tgz. Logs in $OUT.
@@ -20,16 +21,19 @@ for t in $TESTS; do
   grep -E "FAIL|checks" "$OUT/test_$t.log" | tail -6 | tee -a "$OUT/run.log"
 done
 w=/tmp/host_time && mkdir -p $w
-python3 - "$w" <<'PY'
+python3 - "$w" "${SIGNAL:-ar}" <<'PY'
 import sys, numpy as np
 rng = np.random.default_rng(5)
 n = 36864000
 e = rng.standard_normal(n)
-try:
-    from scipy.signal import lfilter
-    x = lfilter([1.0], [1.0, -0.9], e)
-except ImportError:
-    x = np.convolve(e, 0.9 ** np.arange(200))[:n]
+if sys.argv[2] == "walk":  # a random walk (cumulative sum): it drifts without bound
+    x = np.cumsum(e)
+else:
+    try:
+        from scipy.signal import lfilter
+        x = lfilter([1.0], [1.0, -0.9], e)
+    except ImportError:
+        x = np.convolve(e, 0.9 ** np.arange(200))[:n]
 x = x.astype(np.float32)
 np.save(sys.argv[1] + "/ref.npy", x)
 np.save(sys.argv[1] + "/query.npy", x[18000000 - 100:18000000 + 156] + rng.standard_normal(256).astype(np.float32) * 0.1)
