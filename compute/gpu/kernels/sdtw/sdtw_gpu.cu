@@ -209,7 +209,9 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         const auto passT0 = std::chrono::steady_clock::now();
         const std::vector<int> bounds = lastRowsPass(shares, q0, nq, precision, absCost, !half2, ckCols, ckRows, options, tm);
         const int S = int(bounds.size()) - 1;
-        const auto [K0, K1] = sdtw::processStretches(S, P, P ? P->index : 0);
+        // (No structured bindings here: lambdas below use them, which hipcc's clang refuses.)
+        const std::pair<int, int> own = sdtw::processStretches(S, P, P ? P->index : 0);
+        const int K0 = own.first, K1 = own.second;
         const int c0 = bounds[K0], c1 = bounds[K1];  // this process's columns
         std::vector<float> hc(std::size_t(nq) * k);
         std::vector<int> he(hc.size());

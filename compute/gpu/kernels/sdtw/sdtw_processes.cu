@@ -88,7 +88,8 @@ void serveSeeds(std::vector<DeviceShare>& shares, const ProcessGroup& P, const s
         if (n == 0) return;
         std::vector<SeedWant> wants(n);
         P.recv(wants.data(), wants.size() * sizeof(SeedWant), 0);
-        for (const auto& [q, c] : wants) {
+        for (const SeedWant& w : wants) {
+            const int q = w.first, c = w.second;  // not a structured binding: the lambda below captures them
             if (processOfCheckpoint(c, bounds, P) != P.index) continue;
             const int col = c * C + C - 1;
             DeviceShare* holder = &shares[0];

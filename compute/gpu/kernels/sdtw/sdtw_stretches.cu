@@ -397,7 +397,9 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
     tm.stretches = int(bounds.size()) - 1;
     S = tm.stretches;
     const int self = P ? P->index : 0;
-    const auto [K0, K1] = processStretches(S, P, self);
+    // (No structured bindings: the lambdas below capture these, which hipcc's clang refuses.)
+    const std::pair<int, int> own = processStretches(S, P, self);
+    const int K0 = own.first, K1 = own.second;
     const int D = int(shares.size());
     for (int d = 0; d < D; ++d) {  // the first shares get a stretch more where they do not divide
         shares[d].k0 = K0 + ((K1 - K0) * d + D - 1) / D;
