@@ -135,7 +135,9 @@ void runSearch(const SearchOptions& o) {
         // Under mpirun: a stretch of the reference per rank (mpi_search.h); the window mode on
         // the rank's GPU where one is named, the subsequence mode on the ranks' GPUs where one
         // is named or (auto) every rank has one, as one process would, else on all their cores.
-        const bool gpuSearch = !window && usesGpuOnEveryRank(o.run);
+        // (Multichannel series search on the CPU under auto, as in one process.)
+        const bool gpuSearch = !window && (query.dims == 1 || compute::namesGpu(o.run.backend, o.run.kernel)) &&
+                               usesGpuOnEveryRank(o.run);
         namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
             if (window) {
                 compute::Params wp = params;
