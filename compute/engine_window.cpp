@@ -107,16 +107,9 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     std::vector<Match> matches;
     bool done = false;
     const bool half2 = scope.precision == SearchPrecision::Half2;
-    // The host's z-normalised copies, for the CPU only (the GPU normalises on the device).
+    // The host's z-normalised copies (qs, rs) are made only where the host computes on them;
+    // the GPU normalises on the device.
     Series qs, rs;
-    const Series* qpp = nullptr;
-    const Series* rpp = nullptr;
-    auto onHost = [&] {
-        if (!qpp) {
-            qpp = &detail::normalisedIfAsked(query, params, qs);
-            rpp = &detail::normalisedIfAsked(ref, params, rs);
-        }
-    };
 #if WARPLAB_HAVE_GPU
     if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && query.dims == 1) {
         const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
@@ -134,8 +127,8 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
             // METRICS.md greedy on the host; each reported end's cost and start recomputed on the
             // CPU in double over the sdtwHalf2Span(n) columns ending at it (the same window the
             // device's half2 rescoring uses).
-            onHost();
-            const Series &qp = *qpp, &rp = *rpp;
+            const Series& qp = detail::normalisedIfAsked(query, params, qs);
+            const Series& rp = detail::normalisedIfAsked(ref, params, rs);
             std::vector<float> row = gpu::sdtwLastRows(SeriesSet{query}, ref, params, prec, o).front();
             const std::size_t M = row.size(), half = qp.length / 2;
             std::vector<double> cost(row.begin(), row.end());
@@ -170,8 +163,8 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
         // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores,
         // telling progress as the columns are swept.
-        onHost();
-        const Series &qp = *qpp, &rp = *rpp;
+        const Series& qp = detail::normalisedIfAsked(query, params, qs);
+        const Series& rp = detail::normalisedIfAsked(ref, params, rs);
         matches = options.kernel == "cpu.reference"
                       ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded)
                       : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk,

@@ -179,8 +179,9 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     for (int rep = -1; rep < repeats; ++rep) {
         if (rep == 0) meter.start();
         got = sdtwSearchBatch(qs, ref, p, &timing, precision, options);
-        if (rep >= 0) times.push_back(timing.kernelSeconds);
-        if (rep >= 0) totals.push_back(timing.totalSeconds);
+        if (rep < 0) continue;
+        times.push_back(timing.kernelSeconds);
+        totals.push_back(timing.totalSeconds);
     }
     std::size_t runs = times.size();
     for (; meter.wantsLongerWindow(); ++runs) sdtwSearchBatch(qs, ref, p, nullptr, precision, options);
