@@ -130,7 +130,7 @@ DevicePlan planDevices(const SeriesSet& queries, const Series& reference, SdtwPr
     if (D <= 1 || queries.empty()) return plan;
     int maxLen = 1;
     for (const Series& q : queries) maxLen = std::max(maxLen, int(q.length));
-    if (options.processes && options.processes->count > 1) return plan;  // the processes split the stretches
+    if (sdtw::splitOver(options)) return plan;  // the processes split the stretches
     const int share = int((queries.size() + std::size_t(D) - 1) / std::size_t(D));
     const bool fillsEach = options.stretches == 1 ||
                            sdtwStretchCount(int(reference.length), maxLen, share,
@@ -148,7 +148,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
                                                 const Params& params, SdtwTiming* timing, SdtwPrecision precision,
                                                 const SdtwOptions& options) {
     checkOptions(options);
-    const ProcessGroup* P = options.processes && options.processes->count > 1 ? options.processes : nullptr;
+    const ProcessGroup* P = sdtw::splitOver(options);
     if (P && precision == SdtwPrecision::Half2)
         throw EngineError(EngineError::Kind::BadParameter, "precision",
                           "half2 is a GPU search of one process; run it without mpirun");

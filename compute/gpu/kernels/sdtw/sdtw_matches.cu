@@ -40,6 +40,12 @@ __device__ __forceinline__ void blockBest(float& v, int& j, float* sv, int* sj) 
     __syncthreads();
 }
 
+// METRICS.md's exclusion zone: columns end - n/2 .. end + n/2 of one row set to +inf, by the block.
+__device__ __forceinline__ void excludeAround(float* row, int m, int end, int n) {
+    const int half = n / 2;
+    for (int c = max(0, end - half) + int(threadIdx.x); c <= min(m - 1, end + half); c += blockDim.x) row[c] = INFINITY;
+}
+
 // Pieces of columns [c0, c1).
 __global__ void pieceBestKernel(const float* costRow, int m, int c0, int c1, float* pieceV, int* pieceJ) {
     __shared__ float sv[kThreads];
@@ -82,19 +88,13 @@ __global__ void takeBestKernel(float* costRow, const int* qLengths, int m, int p
         outCost[std::size_t(q) * k + round] = bv;
         outEnd[std::size_t(q) * k + round] = bj;
     }
-    if (!exclude) return;
-    const int half = qLengths[q] / 2;
-    float* row = costRow + std::size_t(q) * m;
-    for (int c = max(0, bj - half) + int(threadIdx.x); c <= min(m - 1, bj + half); c += blockDim.x) row[c] = INFINITY;
+    if (exclude) excludeAround(costRow + std::size_t(q) * m, m, bj, qLengths[q]);
 }
 
 // One block per query: the columns end - n/2 .. end + n/2 of the round's winner (none: end < 0).
 __global__ void excludeKernel(float* costRow, const int* qLengths, int m, const int* ends) {
-    const int q = blockIdx.x, e = ends[q];
-    if (e < 0) return;
-    const int half = qLengths[q] / 2;
-    float* row = costRow + std::size_t(q) * m;
-    for (int c = max(0, e - half) + int(threadIdx.x); c <= min(m - 1, e + half); c += blockDim.x) row[c] = INFINITY;
+    const int q = blockIdx.x;
+    if (ends[q] >= 0) excludeAround(costRow + std::size_t(q) * m, m, ends[q], qLengths[q]);
 }
 
 __global__ void maskKernel(float* costRow, int m, int lo, int hi) {

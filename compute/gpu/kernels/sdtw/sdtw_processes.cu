@@ -27,6 +27,28 @@ int processHolding(int stretch, int S, const ProcessGroup* processes) {
     return K - 1;
 }
 
+void checkpointsToHost(DeviceShare& sh, int q0, int nq, std::size_t c, int ckCols, int ckRows, float* host) {
+    sh.run([&] {
+        for (int q = q0; q < q0 + nq; ++q)
+            check(gpuMemcpyAsync(host + std::size_t(q - q0) * ckRows,
+                                 sh.own->ck.get() + (std::size_t(q) * ckCols + c) * ckRows,
+                                 std::size_t(ckRows) * sizeof(float), gpuMemcpyDeviceToHost, sh.own->stream.get()),
+                  "copy from the device");
+        sh.own->stream.sync();
+    });
+}
+
+void checkpointsFromHost(DeviceShare& sh, int q0, int nq, std::size_t c, int ckCols, int ckRows, const float* host) {
+    sh.run([&] {
+        for (int q = q0; q < q0 + nq; ++q)
+            check(gpuMemcpyAsync(sh.own->ck.get() + (std::size_t(q) * ckCols + c) * ckRows,
+                                 host + std::size_t(q - q0) * ckRows, std::size_t(ckRows) * sizeof(float),
+                                 gpuMemcpyHostToDevice, sh.own->stream.get()),
+                  "copy to the device");
+        sh.own->stream.sync();
+    });
+}
+
 // Process 0's windows and the seeds other processes hold. For every window round that needs
 // any, process 0 sends each other process the list of (query, checkpoint) it lacks, and each
 // holder answers with its columns in list order; an empty list ends the chunk's windows.
@@ -63,15 +85,10 @@ void fetchRemoteSeeds(DeviceShare& s0, const ProcessGroup& P, const std::vector<
     if (wants.empty()) return;
     sendWants(P, wants);
     std::vector<float> column(static_cast<std::size_t>(ckRows));
-    s0.run([&] {
-        for (const auto& [q, c] : wants) {
-            P.recv(column.data(), column.size() * sizeof(float), processOfCheckpoint(c, bounds, P));
-            check(gpuMemcpyAsync(s0.own->ck.get() + (std::size_t(q) * ckCols + std::size_t(c)) * ckRows, column.data(),
-                                 column.size() * sizeof(float), gpuMemcpyHostToDevice, s0.own->stream.get()),
-                  "copy to the device");
-            s0.own->stream.sync();
-        }
-    });
+    for (const auto& [q, c] : wants) {
+        P.recv(column.data(), column.size() * sizeof(float), processOfCheckpoint(c, bounds, P));
+        checkpointsFromHost(s0, q, 1, std::size_t(c), ckCols, ckRows, column.data());
+    }
 }
 
 void endSeeds(const ProcessGroup& P) { sendWants(P, {}); }
@@ -88,19 +105,13 @@ void serveSeeds(std::vector<DeviceShare>& shares, const ProcessGroup& P, const s
         if (n == 0) return;
         std::vector<SeedWant> wants(n);
         P.recv(wants.data(), wants.size() * sizeof(SeedWant), 0);
-        for (const SeedWant& w : wants) {
-            const int q = w.first, c = w.second;  // not a structured binding: the lambda below captures them
+        for (const auto& [q, c] : wants) {
             if (processOfCheckpoint(c, bounds, P) != P.index) continue;
             const int col = c * C + C - 1;
             DeviceShare* holder = &shares[0];
             for (DeviceShare& sh : shares)
                 if (sh.k0 < sh.k1 && col >= bounds[sh.k0] && col < bounds[sh.k1]) holder = &sh;
-            holder->run([&] {
-                check(gpuMemcpyAsync(column.data(), holder->own->ck.get() + (std::size_t(q) * ckCols + std::size_t(c)) * ckRows,
-                                     column.size() * sizeof(float), gpuMemcpyDeviceToHost, holder->own->stream.get()),
-                      "copy from the device");
-                holder->own->stream.sync();
-            });
+            checkpointsToHost(*holder, q, 1, std::size_t(c), ckCols, ckRows, column.data());
             P.send(column.data(), column.size() * sizeof(float), 0);
         }
     }

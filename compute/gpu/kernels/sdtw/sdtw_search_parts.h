@@ -113,6 +113,16 @@ struct DeviceShare {
     }
 };
 
+// The processes a search is split over, or null for this process alone (none, or one).
+inline const ProcessGroup* splitOver(const SdtwOptions& o) {
+    return o.processes && o.processes->count > 1 ? o.processes : nullptr;
+}
+
+// Checkpoint c of queries [q0, q0 + nq) of a share's ck to or from `host` (nq * ckRows
+// floats), done when they return (sdtw_processes.cu).
+void checkpointsToHost(DeviceShare& sh, int q0, int nq, std::size_t c, int ckCols, int ckRows, float* host);
+void checkpointsFromHost(DeviceShare& sh, int q0, int nq, std::size_t c, int ckCols, int ckRows, const float* host);
+
 // Over processes (sdtw_processes.cu). The stretches [first, end) process `index` of
 // `processes` sweeps (null: one process, all S), and the process whose stretches hold stretch k.
 std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index);

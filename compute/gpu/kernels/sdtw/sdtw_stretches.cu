@@ -335,31 +335,6 @@ std::vector<int> stretchBounds(int m, int S) {
     return b;
 }
 
-
-// The checkpoint column c of queries [0, nq) of a share's ck to or from the host (nq * ckRows floats).
-void checkpointsToHost(DeviceShare& sh, int nq, std::size_t c, int ckCols, int ckRows, std::vector<float>& host) {
-    host.resize(std::size_t(nq) * ckRows);
-    sh.run([&] {
-        for (int q = 0; q < nq; ++q)
-            check(gpuMemcpyAsync(host.data() + std::size_t(q) * ckRows,
-                                 sh.own->ck.get() + (std::size_t(q) * ckCols + c) * ckRows,
-                                 std::size_t(ckRows) * sizeof(float), gpuMemcpyDeviceToHost, sh.own->stream.get()),
-                  "copy from the device");
-        sh.own->stream.sync();
-    });
-}
-
-void checkpointsFromHost(DeviceShare& sh, int nq, std::size_t c, int ckCols, int ckRows, const std::vector<float>& host) {
-    sh.run([&] {
-        for (int q = 0; q < nq; ++q)
-            check(gpuMemcpyAsync(sh.own->ck.get() + (std::size_t(q) * ckCols + c) * ckRows,
-                                 host.data() + std::size_t(q) * ckRows, std::size_t(ckRows) * sizeof(float),
-                                 gpuMemcpyHostToDevice, sh.own->stream.get()),
-                  "copy to the device");
-        sh.own->stream.sync();
-    });
-}
-
 }  // namespace
 
 // The last rows (and fp32 checkpoints, when ck) of queries [q0, q0 + nq) into every share's
@@ -373,7 +348,7 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
                               bool withCk, int ckCols, int ckRows, const SdtwOptions& options, SdtwTiming& tm) {
     constexpr int C = sdtw::kCheckpointEvery;
     const Prepared& p0 = shares[0].own->p;
-    const ProcessGroup* P = options.processes && options.processes->count > 1 ? options.processes : nullptr;
+    const ProcessGroup* P = splitOver(options);
     int maxLen = 1;
     for (int q = 0; q < nq; ++q) maxLen = std::max(maxLen, p0.qh.lengths[q0 + q]);
     int S = 1;
@@ -439,11 +414,10 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
                 if (auto r = processStretches(S, P, i); r.first < r.second) before = i;
             for (int i = P->count - 1; i > self; --i)
                 if (auto r = processStretches(S, P, i); r.first < r.second) after = i;
-            std::vector<float> column;
+            std::vector<float> column(std::size_t(nq) * std::size_t(ckRows));
             if (before >= 0) {
-                column.resize(std::size_t(nq) * ckRows);
                 P->recv(column.data(), column.size() * sizeof(float), before);
-                checkpointsFromHost(shares[0], nq, std::size_t(bounds[K0] / C - 1), ckCols, ckRows, column);
+                checkpointsFromHost(shares[0], 0, nq, std::size_t(bounds[K0] / C - 1), ckCols, ckRows, column.data());
                 for (int q = 0; q < nq; ++q) f[std::size_t(q) * S + K0] = bounds[K0];
                 reseed();
             }
@@ -451,7 +425,7 @@ std::vector<int> lastRowsPass(std::vector<DeviceShare>& shares, int q0, int nq, 
                 std::size_t last = 0;  // the share holding stretch K1 - 1
                 for (std::size_t d = 0; d < shares.size(); ++d)
                     if (shares[d].k0 < shares[d].k1) last = d;
-                checkpointsToHost(shares[last], nq, std::size_t(bounds[K1] / C - 1), ckCols, ckRows, column);
+                checkpointsToHost(shares[last], 0, nq, std::size_t(bounds[K1] / C - 1), ckCols, ckRows, column.data());
                 P->send(column.data(), column.size() * sizeof(float), after);
             }
         }
