@@ -6,6 +6,7 @@
 
 namespace warplab::compute::gpu {
 
-SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y, const Params& params);
+SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y, const Params& params,
+                                          GradientShape shape = {});
 
 }  // namespace warplab::compute::gpu
