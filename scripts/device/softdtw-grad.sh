@@ -3,7 +3,9 @@
 # benchmark at 128 and 1,024 with 1,024 and 16,384 pairs (each shape of GRAD_SHAPES when set),
 # then, unless NO_PROFILE, one launch of each kernel under Nsight Compute. Carry .device-debs
 # and .device-data. Logs in $OUT.
-#   [TESTS="softdtw sdtw"] [GRAD_SHAPES=0x0,8x4] bash scripts/device/softdtw-grad.sh
+# With BASE=1 the benchmark of the tree in ab-base.tgz (a `git archive` tarball, carried) runs
+# first in the same call, for a before/after on one machine.
+#   [TESTS="softdtw sdtw"] [GRAD_SHAPES=0x0,8x4] [BASE=1] bash scripts/device/softdtw-grad.sh
 source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; nproc; } | tee "$OUT/run.log"
 b=build-device-grad
@@ -18,6 +20,15 @@ for t in $TESTS; do
   grep -E "FAIL|checks" "$OUT/test_$t.log" | tail -8 | tee -a "$OUT/run.log"
 done
 B=$b/tests/gpu/warplab-gpu-bench
+if [ -n "${BASE:-}" ]; then
+  rm -rf /tmp/base && mkdir -p /tmp/base && tar -xzf ab-base.tgz -C /tmp/base && ln -sfn "$PWD/.device-debs" /tmp/base/.device-debs
+  (cd /tmp/base && device_configure build-base "$OUT/cfg-base.log" && cmake --build build-base -j16 --target warplab-gpu-bench > "$OUT/build-base.log" 2>&1) || { tail -20 "$OUT/build-base.log"; exit 1; }
+  for pairs in 1024 16384; do
+    a="--metric softdtw --gradient --fp32 --lengths 128,1024 --pairs $pairs --repeats 5"
+    echo "\$ (base) warplab-gpu-bench $a" | tee -a "$OUT/run.log"
+    timeout 200 /tmp/base/build-base/tests/gpu/warplab-gpu-bench $a 2>&1 | grep -E "^cuda" | cut -c1-400 | tee -a "$OUT/run.log"
+  done
+fi
 shapes=""; [ -n "${GRAD_SHAPES:-}" ] && shapes="--grad-shapes $GRAD_SHAPES"
 for pairs in 1024 16384; do
   a="--metric softdtw --gradient --fp32 --lengths 128,1024 --pairs $pairs --repeats 5 $shapes"

@@ -40,20 +40,26 @@ constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
 // stripe above computed at step t + 31 (forward) and prefetches one step ahead (t + 32); the
 // backward is the mirror image. A stripe runs two intervals behind the stripe it reads, so with
 // intervals of at least 33 steps every value it reads was written before the last barrier. A
-// multiple of 3, for the backward's three rotating columns.
+// multiple of 4, for the backward's four rotating columns.
 constexpr int kChunk = 36;
 
 // Where one pair's stored matrix lives: stripe q, step t, row k of the lane, lane; then, per
 // boundary between stripes q and q+1, the backward's two rows of pushes (up, diagonal).
 struct Layout {
-    long stripeStride;  // floats per stripe: (maxM + kGroup - 1) * RPL * kGroup
+    long stripeStride;  // floats per stripe: steps / 2 * (RPL + 1) * kGroup
     long pairStride;    // floats per pair
     long boundary;      // offset of the boundary rows in a pair's area
     long rowStride;     // floats per boundary row: maxM rounded up to 32
 };
 
+// The forward stores a lane's whole column at even steps and only its bottom row at odd steps
+// (the backward recomputes the other columns): steps 2p and 2p+1 share RPL + 1 rows of 32.
 template <int RPL>
-__device__ __forceinline__ long at(int t, int k, int lane) { return (long(t) * RPL + k) * kGroup + lane; }
+__device__ __forceinline__ long fullAt(int t, int k, int lane) { return (long(t >> 1) * (RPL + 1) + k) * kGroup + lane; }
+template <int RPL>
+__device__ __forceinline__ long bottomAt(int t, int lane) {
+    return (long(t >> 1) * (RPL + 1) + ((t & 1) ? RPL : RPL - 1)) * kGroup + lane;
+}
 
 // When each stripe of a pair runs. The block's W warps take the stripes in turn (processing
 // order s: w, w + W, ...); stripe s runs its c-th interval at iteration start(s) + c, with
@@ -108,7 +114,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                 }
                 bottom = rawPrev = upPrev = INFINITY;
                 yNext = loadY(-lane);
-                upNext = lane == 0 && q > 0 ? Rq[-lay.stripeStride + at<RPL>(kGroup - 1, RPL - 1, kGroup - 1)] : INFINITY;
+                upNext = lane == 0 && q > 0 ? Rq[-lay.stripeStride + bottomAt<RPL>(kGroup - 1, kGroup - 1)] : INFINITY;
             }
             const float* Ra = Rq - lay.stripeStride;  // stripe above (q > 0)
             const int tEnd = min(T, (c + 1) * kChunk);
@@ -118,7 +124,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                 // This step's y and the stripe above's value, loaded one step ahead.
                 const float yj = yNext, upAbove = upNext;
                 yNext = loadY(j + 1);
-                if (lane == 0 && q > 0 && j + 1 < m) upNext = Ra[at<RPL>(j + kGroup, RPL - 1, kGroup - 1)];
+                if (lane == 0 && q > 0 && j + 1 < m) upNext = Ra[bottomAt<RPL>(j + kGroup, kGroup - 1)];
                 if (j >= 0 && j < m) {
                     float u, d;
                     if (lane > 0) {
@@ -142,9 +148,10 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                         d = left;
                         prev[k] = v;
                         u = v;
-                        Rq[at<RPL>(t, k, lane)] = v;
+                        if (!(t & 1)) Rq[fullAt<RPL>(t, k, lane)] = v;
                     }
                     bottom = prev[RPL - 1];
+                    if (t & 1) Rq[bottomAt<RPL>(t, lane)] = bottom;
                     if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
                         float v = prev[0];
 #pragma unroll
@@ -178,32 +185,54 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwBackwardKernel(SetV
     // and diagonal (into (i, j-1)), as the shuffles carry them between lanes.
     auto pushUp = [&](int q) { return area + lay.boundary + 2 * long(q) * lay.rowStride; };
     float* g = grads + gradOffsets[p];
-    const Schedule sched(int(blockDim.x) / kGroup, T);
+    const int Tp = (T + 3) / 4 * 4;  // steps past T are idle: every lane's column is past m
+    const Schedule sched(int(blockDim.x) / kGroup, Tp);
     const int G = sched.iterations(Q);
     auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] * scale : 0.f; };
 
     int q = 0, row0 = 0;
     const float* Rq = area;
     float xr[RPL], acc[RPL], gs[RPL];
-    float colA[RPL], colB[RPL], colC[RPL];
-    float aboveA = 0.f, aboveB = 0.f, aboveC = 0.f;
+    // Columns j .. j-3 of the lane's rows, R' above them and y, by step mod 4 (P0 .. P3).
+    float P0[RPL], P1[RPL], P2[RPL], P3[RPL];
+    float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f, y0 = 0.f, y1 = 0.f, y2 = 0.f, y3 = 0.f;
     float topUp = 0.f, topDiag = 0.f;  // this lane's pushes out of its first row, last step
-    float yNext = 0.f, upNext = 0.f, diagNext = 0.f;
-    // R' of this lane's rows at column c (+inf left of the matrix).
+    float upNext = 0.f, diagNext = 0.f;
+    // R' of this lane's rows at column c, stored when its step c + lane is even (+inf outside).
     auto column = [&](int c, float (&dst)[RPL]) {
         if (c >= 0 && c < m) {
 #pragma unroll
-            for (int k = 0; k < RPL; ++k) dst[k] = Rq[at<RPL>(c + lane, k, lane)];
+            for (int k = 0; k < RPL; ++k) dst[k] = Rq[fullAt<RPL>(c + lane, k, lane)];
         } else {
 #pragma unroll
             for (int k = 0; k < RPL; ++k) dst[k] = INFINITY;
         }
     };
-    // R' of the row above the lane's first row at column c.
+    // R' of column c at an odd step, recomputed as the forward computed it (the same operations
+    // on the same operands: the same bits) from column c-1 and the row above at c and c-1.
+    auto recompute = [&](int c, const float (&left)[RPL], float aC, float aL, float yc, float (&dst)[RPL]) {
+        if (c >= 0 && c < m) {
+            float u = aC, d = aL;
+#pragma unroll
+            for (int k = 0; k < RPL; ++k) {
+                float lo;
+                const float lg = softminLog2(d, left[k], u, lo);
+                const float cst = xr[k] - yc;
+                const float v = (ABS ? fabsf(cst) + lo : fmaf(cst, cst, lo)) - lg;
+                d = left[k];
+                u = v;
+                dst[k] = v;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < RPL; ++k) dst[k] = INFINITY;
+        }
+    };
+    // R' of the row above the lane's first row at column c (stored at every step).
     auto above = [&](int c) -> float {
         if (c < 0 || c >= m) return c == -1 && q == 0 && lane == 0 ? 0.f : INFINITY;
-        if (lane > 0) return Rq[at<RPL>(c + lane - 1, RPL - 1, lane - 1)];
-        return q > 0 ? Rq[at<RPL>(c + kGroup - 1, RPL - 1, kGroup - 1) - lay.stripeStride] : INFINITY;
+        if (lane > 0) return Rq[bottomAt<RPL>(c + lane - 1, lane - 1)];
+        return q > 0 ? Rq[bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride] : INFINITY;
     };
     // Lane 31's pushes from the stripe below at column j (0 below the last stripe).
     auto loadPushes = [&](int j) {
@@ -211,15 +240,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwBackwardKernel(SetV
         upNext = fromBelow ? pushUp(q)[j] : 0.f;
         diagNext = fromBelow ? pushUp(q)[lay.rowStride + j] : 0.f;
     };
-    // One step: cur holds column j, left column j-1; next receives column j-2 (loaded one
-    // step ahead, so its latency hides behind this step's cells).
-    auto step = [&](float (&cur)[RPL], float (&left)[RPL], float (&next)[RPL], float aCur, float aLeft,
-                    float& aNext, int t) {
+    // One step t (column j = t - lane): cur holds column j, left j-1, n2 and n3 j-2 and j-3;
+    // aC..aN3 and yC, yN2 the row above and y at j .. j-3. An odd step recomputes column j-2
+    // from j-3 (a chain independent of this step's cells); an even step loads column j-4 into
+    // cur once its cells are done (used two steps later). `odd` is t's parity, a constant at
+    // each call (t is 3 mod 4 at the first of four).
+    auto step = [&](float (&cur)[RPL], const float (&left)[RPL], float (&n2)[RPL], const float (&n3)[RPL], float& aC,
+                    float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd) {
         const int j = t - lane;
-        column(j - 2, next);
-        aNext = above(j - 2);
-        const float yj = yNext;
-        yNext = loadY(j - 1);
         float upIn = WL_SHFL_DOWN(topUp, 1, kGroup);
         float diagIn = WL_SHFL_DOWN(topDiag, 1, kGroup);
         if (lane == kGroup - 1) {
@@ -231,8 +259,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwBackwardKernel(SetV
             float below = upIn, diagBelow = diagIn;
 #pragma unroll
             for (int k = RPL - 1; k >= 0; --k) {
-                const float up = k > 0 ? cur[k - 1] : aCur;
-                const float dg = k > 0 ? left[k - 1] : aLeft;
+                const float up = k > 0 ? cur[k - 1] : aC;
+                const float dg = k > 0 ? left[k - 1] : aL;
                 const float lf = left[k];
                 // The forward's weights of this cell's three predecessors.
                 const float lo = fminf(fminf(up, lf), dg);
@@ -243,7 +271,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwBackwardKernel(SetV
                 below = Ei * eU;
                 acc[k] = fmaf(Ei, eL, diagBelow);
                 diagBelow = Ei * eD;
-                const float c = xr[k] - yj;
+                const float c = xr[k] - yC;
                 gs[k] = ABS ? gs[k] + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, gs[k]);
             }
             topUp = below;
@@ -255,6 +283,11 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwBackwardKernel(SetV
         } else {
             topUp = topDiag = 0.f;
         }
+        // After the cells, so that column j-3 (loaded a step ago) has had their time to arrive.
+        if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2);
+        else column(j - 4, cur);
+        aC = above(j - 4);
+        yC = loadY(j - 4);
     };
     for (int it = 0; it < G; ++it) {
         int s, c;
@@ -270,20 +303,23 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwBackwardKernel(SetV
                     acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
                     gs[k] = 0.f;
                 }
-                const int j0 = T - 1 - lane;
-                column(j0, colA);
-                column(j0 - 1, colB);
-                aboveA = above(j0);
-                aboveB = above(j0 - 1);
+                // The first step, Tp - 1, is odd (3 mod 4): its column is recomputed.
+                const int j0 = Tp - 1 - lane;
+                a3 = above(j0), a2 = above(j0 - 1), a1 = above(j0 - 2), a0 = above(j0 - 3);
+                y3 = loadY(j0), y2 = loadY(j0 - 1), y1 = loadY(j0 - 2), y0 = loadY(j0 - 3);
+                column(j0 - 1, P2);
+                column(j0 - 3, P0);
+                recompute(j0, P2, a3, a2, y3, P3);
                 topUp = topDiag = 0.f;
-                yNext = loadY(j0);
                 loadPushes(j0);
             }
-            const int tHi = T - 1 - c * kChunk, tLo = max(0, T - (c + 1) * kChunk);
-            for (int t = tHi; t >= tLo; t -= 3) {
-                step(colA, colB, colC, aboveA, aboveB, aboveC, t);
-                if (t - 1 >= tLo) step(colB, colC, colA, aboveB, aboveC, aboveA, t - 1);
-                if (t - 2 >= tLo) step(colC, colA, colB, aboveC, aboveA, aboveB, t - 2);
+            // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
+            const int tHi = Tp - 1 - c * kChunk, tLo = max(0, Tp - (c + 1) * kChunk);
+            for (int t = tHi; t >= tLo; t -= 4) {
+                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true);
+                if (t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false);
+                if (t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true);
+                if (t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false);
             }
             if (c == sched.C - 1) {
 #pragma unroll
@@ -300,7 +336,7 @@ template <int RPL>
 Layout layoutFor(int maxN, int maxM) {
     Layout l;
     const long stripes = (maxN + kGroup * RPL - 1) / (kGroup * RPL);
-    l.stripeStride = long(maxM + kGroup - 1) * RPL * kGroup;
+    l.stripeStride = long((maxM + kGroup - 1 + 3) / 4 * 2) * (RPL + 1) * kGroup;  // steps rounded up to 4
     l.boundary = stripes * l.stripeStride;
     l.rowStride = (maxM + 31) / 32 * 32;
     l.pairStride = l.boundary + 2 * std::max(1L, stripes - 1) * l.rowStride;
@@ -393,10 +429,12 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
 
 GradientShape chosenGradientShape(int maxLength, GradientShape asked) {
     GradientShape s = asked;
-    // Rows per lane: a stripe of 32 lanes covers up to 512 rows; 16 rows keep the backward's six
-    // row arrays in registers.
+    // Measured on an H100 (docs/PERFORMANCE.md, "soft-DTW value + gradient, session 12"): one
+    // stripe per pair up to 256 rows; longer pairs in stripes of 512 rows, two in flight (two
+    // warps per pair beat one by a few percent on a thousand pairs, and match it on 16,384;
+    // stripes of 256 rows won on neither consistently).
     if (s.rowsPerLane == 0) s.rowsPerLane = maxLength <= 4 * kGroup ? 4 : maxLength <= 8 * kGroup ? 8 : 16;
-    if (s.warpsPerPair == 0) s.warpsPerPair = 4;
+    if (s.warpsPerPair == 0) s.warpsPerPair = 2;
     return s;
 }
 
