@@ -6,7 +6,6 @@
 
 namespace warplab::compute::gpu {
 
-SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y, const Params& params,
-                                          GradientShape shape = {});
+SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y, const Params& params);
 
 }  // namespace warplab::compute::gpu
