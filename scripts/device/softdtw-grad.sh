@@ -5,7 +5,6 @@
 # and .device-data. Logs in $OUT.
 # With BASE=1 the benchmark of the tree in ab-base.tgz (a `git archive` tarball, carried) runs
 # first in the same call, for a before/after on one machine.
-# GRAD_SHAPES and PROFILE_SHAPE need warplab-gpu-bench --grad-shapes (branch exp/softdtw-grad-recompute).
 #   [TESTS="softdtw sdtw"] [GRAD_SHAPES=0x0,8x4] [BASE=1] bash scripts/device/softdtw-grad.sh
 source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; nproc; } | tee "$OUT/run.log"

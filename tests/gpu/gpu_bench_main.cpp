@@ -2,6 +2,7 @@
 // (it needs io's HDF5). Same options and output as `warplab-cli bench`, through the same code
 // (compute/bench/bench.h, compute/gpu/bench/gpu_bench.h, app/cli/bench_report.h).
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
     app.add_flag("--cpu", cpu, "also time the best CPU kernel on a subset of the same work");
     app.add_flag("--gradient", gradient, "softdtw: time forward + gradient (fp64) instead of the matrix");
     app.add_flag("--fp32", fp32, "softdtw --gradient: the fp32 kernels");
+    std::vector<std::string> gradShapes = {"0x0"};
+    app.add_option("--grad-shapes", gradShapes,
+                   "softdtw --gradient --fp32: rows per lane x warps per pair, one row each (4x4,8x4,...; 0x0 = chosen)")
+        ->delimiter(',');
     app.add_option("--sdtw-queries", sdtwQueries, "sdtw: queries");
     app.add_option("--sdtw-length", sdtwLength, "sdtw: query length");
     app.add_option("--sdtw-reference", sdtwRef, "sdtw: reference length");
@@ -90,7 +95,12 @@ int main(int argc, char** argv) {
             }
         } else if (*m == Metric::SoftDtw && gradient) {
             for (std::size_t len : lengths)
-                table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed, fp32));
+                for (const std::string& g : gradShapes) {
+                    gpu::GradientShape gs;
+                    if (std::sscanf(g.c_str(), "%dx%d", &gs.rowsPerLane, &gs.warpsPerPair) != 2)
+                        throw EngineError(EngineError::Kind::BadInput, "--grad-shapes", "'" + g + "' is not ROWSxWARPS");
+                    table.push_back(gpu::runSoftDtwGradBench(int(pairs), int(len), repeats, gamma, cfg.seed, fp32, gs));
+                }
         } else if (*m == Metric::Sdtw) {
             for (int rows : sdtwRows)
                 for (int cols : sdtwCols)

@@ -1,7 +1,8 @@
 // Soft-DTW on the GPU against the scalar reference (double): the forward value of cuda.shuffle
 // (base-2 soft-min, 3 MUFU per cell) and the fp32 value + gradient batch
 // (softDtwGradientBatch(..., Fp32)), for gamma 1, 0.1, 0.01, both costs, shapes from 1x1 to
-// 1024x1024 (one to three stripes, 4/8/16 rows per lane), a batch of mixed shapes, ECG200 series
+// 1024x1024 (one to three stripes, 4/8/16 rows per lane), every kernel shape (rows per lane x
+// warps per pair, bit for bit against one warp), a batch of mixed shapes, ECG200 series
 // and large-magnitude inputs (exp(-R/gamma) underflows in double: the stable form must not care).
 //
 // Tolerances: values |gpu - ref| <= 1e-5 * max(1, |ref|); gradients max_i |g_i - ref_i| <=
@@ -47,10 +48,11 @@ Params softParams(double gamma, Cost cost) {
 }
 
 // One fp32 gradient batch against the reference; prints the worst pair on failure.
-void checkGradients(const SeriesSet& xs, const SeriesSet& ys, double gamma, Cost cost, const std::string& what) {
+void checkGradients(const SeriesSet& xs, const SeriesSet& ys, double gamma, Cost cost, const std::string& what,
+                    gpu::GradientShape shape = {}) {
     const Params p = softParams(gamma, cost);
     const bool abs = cost == Cost::Absolute;
-    gpu::SoftDtwGradients got = gpu::softDtwGradientBatch(xs, ys, p, gpu::GradientPrecision::Fp32);
+    gpu::SoftDtwGradients got = gpu::softDtwGradientBatch(xs, ys, p, gpu::GradientPrecision::Fp32, shape);
     double worstValue = 0, worstGrad = 0;
     std::string detail;
     for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -119,6 +121,38 @@ void checkForward(Kernel& k, const SeriesSet& rows, const SeriesSet& cols, doubl
     if (worst > kValueTol) std::printf("%s", detail.c_str());
 }
 
+std::string shapeName(gpu::GradientShape s) {
+    return std::to_string(s.rowsPerLane) + " rows x " + std::to_string(s.warpsPerPair) + " warps";
+}
+
+// Every shape (rows per lane x warps per pair) against the reference, and the warps of a pair
+// against one warp bit for bit: more warps only change when a stripe runs, never what a cell
+// computes. (Rows per lane move the lane boundaries, where the compiler may contract a product
+// into the next sum differently, so those are held to the reference only.) Shapes with more
+// warps than stripes, and several rounds of stripes per warp, are in.
+void checkShapes(const SeriesSet& xs, const SeriesSet& ys, double gamma, Cost cost, const std::string& what) {
+    const Params p = softParams(gamma, cost);
+    for (int rows : {4, 8, 16}) {
+        const gpu::GradientShape base{rows, 1};
+        const gpu::SoftDtwGradients want = gpu::softDtwGradientBatch(xs, ys, p, gpu::GradientPrecision::Fp32, base);
+        checkGradients(xs, ys, gamma, cost, what + " at " + shapeName(base), base);
+        for (int warps : {2, 3, 8}) {
+            const gpu::GradientShape s{rows, warps};
+            const gpu::SoftDtwGradients got = gpu::softDtwGradientBatch(xs, ys, p, gpu::GradientPrecision::Fp32, s);
+            std::size_t differ = 0, entries = 0;
+            for (std::size_t i = 0; i < xs.size(); ++i) {
+                ++entries;
+                if (got.values[i] != want.values[i]) ++differ;
+                for (std::size_t k = 0; k < want.gradients[i].size(); ++k, ++entries)
+                    if (got.gradients[i][k] != want.gradients[i][k]) ++differ;
+            }
+            report(differ == 0, "fp32 gradient " + what + " " + describe(gamma, cost) + ": " + shapeName(s) + " = " +
+                                    shapeName(base) + " bit for bit (" + std::to_string(differ) + " of " +
+                                    std::to_string(entries) + " differ)", 0);
+        }
+    }
+}
+
 SeriesSet scaled(const SeriesSet& s, float f) {
     SeriesSet out;
     for (const Series& x : s) {
@@ -172,6 +206,20 @@ int main(int argc, char** argv) {
                     checkForward(*shuffle, small, smallY, gamma, cost, "5x5 tile 1..257 (unequal)");
                 }
             }
+        }
+        // The fp32 kernels' shapes: 1 to 12 stripes per pair, 1 to 8 warps per pair.
+        for (double gamma : {0.1, 0.01}) {
+            checkShapes(xe, ye, gamma, Cost::Squared, "129x200, 256x33, 1500x700");
+            checkShapes({xs[6]}, {ys[6]}, gamma, Cost::Absolute, "1024x1024");
+        }
+        for (gpu::GradientShape bad : {gpu::GradientShape{5, 1}, gpu::GradientShape{8, 9}, gpu::GradientShape{8, -1}}) {
+            bool refusedShape = false;
+            try {
+                gpu::softDtwGradientBatch({xs[2]}, {ys[2]}, softParams(1.0, Cost::Squared), gpu::GradientPrecision::Fp32, bad);
+            } catch (const EngineError& e) {
+                refusedShape = e.isBadInput();
+            }
+            report(refusedShape, "fp32 gradient refuses " + shapeName(bad) + " with a BadInput error", 0);
         }
         // Large magnitudes: values ~ 1e3, R ~ 1e9, R / gamma ~ 1e11: only the stable form works.
         SeriesSet bx = scaled(SeriesSet(xs.begin() + 2, xs.begin() + 6), 1000.f);

@@ -243,10 +243,16 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     return row;
 }
 
-BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32) {
+BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32,
+                             GradientShape shape) {
     BenchRow row;
     row.kernel = std::string(WL_GPU_RUNTIME_NAME == std::string("HIP") ? "hip" : "cuda") +
                  (fp32 ? ".softdtw_grad_fp32@device" : ".softdtw_grad_fp64@device");
+    if (fp32) {
+        const GradientShape use = chosenGradientShape(length, std::size_t(pairs), shape);
+        const int stripes = (length + 32 * use.rowsPerLane - 1) / (32 * use.rowsPerLane);
+        row.kernel += " r" + std::to_string(use.rowsPerLane) + "w" + std::to_string(std::min(use.warpsPerPair, stripes));
+    }
     row.metric = "softdtw";
     row.length = std::size_t(length);
     row.pairs = std::size_t(pairs);
@@ -260,7 +266,7 @@ BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, s
     std::vector<double> times;
     SoftDtwGradients got;
     for (int rep = -1; rep < repeats; ++rep) {
-        got = softDtwGradientBatch(xs, ys, p, fp32 ? GradientPrecision::Fp32 : GradientPrecision::Fp64);
+        got = softDtwGradientBatch(xs, ys, p, fp32 ? GradientPrecision::Fp32 : GradientPrecision::Fp64, shape);
         if (rep >= 0) times.push_back(got.kernelSeconds);
     }
     row.median_s = median(times);

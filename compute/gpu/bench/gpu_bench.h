@@ -5,6 +5,7 @@
 // (transfers included) is what compute/bench/bench.h's runBench measures.
 #pragma once
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
+#include "compute/gpu/kernels/softdtw/softdtw_grad.h"
 #include <string>
 #include <vector>
 
@@ -25,7 +26,9 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
 
 // Soft-DTW forward + gradient (fp64, or fp32 with `fp32`) of `pairs` random pairs of `length`;
 // cells n*m per pair.
-BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32 = false);
+// fp32: the fp32 kernels at `shape` (0 x 0: the chosen one; the row's kernel name gives it).
+BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, std::uint64_t seed, bool fp32 = false,
+                             GradientShape shape = {});
 
 // The same work on the CPU through the engine (best CPU kernel, all cores) on a subset of the
 // rows small enough to finish in about a second; cells/s are for that subset.

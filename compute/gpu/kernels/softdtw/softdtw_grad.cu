@@ -95,8 +95,8 @@ __global__ void softDtwGradKernel(SetView xs, SetView ys, int count, int dims, b
 }  // namespace
 
 SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params,
-                                      GradientPrecision precision) {
-    if (precision == GradientPrecision::Fp32) return softDtwGradientBatchFp32(x, y, params);
+                                      GradientPrecision precision, GradientShape shape) {
+    if (precision == GradientPrecision::Fp32) return softDtwGradientBatchFp32(x, y, params, shape);
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
     validate(params);

@@ -2,6 +2,7 @@
 // Blondel's forward recursion, then their backward recursion for the expected alignment E),
 // for a future barycenter or learning feature, in fp64 or fp32.
 #pragma once
+#include <cstddef>
 #include <vector>
 
 #include "compute/core/params.h"
@@ -16,13 +17,24 @@ struct SoftDtwGradients {
 };
 
 // Fp64: one block per pair along anti-diagonals, R and E in device memory, any channel count.
-// Fp32: one warp per pair, rows in registers (softdtw_grad_fp32.cu), univariate only; within
-// 1e-5 (value, relative) and 1e-3 of the largest |gradient| of the fp64 reference.
+// Fp32: one block per pair, a warp per stripe of rows, rows in registers (softdtw_grad_fp32.cu),
+// univariate only; within 1e-5 (value, relative) and 1e-3 of the largest |gradient| of the fp64
+// reference.
 enum class GradientPrecision { Fp64, Fp32 };
+
+// The fp32 kernels' shape: rows per lane (4, 8 or 16; a stripe of 32 lanes covers 32 times
+// that) and warps per pair (1 to 8, the stripes of a pair in flight at once). 0 chooses
+// (chosenGradientShape). The warps never change a bit; the rows per lane may move the last bits
+// (where the compiler contracts a product into a sum differently at lane boundaries).
+struct GradientShape {
+    int rowsPerLane = 0;
+    int warpsPerPair = 0;
+};
+GradientShape chosenGradientShape(int maxLength, std::size_t pairs, GradientShape asked = {});
 
 // Pairs (x[i], y[i]); x and y have the same count. params.gamma and params.cost are used.
 // Throws EngineError (BadInput: NaN, sizes, channels; Device: no device, out of memory).
 SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params,
-                                      GradientPrecision precision = GradientPrecision::Fp64);
+                                      GradientPrecision precision = GradientPrecision::Fp64, GradientShape shape = {});
 
 }  // namespace warplab::compute::gpu

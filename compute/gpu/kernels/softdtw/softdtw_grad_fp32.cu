@@ -1,21 +1,26 @@
 // fp32 soft-DTW value and gradient batches (see softdtw_grad_fp32.h).
 //
-// Layout. A group of 32 lanes takes one pair; lane l owns RPL consecutive rows of a stripe of
-// 32 * RPL rows (rows past n are padding: finite junk, E = 0) and computes column j at step
-// t = j + l, so the cell above its first row arrives from lane l-1 by a shuffle, as in
-// cuda.shuffle. Stripes run one after the other; stripe q reads the bottom row of stripe q-1
-// from the stored matrix. DP values are in base-2 units (softmin_fast.h): R' = R * ig, with x
+// Layout. A stripe of 32 lanes covers 32 * RPL rows of a pair; lane l owns RPL consecutive rows
+// (rows past n are padding: finite junk, E = 0) and computes column j at step t = j + l, so the
+// cell above its first row arrives from lane l-1 by a shuffle, as in cuda.shuffle. One block
+// takes one pair and its warps take the pair's stripes in turn, each stripe two barrier
+// intervals behind the one it reads (Schedule): with few pairs in a batch (a thousand: one warp
+// per pair is 7.7 warps per SM on an H100) a second warp per pair hides more of the soft-min's
+// MUFU and memory latency. DP values are in base-2 units (softmin_fast.h): R' = R * ig, with x
 // and y pre-scaled so that the local cost comes out scaled.
 //
-// Forward stores every R' at [stripe][t][k][lane]: each store of a step is 32 consecutive
-// floats. The backward sweeps the steps in reverse and pushes E from each cell to its three
-// predecessors with the cell's own forward soft-min weights, recomputed from the stored
+// The forward stores a lane's whole column at even steps and only its bottom row at odd steps
+// (RPL + 1 floats per two steps instead of 2 RPL: the stored matrix is the kernels' DRAM
+// traffic, 8 bytes per cell when whole); a stripe's lane 0 reads the row above from the bottom
+// rows. The backward sweeps the steps in reverse, recomputes each odd column from the even one
+// before it with the forward's own operations (the same bits), and pushes E from each cell to
+// its three predecessors with the cell's own forward soft-min weights, recomputed from the
 // predecessors (2^(lo - R'_pred) / sum, exactly the forward's numbers): the weights of a cell
 // sum to 1, so the expected alignment keeps its mass. Cuturi & Blondel's form
 // exp((R(i+1,j) - R(i,j) - C(i+1,j)) / gamma) cancels catastrophically in fp32 at small gamma
 // (R ~ 1e3, gamma 0.01: percent errors per step, compounding along the path). E flows up a
-// lane's rows in registers, across lanes by a shuffle one step later, across stripes through
-// two rows of the pair's work area; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
+// lane's rows in registers, across lanes by a shuffle one step later, across stripes through two
+// rows per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
 // registers. E is never stored.
 #include "compute/gpu/runtime/gpu_runtime.h"
 
@@ -32,26 +37,58 @@ namespace warplab::compute::gpu {
 
 namespace {
 
-constexpr int kGroup = 32;  // lanes per pair (half a wavefront on CDNA: shuffles use width 32)
-constexpr int kBlock = 128;
+constexpr int kGroup = 32;    // lanes per stripe (half a wavefront on CDNA: shuffles use width 32)
+constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
+// Steps between the block's barriers. Lane 0 of a stripe at step t reads what lane 31 of the
+// stripe above computed at step t + 31 (forward) and prefetches one step ahead (t + 32); the
+// backward is the mirror image. A stripe runs two intervals behind the stripe it reads, so with
+// intervals of at least 33 steps every value it reads was written before the last barrier. A
+// multiple of 4, for the backward's four rotating columns.
+constexpr int kChunk = 36;
 
-// Where one pair's stored matrix lives: stripe q, step t, row k of the lane, lane.
+// Where one pair's stored matrix lives: stripe q, step t, row k of the lane, lane; then, per
+// boundary between stripes q and q+1, the backward's two rows of pushes (up, diagonal).
 struct Layout {
-    long stripeStride;  // floats per stripe: (maxM + kGroup - 1) * RPL * kGroup
-    long pairStride;    // floats per pair: stripes, then the two boundary rows (2 * maxM)
+    long stripeStride;  // floats per stripe: steps / 2 * (RPL + 1) * kGroup
+    long pairStride;    // floats per pair
     long boundary;      // offset of the boundary rows in a pair's area
+    long rowStride;     // floats per boundary row: maxM rounded up to 32
 };
 
+// The forward stores a lane's whole column at even steps and only its bottom row at odd steps
+// (the backward recomputes the other columns): steps 2p and 2p+1 share RPL + 1 rows of 32.
 template <int RPL>
-__device__ __forceinline__ long at(int t, int k, int lane) { return (long(t) * RPL + k) * kGroup + lane; }
+__device__ __forceinline__ long fullAt(int t, int k, int lane) { return (long(t >> 1) * (RPL + 1) + k) * kGroup + lane; }
+template <int RPL>
+__device__ __forceinline__ long bottomAt(int t, int lane) {
+    return (long(t >> 1) * (RPL + 1) + ((t & 1) ? RPL : RPL - 1)) * kGroup + lane;
+}
+
+// When each stripe of a pair runs. The block's W warps take the stripes in turn (processing
+// order s: w, w + W, ...); stripe s runs its c-th interval at iteration start(s) + c, with
+// start(s) = (s / W) * Cp + 2 (s % W): two iterations after stripe s - 1, and a warp's next
+// stripe after its last (Cp >= C and Cp >= 2 W).
+struct Schedule {
+    int W, C, Cp;
+    __device__ Schedule(int warps, int steps) : W(warps), C((steps + kChunk - 1) / kChunk), Cp(max(C, 2 * warps)) {}
+    __device__ int iterations(int stripes) const { return ((stripes - 1) / W) * Cp + 2 * ((stripes - 1) % W) + C; }
+    // The stripe and interval warp w runs at iteration g; false while it waits.
+    __device__ bool at(int g, int w, int stripes, int& s, int& c) const {
+        const int rel = g - 2 * w;
+        if (rel < 0) return false;
+        const int r = rel / Cp;
+        c = rel - r * Cp;
+        s = w + r * W;
+        return s < stripes && c < C;
+    }
+};
 
 template <int RPL, bool ABS>
-__global__ void __launch_bounds__(kBlock) softDtwForwardKernel(SetView xs, SetView ys, int first, int count,
-                                                               float scale, float ig, float* work, Layout lay,
-                                                               double* values) {
-    const int lane = threadIdx.x % kGroup;
-    const long b = (long(blockIdx.x) * blockDim.x + threadIdx.x) / kGroup;
-    if (b >= count) return;  // whole groups leave together
+__global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetView xs, SetView ys, int first, float scale,
+                                                                         float ig, float* work, Layout lay,
+                                                                         double* values) {
+    const int lane = threadIdx.x % kGroup, w = threadIdx.x / kGroup;
+    const long b = blockIdx.x;
     const int p = first + int(b);
     const float* x = xs.values + xs.offsets[p];
     const float* y = ys.values + ys.offsets[p];
@@ -59,71 +96,95 @@ __global__ void __launch_bounds__(kBlock) softDtwForwardKernel(SetView xs, SetVi
     const int Q = (n + kGroup * RPL - 1) / (kGroup * RPL), T = m + kGroup - 1;
     const int rowN = n - 1;
     float* area = work + b * lay.pairStride;
-    for (int q = 0; q < Q; ++q) {
-        float* Rq = area + q * lay.stripeStride;
-        const float* Ra = Rq - lay.stripeStride;  // stripe above (q > 0)
-        const int row0 = (q * kGroup + lane) * RPL;
-        float xr[RPL], prev[RPL];
-#pragma unroll
-        for (int k = 0; k < RPL; ++k) {
-            xr[k] = row0 + k < n ? x[row0 + k] * scale : 0.f;
-            prev[k] = INFINITY;
-        }
-        float bottom = INFINITY, rawPrev = INFINITY, upPrev = INFINITY;
-        for (int t = 0; t < T; ++t) {
-            const int j = t - lane;
-            const float raw = WL_SHFL_UP(bottom, 1, kGroup);
-            if (j >= 0 && j < m) {
-                float u, d;
-                if (lane > 0) {
-                    u = raw;
-                    d = rawPrev;  // lane l-1's column j-1: +inf when j = 0 (it was idle)
-                } else if (q == 0) {
-                    u = INFINITY;
-                    d = j == 0 ? 0.f : INFINITY;  // R(-1,-1) = 0
-                } else {
-                    u = Ra[at<RPL>(j + kGroup - 1, RPL - 1, kGroup - 1)];
-                    d = j == 0 ? INFINITY : upPrev;
-                    upPrev = u;
-                }
-                const float yj = y[j] * scale;
+    const Schedule sched(int(blockDim.x) / kGroup, T);
+    const int G = sched.iterations(Q);
+    auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] * scale : 0.f; };
+    float xr[RPL], prev[RPL];
+    float bottom = INFINITY, rawPrev = INFINITY, upPrev = INFINITY, yNext = 0.f, upNext = INFINITY;
+    float* Rq = area;
+    int q = 0, row0 = 0;
+    for (int g = 0; g < G; ++g) {
+        int s, c;
+        if (sched.at(g, w, Q, s, c)) {
+            if (c == 0) {
+                q = s;
+                Rq = area + q * lay.stripeStride;
+                row0 = (q * kGroup + lane) * RPL;
 #pragma unroll
                 for (int k = 0; k < RPL; ++k) {
-                    const float left = prev[k];
-                    float lo;
-                    const float lg = softminLog2(d, left, u, lo);
-                    const float c = xr[k] - yj;
-                    const float v = (ABS ? fabsf(c) + lo : fmaf(c, c, lo)) - lg;
-                    d = left;
-                    prev[k] = v;
-                    u = v;
-                    Rq[at<RPL>(t, k, lane)] = v;
+                    xr[k] = row0 + k < n ? x[row0 + k] * scale : 0.f;
+                    prev[k] = INFINITY;
                 }
-                bottom = prev[RPL - 1];
-                if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
-                    float v = prev[0];
-#pragma unroll
-                    for (int k = 1; k < RPL; ++k) if (row0 + k == rowN) v = prev[k];
-                    values[p] = double(v) / double(ig);
-                }
-            } else {
-                bottom = INFINITY;
+                bottom = rawPrev = upPrev = INFINITY;
+                yNext = loadY(-lane);
+                upNext = lane == 0 && q > 0 ? Rq[-lay.stripeStride + bottomAt<RPL>(kGroup - 1, kGroup - 1)] : INFINITY;
             }
-            rawPrev = raw;
+            const float* Ra = Rq - lay.stripeStride;  // stripe above (q > 0)
+            const int tEnd = min(T, (c + 1) * kChunk);
+            for (int t = c * kChunk; t < tEnd; ++t) {
+                const int j = t - lane;
+                const float raw = WL_SHFL_UP(bottom, 1, kGroup);
+                // This step's y and the stripe above's value, loaded one step ahead.
+                const float yj = yNext, upAbove = upNext;
+                yNext = loadY(j + 1);
+                if (lane == 0 && q > 0 && j + 1 < m) upNext = Ra[bottomAt<RPL>(j + kGroup, kGroup - 1)];
+                if (j >= 0 && j < m) {
+                    float u, d;
+                    if (lane > 0) {
+                        u = raw;
+                        d = rawPrev;  // lane l-1's column j-1: +inf when j = 0 (it was idle)
+                    } else if (q == 0) {
+                        u = INFINITY;
+                        d = j == 0 ? 0.f : INFINITY;  // R(-1,-1) = 0
+                    } else {
+                        u = upAbove;
+                        d = j == 0 ? INFINITY : upPrev;
+                        upPrev = u;
+                    }
+#pragma unroll
+                    for (int k = 0; k < RPL; ++k) {
+                        const float left = prev[k];
+                        float lo;
+                        const float lg = softminLog2(d, left, u, lo);
+                        const float cst = xr[k] - yj;
+                        const float v = (ABS ? fabsf(cst) + lo : fmaf(cst, cst, lo)) - lg;
+                        d = left;
+                        prev[k] = v;
+                        u = v;
+                        if (!(t & 1)) Rq[fullAt<RPL>(t, k, lane)] = v;
+                    }
+                    bottom = prev[RPL - 1];
+                    if (t & 1) Rq[bottomAt<RPL>(t, lane)] = bottom;
+                    if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
+                        float v = prev[0];
+#pragma unroll
+                        for (int k = 1; k < RPL; ++k) if (row0 + k == rowN) v = prev[k];
+                        values[p] = double(v) / double(ig);
+                    }
+                } else {
+                    bottom = INFINITY;
+                }
+                rawPrev = raw;
+            }
         }
-        // The next stripe's lane 0 reads this stripe's bottom row, stored by lane 31.
-        __threadfence_block();
-        WL_SYNCWARP();
+        // Publishes this interval's stored rows to the stripe below.
+        __syncthreads();
     }
 }
 
 template <int RPL, bool ABS>
-__global__ void __launch_bounds__(kBlock) softDtwBackwardKernel(SetView xs, SetView ys, int first, int count,
-                                                                float scale, float gradScale, float* work,
-                                                                Layout lay, float* grads, const long long* gradOffsets) {
-    const int lane = threadIdx.x % kGroup;
-    const long b = (long(blockIdx.x) * blockDim.x + threadIdx.x) / kGroup;
-    if (b >= count) return;
+// Two blocks of 256 threads per SM: at 16 rows per lane the backward fits 128 registers (from
+// 233; a few hundred bytes of spills) and runs 16 warps per SM instead of 8. H100, one call,
+// A B A B: 1,024 pairs 5.04-5.08 ms against 5.78-6.42 ms, 16,384 pairs 74.7-82.2 ms against 85.9 ms
+// (docs/gpu-h100-session12.log, call 7). At 3 blocks, 16 rows spill 1 KB and lose.
+#ifndef WL_GRAD_BWD_MIN_BLOCKS
+#define WL_GRAD_BWD_MIN_BLOCKS 2
+#endif
+__global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) softDtwBackwardKernel(SetView xs, SetView ys, int first, float scale,
+                                                                          float gradScale, float* work, Layout lay,
+                                                                          float* grads, const long long* gradOffsets) {
+    const int lane = threadIdx.x % kGroup, w = threadIdx.x / kGroup;
+    const long b = blockIdx.x;
     const int p = first + int(b);
     const float* x = xs.values + xs.offsets[p];
     const float* y = ys.values + ys.offsets[p];
@@ -132,100 +193,152 @@ __global__ void __launch_bounds__(kBlock) softDtwBackwardKernel(SetView xs, SetV
     float* area = work + b * lay.pairStride;
     // Pushes from stripe q+1's top row into stripe q's bottom row, per column: up (into (i, j))
     // and diagonal (into (i, j-1)), as the shuffles carry them between lanes.
-    float* bufUp = area + lay.boundary;
-    float* bufDiag = bufUp + (lay.pairStride - lay.boundary) / 2;
+    auto pushUp = [&](int q) { return area + lay.boundary + 2 * long(q) * lay.rowStride; };
     float* g = grads + gradOffsets[p];
-    for (int q = Q - 1; q >= 0; --q) {
-        const float* Rq = area + q * lay.stripeStride;
-        const float* Ra = Rq - lay.stripeStride;
-        const int row0 = (q * kGroup + lane) * RPL;
-        float xr[RPL], acc[RPL], gs[RPL];
+    const int Tp = (T + 3) / 4 * 4;  // steps past T are idle: every lane's column is past m
+    const Schedule sched(int(blockDim.x) / kGroup, Tp);
+    const int G = sched.iterations(Q);
+    auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] * scale : 0.f; };
+
+    int q = 0, row0 = 0;
+    const float* Rq = area;
+    float xr[RPL], acc[RPL], gs[RPL];
+    // Columns j .. j-3 of the lane's rows, R' above them and y, by step mod 4 (P0 .. P3).
+    float P0[RPL], P1[RPL], P2[RPL], P3[RPL];
+    float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f, y0 = 0.f, y1 = 0.f, y2 = 0.f, y3 = 0.f;
+    float topUp = 0.f, topDiag = 0.f;  // this lane's pushes out of its first row, last step
+    float upNext = 0.f, diagNext = 0.f;
+    // R' of this lane's rows at column c, stored when its step c + lane is even (+inf outside).
+    auto column = [&](int c, float (&dst)[RPL]) {
+        if (c >= 0 && c < m) {
 #pragma unroll
-        for (int k = 0; k < RPL; ++k) {
-            xr[k] = row0 + k < n ? x[row0 + k] * scale : 0.f;
-            // E(n-1, m-1) = 1 enters as a push into the lane's first column, m-1.
-            acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
-            gs[k] = 0.f;
+            for (int k = 0; k < RPL; ++k) dst[k] = Rq[fullAt<RPL>(c + lane, k, lane)];
+        } else {
+#pragma unroll
+            for (int k = 0; k < RPL; ++k) dst[k] = INFINITY;
         }
-        // R' of this lane's rows at column c (+inf left of the matrix).
-        auto column = [&](int c, float (&dst)[RPL]) {
-            if (c >= 0 && c < m) {
+    };
+    // R' of column c at an odd step, recomputed as the forward computed it (the same operations
+    // on the same operands: the same bits) from column c-1 and the row above at c and c-1.
+    auto recompute = [&](int c, const float (&left)[RPL], float aC, float aL, float yc, float (&dst)[RPL]) {
+        if (c >= 0 && c < m) {
+            float u = aC, d = aL;
 #pragma unroll
-                for (int k = 0; k < RPL; ++k) dst[k] = Rq[at<RPL>(c + lane, k, lane)];
-            } else {
-#pragma unroll
-                for (int k = 0; k < RPL; ++k) dst[k] = INFINITY;
+            for (int k = 0; k < RPL; ++k) {
+                float lo;
+                const float lg = softminLog2(d, left[k], u, lo);
+                const float cst = xr[k] - yc;
+                const float v = (ABS ? fabsf(cst) + lo : fmaf(cst, cst, lo)) - lg;
+                d = left[k];
+                u = v;
+                dst[k] = v;
             }
-        };
-        // R' of the row above the lane's first row at column c.
-        auto above = [&](int c) -> float {
-            if (c < 0 || c >= m) return c == -1 && q == 0 && lane == 0 ? 0.f : INFINITY;
-            if (lane > 0) return Rq[at<RPL>(c + lane - 1, RPL - 1, lane - 1)];
-            return q > 0 ? Ra[at<RPL>(c + kGroup - 1, RPL - 1, kGroup - 1)] : INFINITY;
-        };
-        float colA[RPL], colB[RPL], colC[RPL];
-        float aboveA, aboveB, aboveC;
-        const int j0 = T - 1 - lane;
-        column(j0, colA);
-        column(j0 - 1, colB);
-        aboveA = above(j0);
-        aboveB = above(j0 - 1);
-        float topUp = 0.f, topDiag = 0.f;  // this lane's pushes out of its first row, last step
-        // One step: cur holds column j, left column j-1; next receives column j-2 (loaded one
-        // step ahead, so its latency hides behind this step's cells).
-        auto step = [&](float (&cur)[RPL], float (&left)[RPL], float (&next)[RPL], float aCur, float aLeft,
-                        float& aNext, int t) {
-            const int j = t - lane;
-            column(j - 2, next);
-            aNext = above(j - 2);
-            float upIn = WL_SHFL_DOWN(topUp, 1, kGroup);
-            float diagIn = WL_SHFL_DOWN(topDiag, 1, kGroup);
-            if (lane == kGroup - 1) {
-                const bool fromBelow = q + 1 < Q && j >= 0 && j < m;
-                upIn = fromBelow ? bufUp[j] : 0.f;
-                diagIn = fromBelow ? bufDiag[j] : 0.f;
-            }
-            if (j >= 0 && j < m) {
-                const float yj = y[j] * scale;
-                float below = upIn, diagBelow = diagIn;
+        } else {
 #pragma unroll
-                for (int k = RPL - 1; k >= 0; --k) {
-                    const float up = k > 0 ? cur[k - 1] : aCur;
-                    const float dg = k > 0 ? left[k - 1] : aLeft;
-                    const float lf = left[k];
-                    // The forward's weights of this cell's three predecessors.
-                    const float lo = fminf(fminf(up, lf), dg);
-                    const float eU = fastExp2(lo - up), eL = fastExp2(lo - lf), eD = fastExp2(lo - dg);
-                    const float inv = fastRcp(eU + eL + eD);
-                    const float E = acc[k] + below;
-                    const float Ei = E * inv;
-                    below = Ei * eU;
-                    acc[k] = fmaf(Ei, eL, diagBelow);
-                    diagBelow = Ei * eD;
-                    const float c = xr[k] - yj;
-                    gs[k] = ABS ? gs[k] + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, gs[k]);
+            for (int k = 0; k < RPL; ++k) dst[k] = INFINITY;
+        }
+    };
+    // R' of the row above the lane's first row at column c (stored at every step).
+    auto above = [&](int c) -> float {
+        if (c < 0 || c >= m) return c == -1 && q == 0 && lane == 0 ? 0.f : INFINITY;
+        if (lane > 0) return Rq[bottomAt<RPL>(c + lane - 1, lane - 1)];
+        return q > 0 ? Rq[bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride] : INFINITY;
+    };
+    // Lane 31's pushes from the stripe below at column j (0 below the last stripe).
+    auto loadPushes = [&](int j) {
+        const bool fromBelow = lane == kGroup - 1 && q + 1 < Q && j >= 0 && j < m;
+        upNext = fromBelow ? pushUp(q)[j] : 0.f;
+        diagNext = fromBelow ? pushUp(q)[lay.rowStride + j] : 0.f;
+    };
+    // One step t (column j = t - lane): cur holds column j, left j-1, n2 and n3 j-2 and j-3;
+    // aC..aN3 and yC, yN2 the row above and y at j .. j-3. An odd step recomputes column j-2
+    // from j-3 (a chain independent of this step's cells); an even step loads column j-4 into
+    // cur once its cells are done (used two steps later). `odd` is t's parity, a constant at
+    // each call (t is 3 mod 4 at the first of four).
+    auto step = [&](float (&cur)[RPL], const float (&left)[RPL], float (&n2)[RPL], const float (&n3)[RPL], float& aC,
+                    float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd) {
+        const int j = t - lane;
+        float upIn = WL_SHFL_DOWN(topUp, 1, kGroup);
+        float diagIn = WL_SHFL_DOWN(topDiag, 1, kGroup);
+        if (lane == kGroup - 1) {
+            upIn = upNext;
+            diagIn = diagNext;
+            loadPushes(j - 1);
+        }
+        if (j >= 0 && j < m) {
+            float below = upIn, diagBelow = diagIn;
+#pragma unroll
+            for (int k = RPL - 1; k >= 0; --k) {
+                const float up = k > 0 ? cur[k - 1] : aC;
+                const float dg = k > 0 ? left[k - 1] : aL;
+                const float lf = left[k];
+                // The forward's weights of this cell's three predecessors.
+                const float lo = fminf(fminf(up, lf), dg);
+                const float eU = fastExp2(lo - up), eL = fastExp2(lo - lf), eD = fastExp2(lo - dg);
+                const float inv = fastRcp(eU + eL + eD);
+                const float E = acc[k] + below;
+                const float Ei = E * inv;
+                below = Ei * eU;
+                acc[k] = fmaf(Ei, eL, diagBelow);
+                diagBelow = Ei * eD;
+                const float c = xr[k] - yC;
+                gs[k] = ABS ? gs[k] + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, gs[k]);
+            }
+            topUp = below;
+            topDiag = diagBelow;
+            if (lane == 0 && q > 0) {
+                pushUp(q - 1)[j] = topUp;
+                pushUp(q - 1)[lay.rowStride + j] = topDiag;
+            }
+        } else {
+            topUp = topDiag = 0.f;
+        }
+        // After the cells, so that column j-3 (loaded a step ago) has had their time to arrive.
+        if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2);
+        else column(j - 4, cur);
+        aC = above(j - 4);
+        yC = loadY(j - 4);
+    };
+    for (int it = 0; it < G; ++it) {
+        int s, c;
+        if (sched.at(it, w, Q, s, c)) {
+            if (c == 0) {
+                q = Q - 1 - s;  // the bottom stripe first
+                Rq = area + q * lay.stripeStride;
+                row0 = (q * kGroup + lane) * RPL;
+#pragma unroll
+                for (int k = 0; k < RPL; ++k) {
+                    xr[k] = row0 + k < n ? x[row0 + k] * scale : 0.f;
+                    // E(n-1, m-1) = 1 enters as a push into the lane's first column, m-1.
+                    acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
+                    gs[k] = 0.f;
                 }
-                topUp = below;
-                topDiag = diagBelow;
-                if (lane == 0 && q > 0) {
-                    bufUp[j] = topUp;
-                    bufDiag[j] = topDiag;
-                }
-            } else {
+                // The first step, Tp - 1, is odd (3 mod 4): its column is recomputed.
+                const int j0 = Tp - 1 - lane;
+                a3 = above(j0), a2 = above(j0 - 1), a1 = above(j0 - 2), a0 = above(j0 - 3);
+                y3 = loadY(j0), y2 = loadY(j0 - 1), y1 = loadY(j0 - 2), y0 = loadY(j0 - 3);
+                column(j0 - 1, P2);
+                column(j0 - 3, P0);
+                recompute(j0, P2, a3, a2, y3, P3);
                 topUp = topDiag = 0.f;
+                loadPushes(j0);
             }
-        };
-        for (int t = T - 1; t >= 0; t -= 3) {
-            step(colA, colB, colC, aboveA, aboveB, aboveC, t);
-            if (t - 1 >= 0) step(colB, colC, colA, aboveB, aboveC, aboveA, t - 1);
-            if (t - 2 >= 0) step(colC, colA, colB, aboveC, aboveA, aboveB, t - 2);
-        }
+            // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
+            const int tHi = Tp - 1 - c * kChunk, tLo = max(0, Tp - (c + 1) * kChunk);
+            for (int t = tHi; t >= tLo; t -= 4) {
+                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true);
+                if (t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false);
+                if (t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true);
+                if (t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false);
+            }
+            if (c == sched.C - 1) {
 #pragma unroll
-        for (int k = 0; k < RPL; ++k)
-            if (row0 + k < n) g[row0 + k] = gs[k] * gradScale;
-        // Stripe q-1's lane 31 reads the boundary rows this stripe's lane 0 wrote.
-        __threadfence_block();
-        WL_SYNCWARP();
+                for (int k = 0; k < RPL; ++k)
+                    if (row0 + k < n) g[row0 + k] = gs[k] * gradScale;
+            }
+        }
+        // Publishes this interval's pushes to the stripe above.
+        __syncthreads();
     }
 }
 
@@ -233,14 +346,15 @@ template <int RPL>
 Layout layoutFor(int maxN, int maxM) {
     Layout l;
     const long stripes = (maxN + kGroup * RPL - 1) / (kGroup * RPL);
-    l.stripeStride = long(maxM + kGroup - 1) * RPL * kGroup;
+    l.stripeStride = long((maxM + kGroup - 1 + 3) / 4 * 2) * (RPL + 1) * kGroup;  // steps rounded up to 4
     l.boundary = stripes * l.stripeStride;
-    l.pairStride = l.boundary + 2L * ((maxM + 31) / 32 * 32);
+    l.rowStride = (maxM + 31) / 32 * 32;
+    l.pairStride = l.boundary + 2 * std::max(1L, stripes - 1) * l.rowStride;
     return l;
 }
 
 template <int RPL, bool ABS>
-void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, double gamma, double* values,
+void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int warps, double gamma, double* values,
                 float* grads, const long long* offsets, gpuStream_t s) {
     const float ig = float(1.0 / (gamma * 0.69314718055994530942));
     // Pre-scaled inputs give the scaled cost directly: (s x - s y)^2 = ig (x - y)^2 with s = sqrt(ig),
@@ -257,22 +371,28 @@ void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, doubl
     DeviceBuffer<float> work(std::size_t(batch) * std::size_t(lay.pairStride));
     for (int first = 0; first < count; first += batch) {
         const int c = std::min(batch, count - first);
-        const int grid = int((long(c) * kGroup + kBlock - 1) / kBlock);
-        softDtwForwardKernel<RPL, ABS><<<grid, kBlock, 0, s>>>(view(xd), view(yd), first, c, scale, ig, work.get(), lay, values);
+        softDtwForwardKernel<RPL, ABS><<<c, warps * kGroup, 0, s>>>(view(xd), view(yd), first, scale, ig, work.get(), lay, values);
         checkLaunch("soft-DTW fp32 forward kernel");
-        softDtwBackwardKernel<RPL, ABS><<<grid, kBlock, 0, s>>>(view(xd), view(yd), first, c, scale, gradScale, work.get(),
-                                                                 lay, grads, offsets);
+        softDtwBackwardKernel<RPL, ABS><<<c, warps * kGroup, 0, s>>>(view(xd), view(yd), first, scale, gradScale, work.get(),
+                                                                     lay, grads, offsets);
         checkLaunch("soft-DTW fp32 backward kernel");
     }
 }
 
 }  // namespace
 
-SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y, const Params& params) {
+SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y, const Params& params,
+                                          GradientShape shape) {
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
     validate(params);
     if (x.size() != y.size()) throw EngineError(K::BadInput, "y", "needs as many series as x");
+    if (shape.rowsPerLane != 0 && shape.rowsPerLane != 4 && shape.rowsPerLane != 8 && shape.rowsPerLane != 16)
+        throw EngineError(K::BadInput, "rows per lane", "must be 4, 8 or 16 (0 chooses), not " +
+                                                            std::to_string(shape.rowsPerLane));
+    if (shape.warpsPerPair < 0 || shape.warpsPerPair > kMaxWarps)
+        throw EngineError(K::BadInput, "warps per pair", "must be 1 to " + std::to_string(kMaxWarps) +
+                                                             " (0 chooses), not " + std::to_string(shape.warpsPerPair));
     SoftDtwGradients out;
     if (x.empty()) return out;
     PackedHost xh = packSeries(x, 0, x.size(), "x"), yh = packSeries(y, 0, y.size(), "y");
@@ -292,17 +412,18 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
     DeviceBuffer<float> grads(std::size_t(std::max<long long>(1, total)));
     const bool abs = params.cost == Cost::Absolute;
     const int count = int(x.size());
+    const GradientShape use = chosenGradientShape(xh.maxLength, x.size(), shape);
+    const int stripes = (xh.maxLength + kGroup * use.rowsPerLane - 1) / (kGroup * use.rowsPerLane);
+    const int warps = std::min(use.warpsPerPair, std::max(1, stripes));  // never a warp without a stripe
     Event start, stop;
     start.record(stream.get());
-    // Rows per lane: a stripe of 32 lanes covers up to 512 rows in one pass; longer series take
-    // several stripes (16 rows keep the backward's six row arrays in registers).
     auto run = [&](auto rplTag) {
         constexpr int RPL = decltype(rplTag)::value;
-        if (abs) runBatches<RPL, true>(xd, yd, count, params.gamma, values.get(), grads.get(), offs.get(), stream.get());
-        else runBatches<RPL, false>(xd, yd, count, params.gamma, values.get(), grads.get(), offs.get(), stream.get());
+        if (abs) runBatches<RPL, true>(xd, yd, count, warps, params.gamma, values.get(), grads.get(), offs.get(), stream.get());
+        else runBatches<RPL, false>(xd, yd, count, warps, params.gamma, values.get(), grads.get(), offs.get(), stream.get());
     };
-    if (xh.maxLength <= 4 * kGroup) run(std::integral_constant<int, 4>{});
-    else if (xh.maxLength <= 8 * kGroup) run(std::integral_constant<int, 8>{});
+    if (use.rowsPerLane == 4) run(std::integral_constant<int, 4>{});
+    else if (use.rowsPerLane == 8) run(std::integral_constant<int, 8>{});
     else run(std::integral_constant<int, 16>{});
     stop.record(stream.get());
     out.values.resize(x.size());
@@ -314,6 +435,19 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
     for (std::size_t i = 0; i < x.size(); ++i)
         out.gradients.emplace_back(g.begin() + gradOffsets[i], g.begin() + gradOffsets[i] + (long long)x[i].values.size());
     return out;
+}
+
+GradientShape chosenGradientShape(int maxLength, std::size_t pairs, GradientShape asked) {
+    GradientShape s = asked;
+    // Measured on an H100 (docs/PERFORMANCE.md, "soft-DTW value + gradient, session 12"): one
+    // stripe per pair up to 256 rows, stripes of 512 rows beyond. Two warps per pair while the
+    // batch leaves the chip short of warps (1,024 pairs: 5.6-5.9 ms against 5.9-6.5 ms with one);
+    // one when every multiprocessor has a dozen pairs or more (16,384: the barriers cost more
+    // than the second warp gains).
+    if (s.rowsPerLane == 0) s.rowsPerLane = maxLength <= 4 * kGroup ? 4 : maxLength <= 8 * kGroup ? 8 : 16;
+    if (s.warpsPerPair == 0)
+        s.warpsPerPair = pairs < std::size_t(12) * std::size_t(std::max(1, multiprocessorCount())) ? 2 : 1;
+    return s;
 }
 
 }  // namespace warplab::compute::gpu
