@@ -250,8 +250,7 @@ BenchRow runSoftDtwGradBench(int pairs, int length, int repeats, double gamma, s
                  (fp32 ? ".softdtw_grad_fp32@device" : ".softdtw_grad_fp64@device");
     if (fp32) {
         const GradientShape use = chosenGradientShape(length, std::size_t(pairs), shape);
-        const int stripes = (length + 32 * use.rowsPerLane - 1) / (32 * use.rowsPerLane);
-        row.kernel += " r" + std::to_string(use.rowsPerLane) + "w" + std::to_string(std::min(use.warpsPerPair, stripes));
+        row.kernel += " r" + std::to_string(use.rowsPerLane) + "w" + std::to_string(use.warpsPerPair);
     }
     row.metric = "softdtw";
     row.length = std::size_t(length);

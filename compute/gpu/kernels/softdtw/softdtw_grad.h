@@ -24,7 +24,8 @@ enum class GradientPrecision { Fp64, Fp32 };
 
 // The fp32 kernels' shape: rows per lane (4, 8 or 16; a stripe of 32 lanes covers 32 times
 // that) and warps per pair (1 to 8, the stripes of a pair in flight at once). 0 chooses
-// (chosenGradientShape). The warps never change a bit; the rows per lane may move the last bits
+// (chosenGradientShape, which also caps the warps at the longest pair's stripes: the shape that
+// runs). The warps never change a bit; the rows per lane may move the last bits
 // (where the compiler contracts a product into a sum differently at lane boundaries).
 struct GradientShape {
     int rowsPerLane = 0;

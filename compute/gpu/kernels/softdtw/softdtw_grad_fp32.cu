@@ -46,8 +46,11 @@ constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
 // multiple of 4, for the backward's four rotating columns.
 constexpr int kChunk = 36;
 
-// Where one pair's stored matrix lives: stripe q, step t, row k of the lane, lane; then, per
-// boundary between stripes q and q+1, the backward's two rows of pushes (up, diagonal).
+// Stripes of 32 * RPL rows that cover n rows.
+__host__ __device__ constexpr int stripesOf(int n, int rpl) { return (n + kGroup * rpl - 1) / (kGroup * rpl); }
+
+// Where one pair's stored matrix lives: per stripe, the steps' stored rows (fullAt, bottomAt);
+// then, per boundary between stripes q and q+1, the backward's two rows of pushes (up, diagonal).
 struct Layout {
     long stripeStride;  // floats per stripe: steps / 2 * (RPL + 1) * kGroup
     long pairStride;    // floats per pair
@@ -62,6 +65,17 @@ __device__ __forceinline__ long fullAt(int t, int k, int lane) { return (long(t 
 template <int RPL>
 __device__ __forceinline__ long bottomAt(int t, int lane) {
     return (long(t >> 1) * (RPL + 1) + ((t & 1) ? RPL : RPL - 1)) * kGroup + lane;
+}
+
+// One forward cell in base-2 units: the soft-min of its diagonal, left and upper neighbours plus
+// the pre-scaled local cost of x and y. The backward recomputes columns through this same
+// function, so they are the forward's bits.
+template <bool ABS>
+__device__ __forceinline__ float forwardCell(float d, float left, float u, float x, float y) {
+    float lo;
+    const float lg = softminLog2(d, left, u, lo);
+    const float c = x - y;
+    return (ABS ? fabsf(c) + lo : fmaf(c, c, lo)) - lg;
 }
 
 // When each stripe of a pair runs. The block's W warps take the stripes in turn (processing
@@ -93,7 +107,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
     const float* x = xs.values + xs.offsets[p];
     const float* y = ys.values + ys.offsets[p];
     const int n = xs.lengths[p], m = ys.lengths[p];
-    const int Q = (n + kGroup * RPL - 1) / (kGroup * RPL), T = m + kGroup - 1;
+    const int Q = stripesOf(n, RPL), T = m + kGroup - 1;
     const int rowN = n - 1;
     float* area = work + b * lay.pairStride;
     const Schedule sched(int(blockDim.x) / kGroup, T);
@@ -144,10 +158,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
 #pragma unroll
                     for (int k = 0; k < RPL; ++k) {
                         const float left = prev[k];
-                        float lo;
-                        const float lg = softminLog2(d, left, u, lo);
-                        const float cst = xr[k] - yj;
-                        const float v = (ABS ? fabsf(cst) + lo : fmaf(cst, cst, lo)) - lg;
+                        const float v = forwardCell<ABS>(d, left, u, xr[k], yj);
                         d = left;
                         prev[k] = v;
                         u = v;
@@ -172,7 +183,6 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
     }
 }
 
-template <int RPL, bool ABS>
 // Two blocks of 256 threads per SM: at 16 rows per lane the backward fits 128 registers (from
 // 233; a few hundred bytes of spills) and runs 16 warps per SM instead of 8. H100, one call,
 // A B A B: 1,024 pairs 5.04-5.08 ms against 5.78-6.42 ms, 16,384 pairs 74.7-82.2 ms against 85.9 ms
@@ -180,6 +190,7 @@ template <int RPL, bool ABS>
 #ifndef WL_GRAD_BWD_MIN_BLOCKS
 #define WL_GRAD_BWD_MIN_BLOCKS 2
 #endif
+template <int RPL, bool ABS>
 __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) softDtwBackwardKernel(SetView xs, SetView ys, int first, float scale,
                                                                           float gradScale, float* work, Layout lay,
                                                                           float* grads, const long long* gradOffsets) {
@@ -189,7 +200,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     const float* x = xs.values + xs.offsets[p];
     const float* y = ys.values + ys.offsets[p];
     const int n = xs.lengths[p], m = ys.lengths[p];
-    const int Q = (n + kGroup * RPL - 1) / (kGroup * RPL), T = m + kGroup - 1;
+    const int Q = stripesOf(n, RPL), T = m + kGroup - 1;
     float* area = work + b * lay.pairStride;
     // Pushes from stripe q+1's top row into stripe q's bottom row, per column: up (into (i, j))
     // and diagonal (into (i, j-1)), as the shuffles carry them between lanes.
@@ -225,10 +236,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             float u = aC, d = aL;
 #pragma unroll
             for (int k = 0; k < RPL; ++k) {
-                float lo;
-                const float lg = softminLog2(d, left[k], u, lo);
-                const float cst = xr[k] - yc;
-                const float v = (ABS ? fabsf(cst) + lo : fmaf(cst, cst, lo)) - lg;
+                const float v = forwardCell<ABS>(d, left[k], u, xr[k], yc);
                 d = left[k];
                 u = v;
                 dst[k] = v;
@@ -345,7 +353,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
 template <int RPL>
 Layout layoutFor(int maxN, int maxM) {
     Layout l;
-    const long stripes = (maxN + kGroup * RPL - 1) / (kGroup * RPL);
+    const long stripes = stripesOf(maxN, RPL);
     l.stripeStride = long((maxM + kGroup - 1 + 3) / 4 * 2) * (RPL + 1) * kGroup;  // steps rounded up to 4
     l.boundary = stripes * l.stripeStride;
     l.rowStride = (maxM + 31) / 32 * 32;
@@ -413,8 +421,7 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
     const bool abs = params.cost == Cost::Absolute;
     const int count = int(x.size());
     const GradientShape use = chosenGradientShape(xh.maxLength, x.size(), shape);
-    const int stripes = (xh.maxLength + kGroup * use.rowsPerLane - 1) / (kGroup * use.rowsPerLane);
-    const int warps = std::min(use.warpsPerPair, std::max(1, stripes));  // never a warp without a stripe
+    const int warps = use.warpsPerPair;
     Event start, stop;
     start.record(stream.get());
     auto run = [&](auto rplTag) {
@@ -447,6 +454,7 @@ GradientShape chosenGradientShape(int maxLength, std::size_t pairs, GradientShap
     if (s.rowsPerLane == 0) s.rowsPerLane = maxLength <= 4 * kGroup ? 4 : maxLength <= 8 * kGroup ? 8 : 16;
     if (s.warpsPerPair == 0)
         s.warpsPerPair = pairs < std::size_t(12) * std::size_t(std::max(1, multiprocessorCount())) ? 2 : 1;
+    s.warpsPerPair = std::min(s.warpsPerPair, stripesOf(std::max(1, maxLength), s.rowsPerLane));  // never a warp without a stripe
     return s;
 }
 
