@@ -35,14 +35,13 @@ namespace {
 
 using gpu::PairsView;
 using gpu::SetView;
-using LaunchFn = void (*)(bool, bool, int, SetView, SetView, PairsView, int, gpuStream_t);
+using LaunchFn = void (*)(bool, bool, SetView, SetView, PairsView, int, gpuStream_t);
 
 template <int... Ws>
 constexpr auto launchTable(std::integer_sequence<int, Ws...>) {
     return std::array<LaunchFn, sizeof...(Ws)>{&gpu::launchBandWidth<Ws>...};
 }
 
-constexpr int kBlock = 128;          // the band kernel's block size (band_cdtw_kernel.h)
 constexpr std::size_t kColChunk = 65536;  // windows per launch: rowBlock x this pairs
 constexpr int kInFlight = kWindowBlocksInFlight;  // row blocks queued on the device (and pinned buffers)
 
@@ -304,7 +303,7 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
                 PairsView pv{last ? w.rowLast.get() : w.rowFull.get(), last ? w.colLast.get() : w.colFull.get(),
                              int(rows * cols), int(nW), out + c0};
                 const SetView wv{w.samples.get(), w.starts.get() + c0, nullptr};
-                launch(absCost, q.dpx, int((rows * cols + kBlock - 1) / kBlock), qv, wv, pv, q.e, s);
+                launch(absCost, q.dpx, qv, wv, pv, q.e, s);
             }
 #if WL_GPU_CUDA
             if (q.sortRows) {

@@ -13,7 +13,7 @@ namespace warplab::compute::gpu {
 
 namespace {
 
-using LaunchFn = void (*)(bool, bool, int, SetView, SetView, PairsView, int, gpuStream_t);
+using LaunchFn = void (*)(bool, bool, SetView, SetView, PairsView, int, gpuStream_t);
 
 template <int... Ws>
 constexpr auto table(std::integer_sequence<int, Ws...>) {
@@ -36,9 +36,7 @@ void launchBandCdtw(const PackedDevice& rows, const PackedDevice& cols, const Pa
                           "the band kernel takes cdtw with band <= 32 on series of one length");
     if (pairs.count == 0) return;
     static constexpr auto launchers = table(std::make_integer_sequence<int, kMaxBandKernelHalfWidth + 1>{});
-    constexpr int block = 128;
-    const int grid = (pairs.count + block - 1) / block;
-    launchers[std::size_t(params.band)](params.cost == Cost::Absolute, dpx, grid, view(rows), view(cols), pairs,
+    launchers[std::size_t(params.band)](params.cost == Cost::Absolute, dpx, view(rows), view(cols), pairs,
                                         rows.maxLength, s);
 }
 

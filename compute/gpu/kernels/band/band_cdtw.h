@@ -21,9 +21,9 @@ bool bandKernelApplies(const PackedDevice& rows, const PackedDevice& cols, const
 void launchBandCdtw(const PackedDevice& rows, const PackedDevice& cols, const PairsView& pairs,
                     const Params& params, gpuStream_t s, bool dpx = false);
 
-// One instantiation per half-width W (band_cdtw_w*.cu, split so that they compile in parallel).
+// One instantiation per half-width W (band_cdtw_w*.cu, split so that they compile in parallel):
+// every pair of `pairs`, one thread each, in blocks of the kernel's own size.
 template <int W>
-void launchBandWidth(bool absCost, bool dpx, int grid, SetView rows, SetView cols, PairsView pairs, int n,
-                     gpuStream_t s);
+void launchBandWidth(bool absCost, bool dpx, SetView rows, SetView cols, PairsView pairs, int n, gpuStream_t s);
 
 }  // namespace warplab::compute::gpu

@@ -25,7 +25,14 @@ namespace warplab::compute::gpu {
 
 namespace band {
 
-constexpr int kBlock = 128;
+// Threads per block. Blocks of 64 with chunks of 13 rows (below): H100, w = 16, 1,048,576 pairs
+// of 128, 6.55 T cells/s against 6.52 with blocks of 96 and 6.51-6.54 with 128 (session 13,
+// docs/gpu-h100-session13.log). WL_BAND_BLOCK: a compile-time knob for A/B runs
+// (scripts/device/ab-variants.sh).
+#ifndef WL_BAND_BLOCK
+#define WL_BAND_BLOCK 64
+#endif
+constexpr int kBlock = WL_BAND_BLOCK;
 
 template <int W, int C, bool ABS, bool TAIL, bool DPX>
 __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 * W], const float* __restrict__ x,
@@ -63,18 +70,23 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
 }
 
 // WL_BAND_MIN_BLOCKS: a compile-time knob for A/B runs (scripts/device/ab.sh), blocks per SM
-// asked of ptxas for the narrow bands.
+// asked of ptxas for the narrow bands. With blocks of 64 neither bound binds: ptxas takes 96
+// registers at w = 16, at most 128 up to w = 24 and 168 at w = 32, none spilling (CUDA 12/13).
 #ifndef WL_BAND_MIN_BLOCKS
 #define WL_BAND_MIN_BLOCKS 4
 #endif
 template <int W, bool ABS, bool DPX>
 __global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) bandKernel(SetView rows, SetView cols, PairsView pairs, int n) {
     constexpr int L = 2 * W + 1;
-    // Rows per chunk: the 2W moves of the y window are paid once per C rows (H100, w = 16,
-    // 1,048,576 pairs: C = 8 6.1 T cells/s at length 128, 16 6.33 T, 32 5.4 T with spills).
-    // WL_BAND_CHUNK: a compile-time knob for A/B runs (scripts/device/ab.sh).
+    // Rows per chunk: the 2W moves of the y window are paid once per C rows, and the window
+    // (C + 2W), D (2W + 1) and x (C) live in registers. H100, w = 16, 1,048,576 pairs of 128,
+    // blocks of 128: C = 8 6.1 T cells/s, 11 6.47-6.50, 12 6.40-6.46, 13 6.50-6.54, 14 6.23-6.28,
+    // 15 6.41-6.50, 16 6.27-6.35 (116 registers: 4 blocks per SM where 11-15 take 96 and 5),
+    // 32 5.4 T with spills. At w = 24, 13 rows in blocks of 64 gave 6.11 T against 5.78 with 16
+    // (length 128) and 7.47 against 6.60 (1,024); w = 8 within 1 %. WL_BAND_CHUNK: a compile-time
+    // knob for A/B runs (scripts/device/ab-variants.sh).
 #ifndef WL_BAND_CHUNK
-#define WL_BAND_CHUNK 16
+#define WL_BAND_CHUNK 13
 #endif
     constexpr int C = WL_BAND_CHUNK;
     const int p = int(blockIdx.x * kBlock + threadIdx.x);
@@ -100,8 +112,9 @@ __global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) band
 }  // namespace band
 
 template <int W>
-void launchBandWidth(bool absCost, bool dpx, int grid, SetView rows, SetView cols, PairsView pairs, int n,
-                     gpuStream_t s) {
+void launchBandWidth(bool absCost, bool dpx, SetView rows, SetView cols, PairsView pairs, int n, gpuStream_t s) {
+    if (pairs.count <= 0) return;
+    const int grid = (pairs.count + band::kBlock - 1) / band::kBlock;
     if (dpx) {
         if (absCost) band::bandKernel<W, true, true><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
         else band::bandKernel<W, false, true><<<grid, band::kBlock, 0, s>>>(rows, cols, pairs, n);
@@ -116,4 +129,4 @@ void launchBandWidth(bool absCost, bool dpx, int grid, SetView rows, SetView col
 
 // One explicit instantiation; used inside namespace warplab::compute::gpu.
 #define WL_BAND_INSTANTIATE(W) \
-    template void launchBandWidth<W>(bool, bool, int, SetView, SetView, PairsView, int, gpuStream_t);
+    template void launchBandWidth<W>(bool, bool, SetView, SetView, PairsView, int, gpuStream_t);

@@ -13,7 +13,8 @@ namespace warplab::compute::gpu {
 struct SoftDtwGradients {
     std::vector<double> values;                 // R(n-1, m-1) of each pair (raw, no --sqrt)
     std::vector<std::vector<double>> gradients; // d value / d x, length * dims per pair
-    double kernelSeconds = 0;                   // forward + backward + chain rule on the device
+    double kernelSeconds = 0;                   // forward + backward + chain rule on the device (events,
+                                                // after the work buffer's allocation and the uploads)
 };
 
 // Fp64: one block per pair along anti-diagonals, R and E in device memory, any channel count.

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Compile-time variants of ONE source file against the tree, in one device call, one build:
+# builds warplab-gpu-bench, then for each variant puts its #defines at the top of FILE (the
+# device's copy of the tree), rebuilds (only FILE recompiles) and keeps the binary. Then ROUNDS
+# rounds of every line of BENCHES (';'-separated argument lists) on every binary in turn, and,
+# unless NO_PROFILE, one Nsight Compute pass of each binary on PROFILE_ARGS; the GPU test programs
+# of EXTRA_TARGETS are built too and run on TEST_NAMES (default: every binary). Carry .device-debs
+# and .device-data.
+#   FILE=compute/gpu/kernels/softdtw/softdtw_grad_fp32.cu \
+#   VARIANTS="exp2:-DWL_GRAD_TWO_EXP=1;rcp:-DWL_GRAD_SOFT_RCP=1" \
+#   BENCHES="--metric softdtw --gradient --fp32 --lengths 1024 --pairs 1024" bash scripts/device/ab-variants.sh
+source "$(dirname "$0")/common.sh"
+{ date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; } | tee "$OUT/ab.log"
+b=build-variants
+device_configure $b "$OUT/cfg.log" -DWARPLAB_TEST_DATA="$PWD/.device-data"
+build() {
+  cmake --build $b -j16 --target warplab-gpu-bench ${EXTRA_TARGETS:-} > "$OUT/build-$1.log" 2>&1 \
+    || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build-$1.log" | head -60; exit 1; }
+  mkdir -p /tmp/bins/$1 && cp $b/tests/gpu/warplab-gpu-bench /tmp/bins/$1/
+  for t in ${EXTRA_TARGETS:-}; do cp $b/tests/gpu/$t /tmp/bins/$1/; done
+  echo "built $1 after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/ab.log"
+}
+build tree
+names=(tree)
+cp "$FILE" /tmp/variant-file.orig
+IFS=';' read -ra variants <<< "${VARIANTS:-}"
+for v in "${variants[@]}"; do
+  name=${v%%:*}; flags=${v#*:}
+  { for f in $flags; do d=${f#-D}; echo "#define ${d%%=*} ${d#*=}"; done; cat /tmp/variant-file.orig; } > "$FILE"
+  echo "$name: $(head -c 300 "$FILE" | grep '^#define' | tr '\n' ' ')" | tee -a "$OUT/ab.log"
+  build "$name"
+  names+=("$name")
+done
+cp /tmp/variant-file.orig "$FILE"
+IFS=';' read -ra lines <<< "${BENCHES:-}"
+for r in $(seq 1 "${ROUNDS:-2}"); do
+  for args in "${lines[@]}"; do
+    for n in "${names[@]}"; do
+      echo "## round $r, $n: warplab-gpu-bench $args" | tee -a "$OUT/ab.log"
+      timeout 120 /tmp/bins/$n/warplab-gpu-bench $args 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-${WIDTH:-130} | tee -a "$OUT/ab.log"
+    done
+  done
+done
+for t in ${EXTRA_TARGETS:-}; do
+  for n in ${TEST_NAMES:-${names[@]}}; do
+    timeout 300 /tmp/bins/$n/$t "$PWD/.device-data" > "$OUT/$t-$n.log" 2>&1
+    echo "$t ($n) exit $?: $(grep -E 'checks' "$OUT/$t-$n.log" | tail -1)" | tee -a "$OUT/ab.log"
+    grep -E "FAIL" "$OUT/$t-$n.log" | head -5 | tee -a "$OUT/ab.log"
+  done
+done
+if [ -z "${NO_PROFILE:-}" ] && [ -n "${PROFILE_ARGS:-}" ]; then
+  M="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread"
+  M="$M,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum"
+  M="$M,regex:smsp__average_warps_issue_stalled_(long_scoreboard|short_scoreboard|wait|barrier|math_pipe_throttle|lg_throttle|no_instruction|not_selected|dispatch_stall|mio_throttle)_per_issue_active\.ratio$"
+  for n in "${names[@]}"; do
+    echo "### ncu ($n): $PROFILE_ARGS" | tee -a "$OUT/ab.log"
+    timeout 150 ncu --clock-control none --kernel-name "${PROFILE_KERNELS:-regex:.}" --launch-skip 2 --launch-count 2 --metrics "$M" \
+      /tmp/bins/$n/warplab-gpu-bench $PROFILE_ARGS 2>&1 | grep -vE "^==PROF==|^\s*$" | grep -E "\(.*\)x\(|  [a-z]" \
+      | sed -E 's/^ *void [^:]*::([A-Za-z]+<[^>]*>).*\(([0-9]+), 1, 1\)x\(([0-9]+), 1, 1\).*/  \1 grid \2 block \3/' | tee -a "$OUT/ab.log"
+  done
+fi
+echo "done after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/ab.log"
