@@ -6,9 +6,11 @@
 # unless NO_PROFILE, one Nsight Compute pass of each binary on PROFILE_ARGS; the GPU test programs
 # of EXTRA_TARGETS are built too and run on TEST_NAMES (default: every binary). Carry .device-debs
 # and .device-data.
-#   FILE=compute/gpu/kernels/softdtw/softdtw_grad_fp32.cu \
-#   VARIANTS="exp2:-DWL_GRAD_TWO_EXP=1;rcp:-DWL_GRAD_SOFT_RCP=1" \
-#   BENCHES="--metric softdtw --gradient --fp32 --lengths 1024 --pairs 1024" bash scripts/device/ab-variants.sh
+# A variant is name:flags, its flags -D definitions separated by spaces; the file must default
+# each macro under #ifndef (as band_cdtw_kernel.h does WL_BAND_CHUNK and WL_BAND_BLOCK):
+#   FILE=compute/gpu/kernels/band/band_cdtw_kernel.h \
+#   VARIANTS="c11:-DWL_BAND_CHUNK=11;c16b128:-DWL_BAND_CHUNK=16 -DWL_BAND_BLOCK=128" \
+#   BENCHES="--metric cdtw --band 16 --kernels cuda.band_dpx --lengths 128 --pairs 1048576" bash scripts/device/ab-variants.sh
 source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; } | tee "$OUT/ab.log"
 b=build-variants
