@@ -5,7 +5,7 @@
 # rounds of every line of BENCHES (';'-separated argument lists) on every binary in turn, and,
 # unless NO_PROFILE, one Nsight Compute pass of each binary on PROFILE_ARGS; the GPU test programs
 # of EXTRA_TARGETS are built too and run on TEST_NAMES (default: every binary). Carry .device-debs
-# and .device-data.
+# and .device-data. SASS_OBJ / SASS_KERNELS: see build() below.
 # A variant is name:flags, its flags -D definitions separated by spaces; the file must default
 # each macro under #ifndef (as band_cdtw_kernel.h does WL_BAND_CHUNK and WL_BAND_BLOCK):
 #   FILE=compute/gpu/kernels/band/band_cdtw_kernel.h \
@@ -14,12 +14,23 @@
 source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader; } | tee "$OUT/ab.log"
 b=build-variants
-device_configure $b "$OUT/cfg.log" -DWARPLAB_TEST_DATA="$PWD/.device-data"
+# Logs that only matter on failure stay in /tmp: a call brings back at most 8 files.
+device_configure $b /tmp/cfg.log -DWARPLAB_TEST_DATA="$PWD/.device-data"
 build() {
-  cmake --build $b -j16 --target warplab-gpu-bench ${EXTRA_TARGETS:-} > "$OUT/build-$1.log" 2>&1 \
-    || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build-$1.log" | head -60; exit 1; }
+  cmake --build $b -j16 --target warplab-gpu-bench ${EXTRA_TARGETS:-} > /tmp/build-$1.log 2>&1 \
+    || { grep -B2 -A12 -E 'error|FAILED' /tmp/build-$1.log | head -60; exit 1; }
   mkdir -p /tmp/bins/$1 && cp $b/tests/gpu/warplab-gpu-bench /tmp/bins/$1/
   for t in ${EXTRA_TARGETS:-}; do cp $b/tests/gpu/$t /tmp/bins/$1/; done
+  # SASS_OBJ (an object under the build folder) and SASS_KERNELS ("pattern:cells ..."): each
+  # kernel's instruction mix, its spill traffic, and (variant SASS_DUMP, default tree) its SASS in $OUT.
+  if [ -n "${SASS_OBJ:-}" ]; then
+    cuobjdump -sass $b/$SASS_OBJ > /tmp/sass-$1.txt
+    for k in ${SASS_KERNELS:-}; do
+      dump=""; [ "$1" = "${SASS_DUMP:-tree}" ] && dump="$OUT/sass-$1-${k%%:*}.txt"
+      echo "sass $1 ${k%%:*}:" | tee -a "$OUT/ab.log"
+      python3 scripts/device/sass_loop_mix.py "${k%%:*}" "${k#*:}" $dump < /tmp/sass-$1.txt | tee -a "$OUT/ab.log"
+    done
+  fi
   echo "built $1 after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/ab.log"
 }
 build tree

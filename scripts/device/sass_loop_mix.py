@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Instruction mix of one kernel's SASS and of its largest loop (the steady state of a DP kernel).
 
-    cuobjdump -sass libwarplab_gpu.a | python3 scripts/device/sass_loop_mix.py PATTERN [CELLS_PER_ITERATION]
+    cuobjdump -sass libwarplab_gpu.a | python3 scripts/device/sass_loop_mix.py PATTERN [CELLS_PER_ITERATION [DUMP]]
 
-PATTERN: a substring of the mangled kernel name. With CELLS_PER_ITERATION the loop's
-instructions per DP cell are printed too. Lines start with "ALL" so that the device script's
+PATTERN: a substring of the mangled kernel name. With CELLS_PER_ITERATION (0: none) the loop's
+instructions per DP cell are printed too; with DUMP the function's SASS is written there. Lines start with "ALL" so that the device script's
 summary grep keeps them.
 """
 import collections
@@ -15,6 +15,7 @@ import sys
 def main():
     pattern = sys.argv[1]
     cells = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    dump = open(sys.argv[3], "w") if len(sys.argv) > 3 else None
     ins, on, name = [], False, ""
     for line in sys.stdin:
         if "Function :" in line:
@@ -25,6 +26,8 @@ def main():
             continue
         if not on:
             continue
+        if dump:
+            dump.write(line)
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
         if m:
             ins.append((int(m.group(1), 16), m.group(2).strip()))

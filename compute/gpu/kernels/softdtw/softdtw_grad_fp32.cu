@@ -22,6 +22,13 @@
 // lane's rows in registers, across lanes by a shuffle one step later, across stripes through two
 // rows per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
 // registers. E is never stored.
+//
+// Session 14 (H100, 1,024 pairs of 1,024: 4.15 -> 3.87-3.90 ms; 16,384: 57.7 -> 54.3-54.7 ms):
+// the forward runs two steps per iteration with its column alternating between two arrays (no
+// register moves, the parity of each step known); the backward runs the steps with every lane
+// inside the matrix without range checks, as one block in which ptxas interleaves the
+// recomputation with the cells; x and the gradient rows live in shared memory; y is scaled where
+// it is used (__fmul_rn on both sides, so the recomputation keeps the forward's bits).
 #include "compute/gpu/runtime/gpu_runtime.h"
 
 #include <algorithm>
@@ -34,6 +41,7 @@
 #include "compute/gpu/kernels/common/softmin_fast.h"
 
 namespace warplab::compute::gpu {
+
 
 namespace {
 
@@ -112,8 +120,11 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
     float* area = work + b * lay.pairStride;
     const Schedule sched(int(blockDim.x) / kGroup, T);
     const int G = sched.iterations(Q);
-    auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] * scale : 0.f; };
+    // y unscaled (0 outside the matrix): the product is taken where the value is used, a step
+    // later, so that no instruction waits on the load right after it is issued.
+    auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] : 0.f; };
     float xr[RPL], prev[RPL];
+    float alt[RPL];
     float bottom = INFINITY, rawPrev = INFINITY, upPrev = INFINITY, yNext = 0.f, upNext = INFINITY;
     float* Rq = area;
     int q = 0, row0 = 0;
@@ -126,7 +137,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                 row0 = (q * kGroup + lane) * RPL;
 #pragma unroll
                 for (int k = 0; k < RPL; ++k) {
-                    xr[k] = row0 + k < n ? x[row0 + k] * scale : 0.f;
+                    xr[k] = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
                     prev[k] = INFINITY;
                 }
                 bottom = rawPrev = upPrev = INFINITY;
@@ -135,11 +146,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
             }
             const float* Ra = Rq - lay.stripeStride;  // stripe above (q > 0)
             const int tEnd = min(T, (c + 1) * kChunk);
-            for (int t = c * kChunk; t < tEnd; ++t) {
+            // One step t (parityTag: t & 1) from the lane's column `from` into `to` (two arrays
+            // that alternate, or one).
+            auto fstep = [&](auto parityTag, int t, const float (&from)[RPL], float (&to)[RPL]) {
+                constexpr bool even = decltype(parityTag)::value == 0;
                 const int j = t - lane;
                 const float raw = WL_SHFL_UP(bottom, 1, kGroup);
                 // This step's y and the stripe above's value, loaded one step ahead.
-                const float yj = yNext, upAbove = upNext;
+                const float yj = __fmul_rn(yNext, scale), upAbove = upNext;
                 yNext = loadY(j + 1);
                 if (lane == 0 && q > 0 && j + 1 < m) upNext = Ra[bottomAt<RPL>(j + kGroup, kGroup - 1)];
                 if (j >= 0 && j < m) {
@@ -157,26 +171,37 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                     }
 #pragma unroll
                     for (int k = 0; k < RPL; ++k) {
-                        const float left = prev[k];
+                        const float left = from[k];
                         const float v = forwardCell<ABS>(d, left, u, xr[k], yj);
                         d = left;
-                        prev[k] = v;
+                        to[k] = v;
                         u = v;
-                        if (!(t & 1)) Rq[fullAt<RPL>(t, k, lane)] = v;
+                        if (even) Rq[fullAt<RPL>(t, k, lane)] = v;
                     }
-                    bottom = prev[RPL - 1];
-                    if (t & 1) Rq[bottomAt<RPL>(t, lane)] = bottom;
+                    bottom = to[RPL - 1];
+                    if (!even) Rq[bottomAt<RPL>(t, lane)] = bottom;
                     if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
-                        float v = prev[0];
+                        float v = to[0];
 #pragma unroll
-                        for (int k = 1; k < RPL; ++k) if (row0 + k == rowN) v = prev[k];
+                        for (int k = 1; k < RPL; ++k) if (row0 + k == rowN) v = to[k];
                         values[p] = double(v) / double(ig);
                     }
                 } else {
                     bottom = INFINITY;
+#pragma unroll
+                    for (int k = 0; k < RPL; ++k) to[k] = from[k];
                 }
                 rawPrev = raw;
+            };
+            // Two steps per iteration, alternating the column between prev and alt: no moves
+            // between steps, and each step's parity (full column or bottom row stored) is known.
+            // An interval starts at an even step (kChunk is even), with the column in prev.
+            int t = c * kChunk;
+            for (; t + 1 < tEnd; t += 2) {
+                fstep(std::integral_constant<int, 0>{}, t, prev, alt);
+                fstep(std::integral_constant<int, 1>{}, t + 1, alt, prev);
             }
+            if (t < tEnd) fstep(std::integral_constant<int, 0>{}, t, prev, prev);  // the last step of the pair
         }
         // Publishes this interval's stored rows to the stripe below.
         __syncthreads();
@@ -209,24 +234,30 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     const int Tp = (T + 3) / 4 * 4;  // steps past T are idle: every lane's column is past m
     const Schedule sched(int(blockDim.x) / kGroup, Tp);
     const int G = sched.iterations(Q);
-    auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] * scale : 0.f; };
+    // y unscaled (0 outside the matrix), scaled where used, as in the forward (__fmul_rn on both
+    // sides: the recomputed columns are the forward's bits).
+    auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] : 0.f; };
 
     int q = 0, row0 = 0;
     const float* Rq = area;
-    float acc[RPL], gs[RPL];
-    // x of the lane's rows in shared memory (RPL * blockDim.x floats, dynamic): 16 registers
-    // fewer at 16 rows, whose spills fall from 404 to 104 bytes of loads. H100, one call, two
-    // rounds: 1,024 pairs 4.11 ms against 4.15, 16,384 pairs 57.6 ms either way.
-    extern __shared__ float xShared[];
-#define XR(k) xShared[(k) * int(blockDim.x) + int(threadIdx.x)]
+    // The lane's rows of x and of the gradient in dynamic shared memory (2 (RPL + 1) floats per
+    // thread), a thread's rows side by side at a stride of RPL + 1 (odd: the 32 lanes hit 32
+    // banks), each row an immediate offset from one base register. In registers they took 32 of
+    // the 128 that two blocks of 256 threads per SM allow, and ptxas spilled 400 bytes; in shared
+    // memory the spills are gone but for a few words (H100, session 13 for x, 14 for the gradient:
+    // PERFORMANCE.md).
+    extern __shared__ float rowsShared[];
+    float* const xMine = rowsShared + int(threadIdx.x) * (RPL + 1);
+    float* const gMine = rowsShared + (int(blockDim.x) + int(threadIdx.x)) * (RPL + 1);
+    float acc[RPL];
     // Columns j .. j-3 of the lane's rows, R' above them and y, by step mod 4 (P0 .. P3).
     float P0[RPL], P1[RPL], P2[RPL], P3[RPL];
     float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f, y0 = 0.f, y1 = 0.f, y2 = 0.f, y3 = 0.f;
     float topUp = 0.f, topDiag = 0.f;  // this lane's pushes out of its first row, last step
     float upNext = 0.f, diagNext = 0.f;
     // R' of this lane's rows at column c, stored when its step c + lane is even (+inf outside).
-    auto column = [&](int c, float (&dst)[RPL]) {
-        if (c >= 0 && c < m) {
+    auto column = [&](int c, float (&dst)[RPL], bool inner = false) {
+        if (inner || (c >= 0 && c < m)) {
 #pragma unroll
             for (int k = 0; k < RPL; ++k) dst[k] = Rq[fullAt<RPL>(c + lane, k, lane)];
         } else {
@@ -236,12 +267,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     };
     // R' of column c at an odd step, recomputed as the forward computed it (the same operations
     // on the same operands: the same bits) from column c-1 and the row above at c and c-1.
-    auto recompute = [&](int c, const float (&left)[RPL], float aC, float aL, float yc, float (&dst)[RPL]) {
-        if (c >= 0 && c < m) {
+    auto recompute = [&](int c, const float (&left)[RPL], float aC, float aL, float yc, float (&dst)[RPL],
+                         bool inner = false) {
+        if (inner || (c >= 0 && c < m)) {
+            const float yScaled = __fmul_rn(yc, scale);
             float u = aC, d = aL;
 #pragma unroll
             for (int k = 0; k < RPL; ++k) {
-                const float v = forwardCell<ABS>(d, left[k], u, XR(k), yc);
+                const float v = forwardCell<ABS>(d, left[k], u, xMine[k], yScaled);
                 d = left[k];
                 u = v;
                 dst[k] = v;
@@ -252,14 +285,20 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
         }
     };
     // R' of the row above the lane's first row at column c (stored at every step).
-    auto above = [&](int c) -> float {
+    auto above = [&](int c, bool inner = false) -> float {
+        if (inner) {
+            // One load, its address chosen by lane; lane 0 of the first stripe has no row above.
+            const long at = lane > 0 ? bottomAt<RPL>(c + lane - 1, lane - 1)
+                                     : bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride;
+            return lane > 0 || q > 0 ? Rq[at] : INFINITY;
+        }
         if (c < 0 || c >= m) return c == -1 && q == 0 && lane == 0 ? 0.f : INFINITY;
         if (lane > 0) return Rq[bottomAt<RPL>(c + lane - 1, lane - 1)];
         return q > 0 ? Rq[bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride] : INFINITY;
     };
     // Lane 31's pushes from the stripe below at column j (0 below the last stripe).
-    auto loadPushes = [&](int j) {
-        const bool fromBelow = lane == kGroup - 1 && q + 1 < Q && j >= 0 && j < m;
+    auto loadPushes = [&](int j, bool inner = false) {
+        const bool fromBelow = lane == kGroup - 1 && q + 1 < Q && (inner || (j >= 0 && j < m));
         upNext = fromBelow ? pushUp(q)[j] : 0.f;
         diagNext = fromBelow ? pushUp(q)[lay.rowStride + j] : 0.f;
     };
@@ -269,16 +308,17 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // cur once its cells are done (used two steps later). `odd` is t's parity, a constant at
     // each call (t is 3 mod 4 at the first of four).
     auto step = [&](float (&cur)[RPL], const float (&left)[RPL], float (&n2)[RPL], const float (&n3)[RPL], float& aC,
-                    float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd) {
+                    float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd, bool inner = false) {
         const int j = t - lane;
         float upIn = WL_SHFL_DOWN(topUp, 1, kGroup);
         float diagIn = WL_SHFL_DOWN(topDiag, 1, kGroup);
         if (lane == kGroup - 1) {
             upIn = upNext;
             diagIn = diagNext;
-            loadPushes(j - 1);
+            loadPushes(j - 1, inner);
         }
-        if (j >= 0 && j < m) {
+        if (inner || (j >= 0 && j < m)) {
+            const float yScaled = __fmul_rn(yC, scale);
             float below = upIn, diagBelow = diagIn;
 #pragma unroll
             for (int k = RPL - 1; k >= 0; --k) {
@@ -294,8 +334,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 below = Ei * eU;
                 acc[k] = fmaf(Ei, eL, diagBelow);
                 diagBelow = Ei * eD;
-                const float c = XR(k) - yC;
-                gs[k] = ABS ? gs[k] + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, gs[k]);
+                const float c = xMine[k] - yScaled;
+                gMine[k] = ABS ? gMine[k] + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, gMine[k]);
             }
             topUp = below;
             topDiag = diagBelow;
@@ -307,10 +347,10 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             topUp = topDiag = 0.f;
         }
         // After the cells, so that column j-3 (loaded a step ago) has had their time to arrive.
-        if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2);
-        else column(j - 4, cur);
-        aC = above(j - 4);
-        yC = loadY(j - 4);
+        if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2, inner);
+        else column(j - 4, cur, inner);
+        aC = above(j - 4, inner);
+        yC = inner ? y[j - 4] : loadY(j - 4);
     };
     for (int it = 0; it < G; ++it) {
         int s, c;
@@ -321,10 +361,10 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 row0 = (q * kGroup + lane) * RPL;
 #pragma unroll
                 for (int k = 0; k < RPL; ++k) {
-                    XR(k) = row0 + k < n ? x[row0 + k] * scale : 0.f;
+                    xMine[k] = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
                     // E(n-1, m-1) = 1 enters as a push into the lane's first column, m-1.
                     acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
-                    gs[k] = 0.f;
+                    gMine[k] = 0.f;
                 }
                 // The first step, Tp - 1, is odd (3 mod 4): its column is recomputed.
                 const int j0 = Tp - 1 - lane;
@@ -339,6 +379,16 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
             const int tHi = Tp - 1 - c * kChunk, tLo = max(0, Tp - (c + 1) * kChunk);
             for (int t = tHi; t >= tLo; t -= 4) {
+                // Four steps with every lane's columns j .. j-4 inside the matrix (t <= m - 1 for
+                // lane 0, t - 3 - 31 - 4 >= 0 for lane 31): no range checks, one basic block, so
+                // that ptxas can interleave the recomputation with the cells.
+                if (t <= m - 1 && t - 3 >= kGroup + 3 && t - 3 >= tLo) {
+                    step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, true);
+                    step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, true);
+                    step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, true);
+                    step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, true);
+                    continue;
+                }
                 step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true);
                 if (t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false);
                 if (t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true);
@@ -347,14 +397,13 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             if (c == sched.C - 1) {
 #pragma unroll
                 for (int k = 0; k < RPL; ++k)
-                    if (row0 + k < n) g[row0 + k] = gs[k] * gradScale;
+                    if (row0 + k < n) g[row0 + k] = gMine[k] * gradScale;
             }
         }
         // Publishes this interval's pushes to the stripe above.
         __syncthreads();
     }
 }
-#undef XR
 
 template <int RPL>
 Layout layoutFor(int maxN, int maxM) {
@@ -387,7 +436,7 @@ void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int w
     // runner, sdtw): until session 13 the events also held this buffer's cudaMalloc and cudaFree
     // (2-36 GB, 1-16 ms on an H100). The bench reports the whole call beside it.
     start.record(s);
-    const std::size_t smem = std::size_t(RPL) * std::size_t(warps * kGroup) * sizeof(float);  // the backward's x
+    const std::size_t smem = 2 * std::size_t(RPL + 1) * std::size_t(warps * kGroup) * sizeof(float);  // the backward's x and gradient rows
     for (int first = 0; first < count; first += batch) {
         const int c = std::min(batch, count - first);
         softDtwForwardKernel<RPL, ABS><<<c, warps * kGroup, 0, s>>>(view(xd), view(yd), first, scale, ig, work.get(), lay, values);
