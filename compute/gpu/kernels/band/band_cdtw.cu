@@ -34,7 +34,6 @@ void launchBandCdtw(const PackedDevice& rows, const PackedDevice& cols, const Pa
     if (!bandKernelApplies(rows, cols, params))
         throw EngineError(EngineError::Kind::Internal, "band",
                           "the band kernel takes cdtw with band <= 32 on series of one length");
-    if (pairs.count == 0) return;
     static constexpr auto launchers = table(std::make_integer_sequence<int, kMaxBandKernelHalfWidth + 1>{});
     launchers[std::size_t(params.band)](params.cost == Cost::Absolute, dpx, view(rows), view(cols), pairs,
                                         rows.maxLength, s);

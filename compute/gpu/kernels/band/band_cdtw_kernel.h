@@ -83,12 +83,17 @@ __global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) band
     // blocks of 128: C = 8 6.1 T cells/s, 11 6.47-6.50, 12 6.40-6.46, 13 6.50-6.54, 14 6.23-6.28,
     // 15 6.41-6.50, 16 6.27-6.35 (116 registers: 4 blocks per SM where 11-15 take 96 and 5),
     // 32 5.4 T with spills. At w = 24, 13 rows in blocks of 64 gave 6.11 T against 5.78 with 16
-    // (length 128) and 7.47 against 6.60 (1,024); w = 8 within 1 %. WL_BAND_CHUNK: a compile-time
-    // knob for A/B runs (scripts/device/ab-variants.sh).
+    // (length 128) and 7.47 against 6.60 (1,024); w = 8 within 1 %. WL_BAND_CHUNK (bands up to
+    // w = 20): a compile-time knob for A/B runs (scripts/device/ab-variants.sh).
+    // Wider bands take fewer rows, their window and band holding more registers (same machine,
+    // one call, blocks of 64, session 14): w = 24 at 128 6.62 T with 11 rows against 6.07 with 13
+    // (1,024: 7.47 either way); w = 32 6.19 T with 9 against 5.78 with 11 and 5.11 with 13 (1,024:
+    // 7.41 against 7.33 and 6.87). At w = 20, 11 rows gained 1 % at 128 and lost 1 % at 1,024: 13
+    // stays up to w = 20. Widths 25 to 31 were not timed apart from 32.
 #ifndef WL_BAND_CHUNK
 #define WL_BAND_CHUNK 13
 #endif
-    constexpr int C = WL_BAND_CHUNK;
+    constexpr int C = W <= 20 ? WL_BAND_CHUNK : W <= 24 ? 11 : 9;
     const int p = int(blockIdx.x * kBlock + threadIdx.x);
     if (p >= pairs.count) return;  // no warp-collective operations below
     const int r = pairs.row[p], c = pairs.col[p];
