@@ -62,9 +62,7 @@ for t in ${EXTRA_TARGETS:-}; do
   done
 done
 if [ -z "${NO_PROFILE:-}" ] && [ -n "${PROFILE_ARGS:-}" ]; then
-  M="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread"
-  M="$M,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum"
-  M="$M,regex:smsp__average_warps_issue_stalled_(long_scoreboard|short_scoreboard|wait|barrier|math_pipe_throttle|lg_throttle|no_instruction|not_selected|dispatch_stall|mio_throttle)_per_issue_active\.ratio$"
+  M=$NCU_METRICS
   for n in "${names[@]}"; do
     echo "### ncu ($n): $PROFILE_ARGS" | tee -a "$OUT/ab.log"
     timeout 150 ncu --clock-control none --kernel-name "${PROFILE_KERNELS:-regex:.}" --launch-skip 2 --launch-count 2 --metrics "$M" \

@@ -18,3 +18,11 @@ device_configure() {
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" \
     -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined "$@" > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
 }
+
+# The Nsight Compute metrics of a kernel A/B (ab-variants.sh, softdtw-grad.sh): time, issue and
+# occupancy, DRAM, registers, the busiest pipes, instructions, and the stall reasons per issue.
+NCU_METRICS="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active"
+NCU_METRICS="$NCU_METRICS,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread,launch__occupancy_limit_registers"
+NCU_METRICS="$NCU_METRICS,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"
+NCU_METRICS="$NCU_METRICS,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum"
+NCU_METRICS="$NCU_METRICS,regex:smsp__average_warps_issue_stalled_(long_scoreboard|short_scoreboard|wait|barrier|math_pipe_throttle|lg_throttle|no_instruction|not_selected|dispatch_stall|mio_throttle)_per_issue_active\.ratio$"

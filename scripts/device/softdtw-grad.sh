@@ -36,8 +36,7 @@ for pairs in 1024 16384; do
   timeout 200 $B $a 2>&1 | cut -c1-400 | tee -a "$OUT/run.log"
 done
 if [ -z "${NO_PROFILE:-}" ]; then
-  M="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread,launch__occupancy_limit_registers"
-  M="$M,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_(long_scoreboard|short_scoreboard|wait|barrier|math_pipe_throttle|lg_throttle|no_instruction|not_selected)_per_issue_active\.ratio$"
+  M=$NCU_METRICS
   for pairs in 1024 16384; do
     echo "### ncu, $pairs pairs of 1024 ${PROFILE_SHAPE:-}" | tee -a "$OUT/run.log"
     ps=""; [ -n "${PROFILE_SHAPE:-}" ] && ps="--grad-shapes $PROFILE_SHAPE"
