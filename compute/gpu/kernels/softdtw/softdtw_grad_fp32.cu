@@ -42,7 +42,6 @@
 
 namespace warplab::compute::gpu {
 
-
 namespace {
 
 constexpr int kGroup = 32;    // lanes per stripe (half a wavefront on CDNA: shuffles use width 32)
@@ -209,7 +208,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
 }
 
 // Two blocks of 256 threads per SM: at 16 rows per lane the backward fits 128 registers (from
-// 233; a few hundred bytes of spills) and runs 16 warps per SM instead of 8. H100, one call,
+// 233; a few hundred bytes of spills, 32 since x and the gradient rows moved to shared memory)
+// and runs 16 warps per SM instead of 8. H100, one call,
 // A B A B: 1,024 pairs 5.04-5.08 ms against 5.78-6.42 ms, 16,384 pairs 74.7-82.2 ms against 85.9 ms
 // (docs/gpu-h100-session12.log, call 7). At 3 blocks, 16 rows spill 1 KB and lose.
 #ifndef WL_GRAD_BWD_MIN_BLOCKS
