@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                 fstep(std::integral_constant<int, 0>{}, t, prev, alt);
                 fstep(std::integral_constant<int, 1>{}, t + 1, alt, prev);
             }
-            if (t < tEnd) fstep(std::integral_constant<int, 0>{}, t, prev, prev);  // the last step of the pair
+            if (t < tEnd) fstep(std::integral_constant<int, 0>{}, t, prev, alt);  // the pair's last step
         }
         // Publishes this interval's stored rows to the stripe below.
         __syncthreads();
