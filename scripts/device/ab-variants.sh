@@ -50,7 +50,7 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
   for args in "${lines[@]}"; do
     for n in "${names[@]}"; do
       echo "## round $r, $n: warplab-gpu-bench $args" | tee -a "$OUT/ab.log"
-      timeout 120 /tmp/bins/$n/warplab-gpu-bench $args 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-${WIDTH:-130} | tee -a "$OUT/ab.log"
+      bench_rows /tmp/bins/$n/warplab-gpu-bench "$OUT/ab.log" $args
     done
   done
 done

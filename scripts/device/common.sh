@@ -19,6 +19,14 @@ device_configure() {
     -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined "$@" > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
 }
 
+# bench_rows BIN LOG ARGS...: the result rows of one warplab-gpu-bench run (cut to WIDTH
+# characters), printed and appended to LOG.
+bench_rows() {
+  local bin=$1 log=$2
+  shift 2
+  timeout 120 "$bin" "$@" 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-${WIDTH:-130} | tee -a "$log"
+}
+
 # The Nsight Compute metrics of a kernel A/B (ab-variants.sh, softdtw-grad.sh): time, issue and
 # occupancy, DRAM, registers, the busiest pipes, instructions, and the stall reasons per issue.
 NCU_METRICS="gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active"

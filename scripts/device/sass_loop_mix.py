@@ -4,8 +4,8 @@
     cuobjdump -sass libwarplab_gpu.a | python3 scripts/device/sass_loop_mix.py PATTERN [CELLS_PER_ITERATION [DUMP]]
 
 PATTERN: a substring of the mangled kernel name. With CELLS_PER_ITERATION (0: none) the loop's
-instructions per DP cell are printed too; with DUMP the function's SASS is written there. Lines start with "ALL" so that the device script's
-summary grep keeps them.
+instructions per DP cell are printed too; with DUMP the function's SASS is written there. Lines
+start with "ALL" so that the device script's summary grep keeps them.
 """
 import collections
 import re

@@ -15,7 +15,7 @@ echo "built after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"
 IFS=';' read -ra benches <<< "${BENCHES:-}"
 for args in "${benches[@]}"; do
   echo "\$ warplab-gpu-bench $args" | tee -a "$OUT/run.log"
-  timeout 120 build-device-suite/tests/gpu/warplab-gpu-bench $args 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-${WIDTH:-130} | tee -a "$OUT/run.log"
+  bench_rows build-device-suite/tests/gpu/warplab-gpu-bench "$OUT/run.log" $args
 done
 for t in $tests; do
   echo "### gpu_test_$t (start $(( $(date +%s) - T0 )) s)" | tee -a "$OUT/run.log"
@@ -25,4 +25,4 @@ for t in $tests; do
 done
 (cd build-device-suite && ctest -R "_registered$" 2>&1 | tail -3) | tee -a "$OUT/run.log"
 echo "done after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"
-(cd "$OUT" && tar -czf suite-logs.tgz $(ls *.log | grep -v '^run.log$') && rm -f $(ls *.log | grep -v '^run.log$'))
+(cd "$OUT" && logs=$(ls *.log | grep -v '^run.log$') && tar -czf suite-logs.tgz $logs && rm -f $logs)

@@ -378,21 +378,20 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             }
             // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
             const int tHi = Tp - 1 - c * kChunk, tLo = max(0, Tp - (c + 1) * kChunk);
+            // Steps t .. t-3 (t is 3 mod 4), the four columns rotating through P0 .. P3; `inner`:
+            // all four inside the interval and every lane's columns j .. j-4 inside the matrix.
+            auto fourSteps = [&](int t, bool inner) {
+                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, inner);
+                if (inner || t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, inner);
+                if (inner || t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, inner);
+                if (inner || t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, inner);
+            };
             for (int t = tHi; t >= tLo; t -= 4) {
-                // Four steps with every lane's columns j .. j-4 inside the matrix (t <= m - 1 for
-                // lane 0, t - 3 - 31 - 4 >= 0 for lane 31): no range checks, one basic block, so
-                // that ptxas can interleave the recomputation with the cells.
-                if (t <= m - 1 && t - 3 >= kGroup + 3 && t - 3 >= tLo) {
-                    step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, true);
-                    step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, true);
-                    step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, true);
-                    step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, true);
-                    continue;
-                }
-                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true);
-                if (t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false);
-                if (t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true);
-                if (t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false);
+                // Inside the matrix (t <= m - 1 for lane 0, t - 3 - 31 - 4 >= 0 for lane 31) the
+                // steps take no range checks and form one basic block, so that ptxas can
+                // interleave the recomputation with the cells.
+                if (t <= m - 1 && t - 3 >= kGroup + 3 && t - 3 >= tLo) fourSteps(t, true);
+                else fourSteps(t, false);
             }
             if (c == sched.C - 1) {
 #pragma unroll
