@@ -5,11 +5,11 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
+#include "compute/engine_gpu_search.h"
 #include "compute/engine_prepare.h"
 #include "compute/engine_row_watch.h"
 #include "compute/kernels/registry.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #endif
@@ -130,9 +130,7 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
         query.dims == 1) {
         // The device z-normalises itself, so it gets the checked inputs before znorm. Every
         // listed device (all by default) takes a share of the reference's stretches.
-        gpu::SdtwOptions o;
-        o.devices = gpu::resolveDevices(options.devices);
-        o.processes = options.processes;  // over processes: process 0 gets the matches, the others none
+        const gpu::SdtwOptions o = detail::gpuSearchOptions(options);
         matches = gpu::sdtwSearchBatch(SeriesSet{query}, ref, params, nullptr, gpu::SdtwPrecision::Fp32, o).front();
         done = true;
     }

@@ -9,9 +9,9 @@
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
 #include "compute/engine.h"
+#include "compute/engine_gpu_search.h"
 #include "compute/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
-#include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/window/window_gpu.h"
@@ -113,9 +113,7 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
 #if WARPLAB_HAVE_GPU
     if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && query.dims == 1) {
         const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
-        gpu::SdtwOptions o;
-        o.devices = gpu::resolveDevices(options.devices);
-        o.processes = options.processes;
+        gpu::SdtwOptions o = detail::gpuSearchOptions(options);
         if (scope.excluded.empty() || !half2) {
             // fp32: the excluded ends leave the device's top-k rounds, the matches otherwise the
             // unexcluded search's. half2: the engine's own search, ends on the half row, each

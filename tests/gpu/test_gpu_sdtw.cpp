@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -450,6 +451,17 @@ void testHalf2(const std::string& dataDir) {
         refused = e.isBadInput();
     }
     report(refused, "half2 without z-norm refuses samples beyond +-32000 (BadInput)", 0);
+    // A caller that has not checked the reference (SdtwOptions::referenceChecked false, the
+    // default; the engine sets it after its own checkSeries) gets its NaN named.
+    refused = false;
+    try {
+        std::vector<float> withNan(100, 1.f);
+        withNan[41] = std::numeric_limits<float>::quiet_NaN();
+        gpu::sdtwSearchBatch(SeriesSet{Series(std::vector<float>(10, 1.f))}, Series(std::move(withNan)), p);
+    } catch (const EngineError& e) {
+        refused = e.isBadInput() && std::string(e.what()).find("sample 41 is NaN") != std::string::npos;
+    }
+    report(refused, "a NaN in the reference is refused, its sample named (BadInput)", 0);
 }
 
 }  // namespace

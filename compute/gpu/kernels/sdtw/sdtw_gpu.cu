@@ -51,7 +51,7 @@ namespace {
 // on it (prepare()).
 std::vector<DeviceShare> makeShares(const std::vector<int>& devices, const SeriesSet& queries, const Series& reference,
                                     const Params& params, SdtwPrecision precision, const SdtwOptions& options) {
-    const HostInputs in = packInputs(queries, reference, params, precision);
+    const HostInputs in = packInputs(queries, reference, params, precision, options.referenceChecked);
     std::vector<DeviceShare> shares(std::max<std::size_t>(1, devices.size()));
     for (std::size_t d = 0; d < shares.size(); ++d) shares[d].device = devices.empty() ? -1 : devices[d];
     auto prepareShare = [&](DeviceShare& sh) {

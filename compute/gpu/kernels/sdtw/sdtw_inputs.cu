@@ -148,7 +148,8 @@ void znormLong(float* values, const long long* offsets, const int* lengths, int 
 
 }  // namespace
 
-HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision) {
+HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision,
+                      bool referenceChecked) {
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
     validate(params);
@@ -162,7 +163,7 @@ HostInputs packInputs(const SeriesSet& queries, const Series& reference, const P
         throw EngineError(K::BadInput, "reference", "empty series");
     if (reference.length > std::size_t(1) << 30) throw EngineError(K::BadInput, "reference", "longer than 2^30 samples");
     const std::vector<float>& r = reference.values;
-    for (std::size_t k = 0; k < r.size(); ++k)
+    for (std::size_t k = 0; !referenceChecked && k < r.size(); ++k)
         if (!std::isfinite(r[k]))
             throw EngineError(K::BadInput, "reference",
                               "sample " + std::to_string(k) + " is " + (std::isnan(r[k]) ? "NaN" : "infinite"));

@@ -46,7 +46,8 @@ struct HostInputs {
     const Series* reference = nullptr;
 };
 
-HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision);
+HostInputs packInputs(const SeriesSet& queries, const Series& reference, const Params& params, SdtwPrecision precision,
+                      bool referenceChecked = false);
 // Uploads `in` to the current device on `stream`, z-normalised there when params.znorm; `start`
 // is recorded once the inputs are on the device.
 void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecision precision, Stream& stream,
