@@ -10,17 +10,17 @@
 // and y pre-scaled so that the local cost comes out scaled.
 //
 // The forward stores a lane's whole column at even steps and only its bottom row at odd steps
-// (RPL + 1 floats per two steps instead of 2 RPL: the stored matrix is the kernels' DRAM
-// traffic, 8 bytes per cell when whole); a stripe's lane 0 reads the row above from the bottom
-// rows. The backward sweeps the steps in reverse, recomputes each odd column from the even one
-// before it with the forward's own operations (the same bits), and pushes E from each cell to
-// its three predecessors with the cell's own forward soft-min weights, recomputed from the
-// predecessors (2^(lo - R'_pred) / sum, exactly the forward's numbers): the weights of a cell
-// sum to 1, so the expected alignment keeps its mass. Cuturi & Blondel's form
-// exp((R(i+1,j) - R(i,j) - C(i+1,j)) / gamma) cancels catastrophically in fp32 at small gamma
-// (R ~ 1e3, gamma 0.01: percent errors per step, compounding along the path). E flows up a
-// lane's rows in registers, across lanes by a shuffle one step later, across stripes through two
-// rows per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
+// (RPL + 1 floats per two steps instead of 2 RPL: the stored matrix is the kernels' DRAM traffic,
+// 8 bytes per cell when whole; at 4 rows per lane every column whole, see fullAt); a stripe's
+// lane 0 reads the row above from the bottom rows. The backward sweeps the steps in reverse, recomputes
+// each odd column from the even one before it with the forward's own operations (the same bits),
+// and pushes E from each cell to its three predecessors with the cell's own forward soft-min
+// weights, recomputed from the predecessors (2^(lo - R'_pred) / sum, exactly the forward's
+// numbers): the weights of a cell sum to 1, so the expected alignment keeps its mass. Cuturi &
+// Blondel's form exp((R(i+1,j) - R(i,j) - C(i+1,j)) / gamma) cancels catastrophically in fp32 at
+// small gamma (R ~ 1e3, gamma 0.01: percent errors per step, compounding along the path). E flows
+// up a lane's rows in registers, across lanes by a shuffle one step later, across stripes through
+// two rows per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
 // registers. E is never stored.
 //
 // Session 14 (H100, 1,024 pairs of 1,024: 4.15 -> 3.87-3.90 ms; 16,384: 57.7 -> 54.3-54.7 ms):
@@ -59,7 +59,7 @@ __host__ __device__ constexpr int stripesOf(int n, int rpl) { return (n + kGroup
 // Where one pair's stored matrix lives: per stripe, the steps' stored rows (fullAt, bottomAt);
 // then, per boundary between stripes q and q+1, the backward's two rows of pushes (up, diagonal).
 struct Layout {
-    long stripeStride;  // floats per stripe: steps / 2 * (RPL + 1) * kGroup
+    long stripeStride;  // floats per stripe: steps / 2 * (RPL + 1) * kGroup (whole columns: steps * RPL * kGroup)
     long pairStride;    // floats per pair
     long boundary;      // offset of the boundary rows in a pair's area
     long rowStride;     // floats per boundary row: maxM rounded up to 32
@@ -67,10 +67,22 @@ struct Layout {
 
 // The forward stores a lane's whole column at even steps and only its bottom row at odd steps
 // (the backward recomputes the other columns): steps 2p and 2p+1 share RPL + 1 rows of 32.
+// At 4 rows per lane (series up to 128) it stores every column whole instead, a lane's 4 rows
+// side by side (one 16-byte store per step, one load per column in the backward, which then
+// recomputes nothing): 1.67 -> 1.50 ms on 16,384 pairs of 128, 0.183 -> 0.172 ms on 1,024. At
+// 16 rows, whole columns double the forward's writes: on 1,024 pairs of 1,024 its time went from
+// 1.30 to 1.98 ms (rows of 32 lanes) or 3.11 ms (a lane's rows side by side) for a backward of
+// 1.97 instead of 2.59 ms (H100, session 15, docs/PERFORMANCE.md).
 template <int RPL>
-__device__ __forceinline__ long fullAt(int t, int k, int lane) { return (long(t >> 1) * (RPL + 1) + k) * kGroup + lane; }
+constexpr bool kWholeColumns = RPL == 4;
+template <int RPL>
+__device__ __forceinline__ long fullAt(int t, int k, int lane) {
+    if constexpr (kWholeColumns<RPL>) return (long(t) * kGroup + lane) * RPL + k;
+    return (long(t >> 1) * (RPL + 1) + k) * kGroup + lane;
+}
 template <int RPL>
 __device__ __forceinline__ long bottomAt(int t, int lane) {
+    if constexpr (kWholeColumns<RPL>) return fullAt<RPL>(t, RPL - 1, lane);
     return (long(t >> 1) * (RPL + 1) + ((t & 1) ? RPL : RPL - 1)) * kGroup + lane;
 }
 
@@ -175,10 +187,12 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
                         d = left;
                         to[k] = v;
                         u = v;
-                        if (even) Rq[fullAt<RPL>(t, k, lane)] = v;
+                        if (even && !kWholeColumns<RPL>) Rq[fullAt<RPL>(t, k, lane)] = v;
                     }
                     bottom = to[RPL - 1];
-                    if (!even) Rq[bottomAt<RPL>(t, lane)] = bottom;
+                    if constexpr (kWholeColumns<RPL>)
+                        *reinterpret_cast<float4*>(Rq + fullAt<RPL>(t, 0, lane)) = make_float4(to[0], to[1], to[2], to[3]);
+                    else if (!even) Rq[bottomAt<RPL>(t, lane)] = bottom;
                     if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
                         float v = to[0];
 #pragma unroll
@@ -258,8 +272,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // R' of this lane's rows at column c, stored when its step c + lane is even (+inf outside).
     auto column = [&](int c, float (&dst)[RPL], bool inner = false) {
         if (inner || (c >= 0 && c < m)) {
+            if constexpr (kWholeColumns<RPL>) {
+                // One 16-byte load (pairStride and stripeStride are multiples of 4 floats).
+                const float4 v = *reinterpret_cast<const float4*>(Rq + fullAt<RPL>(c + lane, 0, lane));
+                dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
+            } else {
 #pragma unroll
-            for (int k = 0; k < RPL; ++k) dst[k] = Rq[fullAt<RPL>(c + lane, k, lane)];
+                for (int k = 0; k < RPL; ++k) dst[k] = Rq[fullAt<RPL>(c + lane, k, lane)];
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < RPL; ++k) dst[k] = INFINITY;
@@ -347,7 +367,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             topUp = topDiag = 0.f;
         }
         // After the cells, so that column j-3 (loaded a step ago) has had their time to arrive.
-        if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2, inner);
+        if (odd && kWholeColumns<RPL>) column(j - 2, n2, inner);
+        else if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2, inner);
         else column(j - 4, cur, inner);
         aC = above(j - 4, inner);
         yC = inner ? y[j - 4] : loadY(j - 4);
@@ -372,7 +393,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 y3 = loadY(j0), y2 = loadY(j0 - 1), y1 = loadY(j0 - 2), y0 = loadY(j0 - 3);
                 column(j0 - 1, P2);
                 column(j0 - 3, P0);
-                recompute(j0, P2, a3, a2, y3, P3);
+                if (kWholeColumns<RPL>) column(j0, P3);
+                else recompute(j0, P2, a3, a2, y3, P3);
                 topUp = topDiag = 0.f;
                 loadPushes(j0);
             }
@@ -408,7 +430,8 @@ template <int RPL>
 Layout layoutFor(int maxN, int maxM) {
     Layout l;
     const long stripes = stripesOf(maxN, RPL);
-    l.stripeStride = long((maxM + kGroup - 1 + 3) / 4 * 2) * (RPL + 1) * kGroup;  // steps rounded up to 4
+    const long steps = (maxM + kGroup - 1 + 3) / 4 * 4;  // rounded up to 4
+    l.stripeStride = kWholeColumns<RPL> ? steps * RPL * kGroup : steps / 2 * (RPL + 1) * kGroup;
     l.boundary = stripes * l.stripeStride;
     l.rowStride = (maxM + 31) / 32 * 32;
     l.pairStride = l.boundary + 2 * std::max(1L, stripes - 1) * l.rowStride;
