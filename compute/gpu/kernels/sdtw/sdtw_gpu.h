@@ -68,8 +68,8 @@ struct SdtwOptions {
     // Null, or one process: this process alone.
     const ProcessGroup* processes = nullptr;
     // The caller has already checked that every reference sample is finite (the engine's
-    // checkSeries): the search does not scan it again. A 40-hour reference is 147 MB, one scan
-    // 15-35 ms of host time, as long as the device's whole search of a short query.
+    // checkSeries): the search does not scan it again. A 40-hour reference is 147 MB; one scan
+    // took 20-35 ms on a 2-core build machine, longer than the device's search of one query.
     bool referenceChecked = false;
 };
 
