@@ -10,7 +10,7 @@ source scripts/device/common.sh
 { date -u; nvidia-smi -L; } | tee "$OUT/run.log"
 for v in base head; do
   tgz=ab-base.tgz; [ $v = head ] && tgz=head.tgz
-  rm -rf /tmp/$v && mkdir -p /tmp/$v && tar -xzf $tgz -C /tmp/$v && ln -sfn "$PWD/.device-debs" /tmp/$v/.device-debs
+  unpack_tree $tgz /tmp/$v
   tests=""; [ $v = head ] && for t in ${TESTS:-}; do tests="$tests gpu_test_$t"; done
   (cd /tmp/$v && device_configure b "$OUT/cfg-$v.log" && cmake --build b -j16 --target warplab-gpu-bench $tests > "$OUT/build-$v.log" 2>&1) || { tail -20 "$OUT/build-$v.log"; exit 1; }
 done

@@ -1,6 +1,6 @@
 # Sourced by the one-call device scripts (suite-quick.sh, sdtw.sh, limits.sh, ab.sh): the
 # repository root as the working directory, $OUT, the carried Debian packages (.device-debs)
-# on the paths, T0 (the start), and device_configure.
+# on the paths, T0 (the start), device_configure, unpack_tree and bench_rows.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 OUT=${OUT:-/tmp/warplab-out}
@@ -17,6 +17,12 @@ device_configure() {
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" \
     -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined "$@" > "$log" 2>&1 || { tail -20 "$log"; exit 1; }
+}
+
+# unpack_tree TGZ DIR: an earlier tree (a `git archive` tarball, carried) unpacked into a fresh DIR,
+# with the carried packages linked in, for a base build beside the working tree.
+unpack_tree() {
+  rm -rf "$2" && mkdir -p "$2" && tar -xzf "$1" -C "$2" && ln -sfn "$PWD/.device-debs" "$2/.device-debs"
 }
 
 # bench_rows BIN LOG ARGS...: the result rows of one warplab-gpu-bench run (cut to WIDTH

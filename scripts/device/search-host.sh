@@ -8,7 +8,7 @@
 #   git archive --format=tar.gz -o ab-base.tgz <commit>; bash scripts/device/search-host.sh
 source "$(dirname "$0")/common.sh"
 { date -u; nvidia-smi -L; nproc; } | tee "$OUT/run.log"
-rm -rf /tmp/base && mkdir -p /tmp/base && tar -xzf ab-base.tgz -C /tmp/base && ln -sfn "$PWD/.device-debs" /tmp/base/.device-debs
+unpack_tree ab-base.tgz /tmp/base
 device_configure build-head "$OUT/cfg-head.log"
 (cd /tmp/base && device_configure build-base "$OUT/cfg-base.log")
 TESTS=${TESTS:-sdtw_processes sdtw window kernels}

@@ -21,7 +21,7 @@ for t in $TESTS; do
 done
 B=$b/tests/gpu/warplab-gpu-bench
 if [ -n "${BASE:-}" ]; then
-  rm -rf /tmp/base && mkdir -p /tmp/base && tar -xzf ab-base.tgz -C /tmp/base && ln -sfn "$PWD/.device-debs" /tmp/base/.device-debs
+  unpack_tree ab-base.tgz /tmp/base
   (cd /tmp/base && device_configure build-base "$OUT/cfg-base.log" && cmake --build build-base -j16 --target warplab-gpu-bench > "$OUT/build-base.log" 2>&1) || { tail -20 "$OUT/build-base.log"; exit 1; }
   for pairs in 1024 16384; do
     a="--metric softdtw --gradient --fp32 --lengths 128,1024 --pairs $pairs --repeats 5"

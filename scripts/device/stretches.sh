@@ -16,8 +16,7 @@ targets=""; for t in $tests; do targets="$targets gpu_test_$t"; done
 cmake --build $b -j16 --target $targets warplab-cli > "$OUT/build.log" 2>&1 \
   || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build.log" | head -80; exit 1; }
 if [ -n "${BASE:-}" ]; then
-  rm -rf build-base-src && mkdir build-base-src && tar xzf "$BASE" -C build-base-src
-  ln -sfn "$PWD/.device-debs" build-base-src/.device-debs
+  unpack_tree "$BASE" build-base-src
   (cd build-base-src && device_configure build "$OUT/cfg-base.log" && cmake --build build -j16 --target warplab-cli > "$OUT/build-base.log" 2>&1) \
     || { grep -B2 -A12 -E 'error|FAILED' "$OUT/build-base.log" | head -40; exit 1; }
 fi
