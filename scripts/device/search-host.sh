@@ -11,7 +11,7 @@ source "$(dirname "$0")/common.sh"
 unpack_tree ab-base.tgz /tmp/base
 device_configure build-head "$OUT/cfg-head.log"
 (cd /tmp/base && device_configure build-base "$OUT/cfg-base.log")
-TESTS=${TESTS:-sdtw_processes sdtw window kernels}
+TESTS=${TESTS-sdtw_processes sdtw window kernels}  # TESTS="" runs none
 cmake --build build-head -j16 --target warplab-cli $(for t in $TESTS; do echo gpu_test_$t; done) > "$OUT/build-head.log" 2>&1 || { grep -A10 -E 'error|FAILED' "$OUT/build-head.log" | head -40; exit 1; }
 cmake --build /tmp/base/build-base -j16 --target warplab-cli > "$OUT/build-base.log" 2>&1 || { grep -A10 -E 'error|FAILED' "$OUT/build-base.log" | head -40; exit 1; }
 echo "built after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/run.log"
