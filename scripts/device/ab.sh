@@ -16,7 +16,7 @@ IFS=';' read -ra lines <<< "$BENCHES"
 for args in "${lines[@]}"; do
   for v in A B A B; do
     echo "## $v: warplab-gpu-bench $args" | tee -a "$OUT/ab.log"
-    timeout 120 build-ab-$v/tests/gpu/warplab-gpu-bench $args 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-130 | tee -a "$OUT/ab.log"
+    bench_rows build-ab-$v/tests/gpu/warplab-gpu-bench "$OUT/ab.log" $args
   done
 done
 echo "done after $(( $(date +%s) - T0 )) s" | tee -a "$OUT/ab.log"
