@@ -10,9 +10,9 @@
 // and y pre-scaled so that the local cost comes out scaled.
 //
 // The forward stores a lane's whole column at even steps and only its bottom row at odd steps
-// (RPL + 1 floats per two steps instead of 2 RPL: the stored matrix is the kernels' DRAM traffic,
-// 8 bytes per cell when whole; at 4 rows per lane every column whole, see fullAt); a stripe's
-// lane 0 reads the row above from the bottom rows. The backward sweeps the steps in reverse, recomputes
+// (RPL + 1 floats per two steps instead of 2 RPL: the stored matrix is the kernels' DRAM traffic, 8
+// bytes per cell when whole; at 4 rows per lane every column whole, see fullAt); a stripe's lane 0
+// reads the row above from the bottom rows. The backward sweeps the steps in reverse, recomputes
 // each odd column from the even one before it with the forward's own operations (the same bits),
 // and pushes E from each cell to its three predecessors with the cell's own forward soft-min
 // weights, recomputed from the predecessors (2^(lo - R'_pred) / sum, exactly the forward's
@@ -393,7 +393,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 y3 = loadY(j0), y2 = loadY(j0 - 1), y1 = loadY(j0 - 2), y0 = loadY(j0 - 3);
                 column(j0 - 1, P2);
                 column(j0 - 3, P0);
-                if (kWholeColumns<RPL>) column(j0, P3);
+                if constexpr (kWholeColumns<RPL>) column(j0, P3);
                 else recompute(j0, P2, a3, a2, y3, P3);
                 topUp = topDiag = 0.f;
                 loadPushes(j0);
