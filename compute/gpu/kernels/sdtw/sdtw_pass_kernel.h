@@ -266,14 +266,29 @@ __global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKern
             const P* yAll = static_cast<const P*>(A.y) + tk.a / S;
 
             // The cells above the lane's first row for its step tu: lane l-1's bottoms of one
-            // step earlier, or (lane 0) the ring entry tu.
+            // step earlier, or (lane 0) the ring entry tu. With Op::kRingByShuffle, lane G-1 (whose
+            // bottoms went into the ring below at the end of the previous step, and which no lane
+            // of the warp reads) loads that entry into its bottoms, and one rotated shuffle (lane
+            // l reads l-1, lane 0 reads G-1) brings both: no broadcast load into every lane and no
+            // select per column. The same values either way (gpu_test_sdtw).
+            const int fromLane = (lane + G - 1) % G;
             auto topCells = [&](int tu, V (&u)[S]) {
+                if constexpr (Op::kRingByShuffle) {
+                    if (lane == G - 1) {
+                        const P top = loadGroup(in + (tu & kMask));
 #pragma unroll
-                for (int c = 0; c < S; ++c) u[c] = shflUp<V, G>(bot[c]);
-                const P top = loadGroup(in + (tu & kMask));
-                if (lane == 0) {
+                        for (int c = 0; c < S; ++c) bot[c] = top.v[c];
+                    }
 #pragma unroll
-                    for (int c = 0; c < S; ++c) u[c] = top.v[c];
+                    for (int c = 0; c < S; ++c) u[c] = shflFrom<V, G>(bot[c], fromLane);
+                } else {
+#pragma unroll
+                    for (int c = 0; c < S; ++c) u[c] = shflUp<V, G>(bot[c]);
+                    const P top = loadGroup(in + (tu & kMask));
+                    if (lane == 0) {
+#pragma unroll
+                        for (int c = 0; c < S; ++c) u[c] = top.v[c];
+                    }
                 }
             };
             // One step (ramp and tail): the entry i = t - lane (columns S i .. S i + S - 1); an
