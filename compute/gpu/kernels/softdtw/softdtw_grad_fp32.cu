@@ -76,12 +76,12 @@ struct Layout {
 template <int RPL>
 constexpr bool kWholeColumns = RPL == 4;
 template <int RPL>
-__device__ __forceinline__ long fullAt(int t, int k, int lane) {
+__host__ __device__ constexpr long fullAt(int t, int k, int lane) {
     if constexpr (kWholeColumns<RPL>) return (long(t) * kGroup + lane) * RPL + k;
     return (long(t >> 1) * (RPL + 1) + k) * kGroup + lane;
 }
 template <int RPL>
-__device__ __forceinline__ long bottomAt(int t, int lane) {
+__host__ __device__ constexpr long bottomAt(int t, int lane) {
     if constexpr (kWholeColumns<RPL>) return fullAt<RPL>(t, RPL - 1, lane);
     return (long(t >> 1) * (RPL + 1) + ((t & 1) ? RPL : RPL - 1)) * kGroup + lane;
 }
@@ -226,6 +226,9 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
 // and runs 16 warps per SM instead of 8. H100, one call,
 // A B A B: 1,024 pairs 5.04-5.08 ms against 5.78-6.42 ms, 16,384 pairs 74.7-82.2 ms against 85.9 ms
 // (docs/gpu-h100-session12.log, call 7). At 3 blocks, 16 rows spill 1 KB and lose.
+#ifndef WL_GRAD_BWD_PTRS
+#define WL_GRAD_BWD_PTRS 0
+#endif
 #ifndef WL_GRAD_BWD_MIN_BLOCKS
 #define WL_GRAD_BWD_MIN_BLOCKS 2
 #endif
@@ -316,6 +319,37 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
         if (lane > 0) return Rq[bottomAt<RPL>(c + lane - 1, lane - 1)];
         return q > 0 ? Rq[bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride] : INFINITY;
     };
+#if WL_GRAD_BWD_PTRS
+    // The steps inside the matrix (fourSteps' `inner`, steps t0 .. t0-3, t0 = 3 mod 4) read the
+    // row above, y and the pushes from below, and write the pushes up, at addresses that move by
+    // a constant per step: one pointer each per four steps, and a compile-time offset per step,
+    // instead of each step's 64-bit index arithmetic and lane-role branches.
+    struct InnerPtrs {
+        const float* above;  // row above the lane's first row at column t0 - lane - 4
+        const float* y;      // y at t0 - lane - 4
+        const float* pushIn; // lane 31: pushes from stripe q+1 at column t0 - 32 (below: q + 1 < Q)
+        float* pushOut;      // lane 0: pushes into stripe q-1 at column t0
+        bool aboveOk, below;
+    };
+    auto innerPtrs = [&](int t0) {
+        InnerPtrs ip;
+        ip.aboveOk = lane > 0 || q > 0;
+        // Lane l > 0 reads lane l-1's bottom row at step t - 5; lane 0 reads the stripe above's
+        // lane 31 at step t + 27 (the same parity). Lane 0 of the first stripe has no row above:
+        // it reads a valid word of its own and takes +inf.
+        const long at = lane > 0 ? bottomAt<RPL>(t0 - 5, lane - 1)
+                                 : q > 0 ? bottomAt<RPL>(t0 + kGroup - 5, kGroup - 1) - lay.stripeStride
+                                         : bottomAt<RPL>(t0 - 5, 0);
+        ip.above = Rq + at;
+        ip.y = y + (t0 - lane - 4);
+        ip.below = q + 1 < Q;
+        ip.pushIn = ip.below ? pushUp(q) + (t0 - kGroup) : nullptr;
+        ip.pushOut = q > 0 ? pushUp(q - 1) + t0 : nullptr;
+        return ip;
+    };
+    // Offset of step t0 - d's row above from step t0's (t0 - 5 = 2 mod 4: any such s0 gives it).
+    auto aboveStep = [](int d) { return bottomAt<RPL>(6 - d, 0) - bottomAt<RPL>(6, 0); };
+#endif
     // Lane 31's pushes from the stripe below at column j (0 below the last stripe).
     auto loadPushes = [&](int j, bool inner = false) {
         const bool fromBelow = lane == kGroup - 1 && q + 1 < Q && (inner || (j >= 0 && j < m));
@@ -327,14 +361,27 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // from j-3 (a chain independent of this step's cells); an even step loads column j-4 into
     // cur once its cells are done (used two steps later). `odd` is t's parity, a constant at
     // each call (t is 3 mod 4 at the first of four).
+#if WL_GRAD_BWD_PTRS
+    using StepPtrs = InnerPtrs;
+#else
+    struct StepPtrs {};
+#endif
     auto step = [&](float (&cur)[RPL], const float (&left)[RPL], float (&n2)[RPL], const float (&n3)[RPL], float& aC,
-                    float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd, bool inner = false) {
+                    float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd, bool inner,
+                    const StepPtrs& ip, int d) {
+        (void)ip, (void)d;
         const int j = t - lane;
         float upIn = WL_SHFL_DOWN(topUp, 1, kGroup);
         float diagIn = WL_SHFL_DOWN(topDiag, 1, kGroup);
         if (lane == kGroup - 1) {
             upIn = upNext;
             diagIn = diagNext;
+#if WL_GRAD_BWD_PTRS
+            if (inner) {
+                upNext = ip.below ? ip.pushIn[-d] : 0.f;
+                diagNext = ip.below ? ip.pushIn[lay.rowStride - d] : 0.f;
+            } else
+#endif
             loadPushes(j - 1, inner);
         }
         if (inner || (j >= 0 && j < m)) {
@@ -359,6 +406,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             }
             topUp = below;
             topDiag = diagBelow;
+#if WL_GRAD_BWD_PTRS
+            if (inner) {
+                if (lane == 0 && q > 0) {
+                    ip.pushOut[-d] = topUp;
+                    ip.pushOut[lay.rowStride - d] = topDiag;
+                }
+            } else
+#endif
             if (lane == 0 && q > 0) {
                 pushUp(q - 1)[j] = topUp;
                 pushUp(q - 1)[lay.rowStride + j] = topDiag;
@@ -370,6 +425,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
         if (odd && kWholeColumns<RPL>) column(j - 2, n2, inner);
         else if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2, inner);
         else column(j - 4, cur, inner);
+#if WL_GRAD_BWD_PTRS
+        if (inner) {
+            const float a = ip.above[aboveStep(d)];
+            aC = ip.aboveOk ? a : INFINITY;
+            yC = ip.y[-d];
+            return;
+        }
+#endif
         aC = above(j - 4, inner);
         yC = inner ? y[j - 4] : loadY(j - 4);
     };
@@ -403,10 +466,15 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             // Steps t .. t-3 (t is 3 mod 4), the four columns rotating through P0 .. P3; `inner`:
             // all four inside the interval and every lane's columns j .. j-4 inside the matrix.
             auto fourSteps = [&](int t, bool inner) {
-                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, inner);
-                if (inner || t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, inner);
-                if (inner || t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, inner);
-                if (inner || t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, inner);
+#if WL_GRAD_BWD_PTRS
+                const StepPtrs ip = inner ? innerPtrs(t) : StepPtrs{};
+#else
+                const StepPtrs ip{};
+#endif
+                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, inner, ip, 0);
+                if (inner || t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, inner, ip, 1);
+                if (inner || t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, inner, ip, 2);
+                if (inner || t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, inner, ip, 3);
             };
             for (int t = tHi; t >= tLo; t -= 4) {
                 // Inside the matrix (t <= m - 1 for lane 0, t - 3 - 31 - 4 >= 0 for lane 31) the
