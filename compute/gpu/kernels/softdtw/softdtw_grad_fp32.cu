@@ -226,9 +226,6 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
 // and runs 16 warps per SM instead of 8. H100, one call,
 // A B A B: 1,024 pairs 5.04-5.08 ms against 5.78-6.42 ms, 16,384 pairs 74.7-82.2 ms against 85.9 ms
 // (docs/gpu-h100-session12.log, call 7). At 3 blocks, 16 rows spill 1 KB and lose.
-#ifndef WL_GRAD_BWD_PTRS
-#define WL_GRAD_BWD_PTRS 0
-#endif
 #ifndef WL_GRAD_BWD_MIN_BLOCKS
 #define WL_GRAD_BWD_MIN_BLOCKS 2
 #endif
@@ -258,14 +255,18 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     int q = 0, row0 = 0;
     const float* Rq = area;
     // The lane's rows of x and of the gradient in dynamic shared memory (2 (RPL + 1) floats per
-    // thread), a thread's rows side by side at a stride of RPL + 1 (odd: the 32 lanes hit 32
-    // banks), each row an immediate offset from one base register. In registers they took 32 of
+    // thread), each row an immediate offset from one base register. In registers they took 32 of
     // the 128 that two blocks of 256 threads per SM allow, and ptxas spilled 400 bytes; in shared
     // memory the spills are gone but for a few words (H100, session 13 for x, 14 for the gradient:
-    // PERFORMANCE.md).
+    // PERFORMANCE.md). Row k's x and gradient sit side by side (xg[2k], xg[2k+1]), so a cell reads
+    // both with one 8-byte load (session 16: 16,384 pairs of 1,024 51.6 -> 50.8 ms); a thread's
+    // pairs are RPL + 1 eight-byte words apart (odd: the 32 lanes hit distinct banks).
     extern __shared__ float rowsShared[];
-    float* const xMine = rowsShared + int(threadIdx.x) * (RPL + 1);
-    float* const gMine = rowsShared + (int(blockDim.x) + int(threadIdx.x)) * (RPL + 1);
+    float* const xg = rowsShared + int(threadIdx.x) * 2 * (RPL + 1);
+    auto xRow = [xg](int k) { return reinterpret_cast<const float2*>(xg)[k].x; };
+    auto xgRow = [xg](int k) { return reinterpret_cast<const float2*>(xg)[k]; };
+    auto gRow = [xg](int k) -> float& { return xg[2 * k + 1]; };
+    auto xSet = [xg](int k) -> float& { return xg[2 * k]; };
     float acc[RPL];
     // Columns j .. j-3 of the lane's rows, R' above them and y, by step mod 4 (P0 .. P3).
     float P0[RPL], P1[RPL], P2[RPL], P3[RPL];
@@ -297,7 +298,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             float u = aC, d = aL;
 #pragma unroll
             for (int k = 0; k < RPL; ++k) {
-                const float v = forwardCell<ABS>(d, left[k], u, xMine[k], yScaled);
+                const float v = forwardCell<ABS>(d, left[k], u, xRow(k), yScaled);
                 d = left[k];
                 u = v;
                 dst[k] = v;
@@ -308,22 +309,18 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
         }
     };
     // R' of the row above the lane's first row at column c (stored at every step).
-    auto above = [&](int c, bool inner = false) -> float {
-        if (inner) {
-            // One load, its address chosen by lane; lane 0 of the first stripe has no row above.
-            const long at = lane > 0 ? bottomAt<RPL>(c + lane - 1, lane - 1)
-                                     : bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride;
-            return lane > 0 || q > 0 ? Rq[at] : INFINITY;
-        }
+    // (The inner steps read it through InnerPtrs below.)
+    auto above = [&](int c) -> float {
         if (c < 0 || c >= m) return c == -1 && q == 0 && lane == 0 ? 0.f : INFINITY;
         if (lane > 0) return Rq[bottomAt<RPL>(c + lane - 1, lane - 1)];
         return q > 0 ? Rq[bottomAt<RPL>(c + kGroup - 1, kGroup - 1) - lay.stripeStride] : INFINITY;
     };
-#if WL_GRAD_BWD_PTRS
     // The steps inside the matrix (fourSteps' `inner`, steps t0 .. t0-3, t0 = 3 mod 4) read the
     // row above, y and the pushes from below, and write the pushes up, at addresses that move by
     // a constant per step: one pointer each per four steps, and a compile-time offset per step,
-    // instead of each step's 64-bit index arithmetic and lane-role branches.
+    // instead of each step's 64-bit index arithmetic and lane-role branches (session 16, H100:
+    // 5.4 % fewer backward instructions; 1,024 pairs of 1,024 3.87 -> 3.72 ms, 16,384 54.6 ->
+    // 51.8 ms, 16,384 of 128 1.51 -> 1.45 ms).
     struct InnerPtrs {
         const float* above;  // row above the lane's first row at column t0 - lane - 4
         const float* y;      // y at t0 - lane - 4
@@ -349,10 +346,9 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     };
     // Offset of step t0 - d's row above from step t0's (t0 - 5 = 2 mod 4: any such s0 gives it).
     auto aboveStep = [](int d) { return bottomAt<RPL>(6 - d, 0) - bottomAt<RPL>(6, 0); };
-#endif
     // Lane 31's pushes from the stripe below at column j (0 below the last stripe).
-    auto loadPushes = [&](int j, bool inner = false) {
-        const bool fromBelow = lane == kGroup - 1 && q + 1 < Q && (inner || (j >= 0 && j < m));
+    auto loadPushes = [&](int j) {
+        const bool fromBelow = lane == kGroup - 1 && q + 1 < Q && j >= 0 && j < m;
         upNext = fromBelow ? pushUp(q)[j] : 0.f;
         diagNext = fromBelow ? pushUp(q)[lay.rowStride + j] : 0.f;
     };
@@ -361,28 +357,21 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // from j-3 (a chain independent of this step's cells); an even step loads column j-4 into
     // cur once its cells are done (used two steps later). `odd` is t's parity, a constant at
     // each call (t is 3 mod 4 at the first of four).
-#if WL_GRAD_BWD_PTRS
-    using StepPtrs = InnerPtrs;
-#else
-    struct StepPtrs {};
-#endif
     auto step = [&](float (&cur)[RPL], const float (&left)[RPL], float (&n2)[RPL], const float (&n3)[RPL], float& aC,
                     float aL, float aN2, float aN3, float& yC, float yN2, int t, bool odd, bool inner,
-                    const StepPtrs& ip, int d) {
-        (void)ip, (void)d;
+                    const InnerPtrs& ip, int d) {
         const int j = t - lane;
         float upIn = WL_SHFL_DOWN(topUp, 1, kGroup);
         float diagIn = WL_SHFL_DOWN(topDiag, 1, kGroup);
         if (lane == kGroup - 1) {
             upIn = upNext;
             diagIn = diagNext;
-#if WL_GRAD_BWD_PTRS
             if (inner) {
                 upNext = ip.below ? ip.pushIn[-d] : 0.f;
                 diagNext = ip.below ? ip.pushIn[lay.rowStride - d] : 0.f;
-            } else
-#endif
-            loadPushes(j - 1, inner);
+            } else {
+                loadPushes(j - 1);
+            }
         }
         if (inner || (j >= 0 && j < m)) {
             const float yScaled = __fmul_rn(yC, scale);
@@ -401,22 +390,20 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 below = Ei * eU;
                 acc[k] = fmaf(Ei, eL, diagBelow);
                 diagBelow = Ei * eD;
-                const float c = xMine[k] - yScaled;
-                gMine[k] = ABS ? gMine[k] + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, gMine[k]);
+                const float2 xgk = xgRow(k);
+                const float c = xgk.x - yScaled;
+                gRow(k) = ABS ? xgk.y + (c > 0.f ? E : (c < 0.f ? -E : 0.f)) : fmaf(E, c, xgk.y);
             }
             topUp = below;
             topDiag = diagBelow;
-#if WL_GRAD_BWD_PTRS
-            if (inner) {
-                if (lane == 0 && q > 0) {
+            if (lane == 0 && q > 0) {
+                if (inner) {
                     ip.pushOut[-d] = topUp;
                     ip.pushOut[lay.rowStride - d] = topDiag;
+                } else {
+                    pushUp(q - 1)[j] = topUp;
+                    pushUp(q - 1)[lay.rowStride + j] = topDiag;
                 }
-            } else
-#endif
-            if (lane == 0 && q > 0) {
-                pushUp(q - 1)[j] = topUp;
-                pushUp(q - 1)[lay.rowStride + j] = topDiag;
             }
         } else {
             topUp = topDiag = 0.f;
@@ -425,16 +412,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
         if (odd && kWholeColumns<RPL>) column(j - 2, n2, inner);
         else if (odd) recompute(j - 2, n3, aN2, aN3, yN2, n2, inner);
         else column(j - 4, cur, inner);
-#if WL_GRAD_BWD_PTRS
         if (inner) {
             const float a = ip.above[aboveStep(d)];
             aC = ip.aboveOk ? a : INFINITY;
             yC = ip.y[-d];
             return;
         }
-#endif
-        aC = above(j - 4, inner);
-        yC = inner ? y[j - 4] : loadY(j - 4);
+        aC = above(j - 4);
+        yC = loadY(j - 4);
     };
     for (int it = 0; it < G; ++it) {
         int s, c;
@@ -445,10 +430,10 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 row0 = (q * kGroup + lane) * RPL;
 #pragma unroll
                 for (int k = 0; k < RPL; ++k) {
-                    xMine[k] = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
+                    xSet(k) = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
                     // E(n-1, m-1) = 1 enters as a push into the lane's first column, m-1.
                     acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
-                    gMine[k] = 0.f;
+                    gRow(k) = 0.f;
                 }
                 // The first step, Tp - 1, is odd (3 mod 4): its column is recomputed.
                 const int j0 = Tp - 1 - lane;
@@ -466,11 +451,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             // Steps t .. t-3 (t is 3 mod 4), the four columns rotating through P0 .. P3; `inner`:
             // all four inside the interval and every lane's columns j .. j-4 inside the matrix.
             auto fourSteps = [&](int t, bool inner) {
-#if WL_GRAD_BWD_PTRS
-                const StepPtrs ip = inner ? innerPtrs(t) : StepPtrs{};
-#else
-                const StepPtrs ip{};
-#endif
+                const InnerPtrs ip = inner ? innerPtrs(t) : InnerPtrs{};
                 step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, inner, ip, 0);
                 if (inner || t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, inner, ip, 1);
                 if (inner || t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, inner, ip, 2);
@@ -486,7 +467,7 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             if (c == sched.C - 1) {
 #pragma unroll
                 for (int k = 0; k < RPL; ++k)
-                    if (row0 + k < n) g[row0 + k] = gMine[k] * gradScale;
+                    if (row0 + k < n) g[row0 + k] = gRow(k) * gradScale;
             }
         }
         // Publishes this interval's pushes to the stripe above.
