@@ -3,8 +3,8 @@
 // Layout. A stripe of 32 lanes covers 32 * RPL rows of a pair; lane l owns RPL consecutive rows
 // (rows past n are padding: finite junk, E = 0) and computes column j at step t = j + l, so the
 // cell above its first row arrives from lane l-1 by a shuffle, as in cuda.shuffle. One block
-// takes one pair and its warps take the pair's stripes in turn, each stripe two barrier
-// intervals behind the one it reads (Schedule): with few pairs in a batch (a thousand: one warp
+// takes one pair and its warps take the pair's stripes in turn, each stripe kLag barrier
+// intervals (48 steps) behind the one it reads (Schedule): with few pairs in a batch (a thousand: one warp
 // per pair is 7.7 warps per SM on an H100) a second warp per pair hides more of the soft-min's
 // MUFU and memory latency. DP values are in base-2 units (softmin_fast.h): R' = R * ig, with x
 // and y pre-scaled so that the local cost comes out scaled.
@@ -46,12 +46,21 @@ namespace {
 
 constexpr int kGroup = 32;    // lanes per stripe (half a wavefront on CDNA: shuffles use width 32)
 constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
-// Steps between the block's barriers. Lane 0 of a stripe at step t reads what lane 31 of the
-// stripe above computed at step t + 31 (forward) and prefetches one step ahead (t + 32); the
-// backward is the mirror image. A stripe runs two intervals behind the stripe it reads, so with
-// intervals of at least 33 steps every value it reads was written before the last barrier. A
-// multiple of 4, for the backward's four rotating columns.
-constexpr int kChunk = 36;
+// Steps between the block's barriers (a multiple of 4, for the backward's four rotating
+// columns). Lane 0 of a stripe at step t reads what lane 31 of the stripe above computed at step
+// t + 31 (forward) and prefetches one step ahead (t + 32); the backward is the mirror image. A
+// stripe runs kLag intervals behind the stripe it reads, so that every value it reads was
+// written before the last barrier: its interval's last step t = kChunk (c + 1) - 1 reads step
+// t + 32 of an interval the other finished, kChunk (c + kLag) > t + 32. 16 steps and a lag of 3
+// (48 steps) instead of 36 and 2 (72): 1,024 pairs of 1,024 3.70-3.72 -> 3.65 ms, where the
+// second stripe's wait is 5 % of a pair's steps; 16,384 pairs the same (one warp per pair). 4, 8
+// and 12 steps: 3.72, 3.67 and 3.69 ms (H100, session 16).
+#ifndef WL_GRAD_CHUNK
+#define WL_GRAD_CHUNK 16
+#endif
+constexpr int kChunk = WL_GRAD_CHUNK;
+constexpr int kLag = 2 + (kGroup - 1) / kChunk;
+static_assert(kChunk % 4 == 0 && kChunk * (kLag - 1) >= kGroup, "a stripe reads 32 steps ahead of the one it follows");
 
 // Stripes of 32 * RPL rows that cover n rows.
 __host__ __device__ constexpr int stripesOf(int n, int rpl) { return (n + kGroup * rpl - 1) / (kGroup * rpl); }
@@ -99,15 +108,15 @@ __device__ __forceinline__ float forwardCell(float d, float left, float u, float
 
 // When each stripe of a pair runs. The block's W warps take the stripes in turn (processing
 // order s: w, w + W, ...); stripe s runs its c-th interval at iteration start(s) + c, with
-// start(s) = (s / W) * Cp + 2 (s % W): two iterations after stripe s - 1, and a warp's next
-// stripe after its last (Cp >= C and Cp >= 2 W).
+// start(s) = (s / W) * Cp + kLag (s % W): kLag iterations after stripe s - 1, and a warp's next
+// stripe after its last (Cp >= C and Cp >= kLag W).
 struct Schedule {
     int W, C, Cp;
-    __device__ Schedule(int warps, int steps) : W(warps), C((steps + kChunk - 1) / kChunk), Cp(max(C, 2 * warps)) {}
-    __device__ int iterations(int stripes) const { return ((stripes - 1) / W) * Cp + 2 * ((stripes - 1) % W) + C; }
+    __device__ Schedule(int warps, int steps) : W(warps), C((steps + kChunk - 1) / kChunk), Cp(max(C, kLag * warps)) {}
+    __device__ int iterations(int stripes) const { return ((stripes - 1) / W) * Cp + kLag * ((stripes - 1) % W) + C; }
     // The stripe and interval warp w runs at iteration g; false while it waits.
     __device__ bool at(int g, int w, int stripes, int& s, int& c) const {
-        const int rel = g - 2 * w;
+        const int rel = g - kLag * w;
         if (rel < 0) return false;
         const int r = rel / Cp;
         c = rel - r * Cp;
