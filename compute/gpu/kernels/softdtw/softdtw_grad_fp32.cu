@@ -4,9 +4,9 @@
 // (rows past n are padding: finite junk, E = 0) and computes column j at step t = j + l, so the
 // cell above its first row arrives from lane l-1 by a shuffle, as in cuda.shuffle. One block
 // takes one pair and its warps take the pair's stripes in turn, each stripe kLag barrier
-// intervals (48 steps) behind the one it reads (Schedule): with few pairs in a batch (a thousand: one warp
-// per pair is 7.7 warps per SM on an H100) a second warp per pair hides more of the soft-min's
-// MUFU and memory latency. DP values are in base-2 units (softmin_fast.h): R' = R * ig, with x
+// intervals (48 steps) behind the one it reads (Schedule): with few pairs in a batch (a
+// thousand: one warp per pair is 7.7 warps per SM on an H100) a second warp per pair hides more
+// of the soft-min's MUFU and memory latency. DP values are in base-2 units (softmin_fast.h): R' = R * ig, with x
 // and y pre-scaled so that the local cost comes out scaled.
 //
 // The forward stores a lane's whole column at even steps and only its bottom row at odd steps
@@ -53,8 +53,8 @@ constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
 // written before the last barrier: its interval's last step t = kChunk (c + 1) - 1 reads step
 // t + 32 of an interval the other finished, kChunk (c + kLag) > t + 32. 16 steps and a lag of 3
 // (48 steps) instead of 36 and 2 (72): 1,024 pairs of 1,024 3.70-3.72 -> 3.65 ms, where the
-// second stripe's wait is 5 % of a pair's steps; 16,384 pairs the same (one warp per pair). 4, 8
-// and 12 steps: 3.72, 3.67 and 3.69 ms (H100, session 16).
+// second stripe's wait is part of every pair's time (48 of about 1,100 steps); 16,384 pairs the
+// same (one warp per pair). 4, 8 and 12 steps: 3.72, 3.67 and 3.69 ms (H100, session 16).
 #ifndef WL_GRAD_CHUNK
 #define WL_GRAD_CHUNK 16
 #endif
