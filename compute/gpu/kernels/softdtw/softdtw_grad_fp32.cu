@@ -6,8 +6,8 @@
 // takes one pair and its warps take the pair's stripes in turn, each stripe kLag barrier
 // intervals (48 steps) behind the one it reads (Schedule): with few pairs in a batch (a
 // thousand: one warp per pair is 7.7 warps per SM on an H100) a second warp per pair hides more
-// of the soft-min's MUFU and memory latency. DP values are in base-2 units (softmin_fast.h): R' = R * ig, with x
-// and y pre-scaled so that the local cost comes out scaled.
+// of the soft-min's MUFU and memory latency. DP values are in base-2 units (softmin_fast.h):
+// R' = R * ig, with x and y pre-scaled so that the local cost comes out scaled.
 //
 // The forward stores a lane's whole column at even steps and only its bottom row at odd steps
 // (RPL + 1 floats per two steps instead of 2 RPL: the stored matrix is the kernels' DRAM traffic, 8
