@@ -56,7 +56,7 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
 done
 for t in ${EXTRA_TARGETS:-}; do
   for n in ${TEST_NAMES:-${names[@]}}; do
-    timeout 300 /tmp/bins/$n/$t "$PWD/.device-data" > "$OUT/$t-$n.log" 2>&1
+    timeout ${TEST_TIMEOUT:-300} /tmp/bins/$n/$t "$PWD/.device-data" > "$OUT/$t-$n.log" 2>&1
     echo "$t ($n) exit $?: $(grep -E 'checks' "$OUT/$t-$n.log" | tail -1)" | tee -a "$OUT/ab.log"
     grep -E "FAIL" "$OUT/$t-$n.log" | head -5 | tee -a "$OUT/ab.log"
   done

@@ -30,7 +30,7 @@ unpack_tree() {
 bench_rows() {
   local bin=$1 log=$2
   shift 2
-  timeout 120 "$bin" "$@" 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-${WIDTH:-130} | tee -a "$log"
+  timeout ${BENCH_TIMEOUT:-120} "$bin" "$@" 2>&1 | grep -E "^(cuda|hip|cpu)" | cut -c1-${WIDTH:-130} | tee -a "$log"
 }
 
 # The Nsight Compute metrics of a kernel A/B (ab-variants.sh, softdtw-grad.sh): time, issue and

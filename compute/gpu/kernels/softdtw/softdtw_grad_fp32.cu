@@ -138,8 +138,6 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
     const int Q = stripesOf(n, RPL), T = m + kGroup - 1;
     const int rowN = n - 1;
     float* area = work + b * lay.pairStride;
-    const Schedule sched(int(blockDim.x) / kGroup, T);
-    const int G = sched.iterations(Q);
     // y unscaled (0 outside the matrix): the product is taken where the value is used, a step
     // later, so that no instruction waits on the load right after it is issued.
     auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] : 0.f; };
@@ -148,82 +146,87 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
     float bottom = INFINITY, rawPrev = INFINITY, upPrev = INFINITY, yNext = 0.f, upNext = INFINITY;
     float* Rq = area;
     int q = 0, row0 = 0;
+    auto beginStripe = [&](int s) {
+        q = s;
+        Rq = area + q * lay.stripeStride;
+        row0 = (q * kGroup + lane) * RPL;
+#pragma unroll
+        for (int k = 0; k < RPL; ++k) {
+            xr[k] = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
+            prev[k] = INFINITY;
+        }
+        bottom = rawPrev = upPrev = INFINITY;
+        yNext = loadY(-lane);
+        upNext = lane == 0 && q > 0 ? Rq[-lay.stripeStride + bottomAt<RPL>(kGroup - 1, kGroup - 1)] : INFINITY;
+    };
+    // One step t (parityTag: t & 1) from the lane's column `from` into `to` (two arrays that
+    // alternate, or one).
+    auto fstep = [&](auto parityTag, int t, const float (&from)[RPL], float (&to)[RPL]) {
+        constexpr bool even = decltype(parityTag)::value == 0;
+        const float* Ra = Rq - lay.stripeStride;  // stripe above (q > 0)
+        const int j = t - lane;
+        const float raw = WL_SHFL_UP(bottom, 1, kGroup);
+        // This step's y and the stripe above's value, loaded one step ahead.
+        const float yj = __fmul_rn(yNext, scale), upAbove = upNext;
+        yNext = loadY(j + 1);
+        if (lane == 0 && q > 0 && j + 1 < m) upNext = Ra[bottomAt<RPL>(j + kGroup, kGroup - 1)];
+        if (j >= 0 && j < m) {
+            float u, d;
+            if (lane > 0) {
+                u = raw;
+                d = rawPrev;  // lane l-1's column j-1: +inf when j = 0 (it was idle)
+            } else if (q == 0) {
+                u = INFINITY;
+                d = j == 0 ? 0.f : INFINITY;  // R(-1,-1) = 0
+            } else {
+                u = upAbove;
+                d = j == 0 ? INFINITY : upPrev;
+                upPrev = u;
+            }
+#pragma unroll
+            for (int k = 0; k < RPL; ++k) {
+                const float left = from[k];
+                const float v = forwardCell<ABS>(d, left, u, xr[k], yj);
+                d = left;
+                to[k] = v;
+                u = v;
+                if (even && !kWholeColumns<RPL>) Rq[fullAt<RPL>(t, k, lane)] = v;
+            }
+            bottom = to[RPL - 1];
+            if constexpr (kWholeColumns<RPL>)
+                *reinterpret_cast<float4*>(Rq + fullAt<RPL>(t, 0, lane)) = make_float4(to[0], to[1], to[2], to[3]);
+            else if (!even) Rq[bottomAt<RPL>(t, lane)] = bottom;
+            if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
+                float v = to[0];
+#pragma unroll
+                for (int k = 1; k < RPL; ++k) if (row0 + k == rowN) v = to[k];
+                values[p] = double(v) / double(ig);
+            }
+        } else {
+            bottom = INFINITY;
+#pragma unroll
+            for (int k = 0; k < RPL; ++k) to[k] = from[k];
+        }
+        rawPrev = raw;
+    };
+    // Steps [t, tEnd) from an even t with the column in prev, two per iteration, alternating the
+    // column between prev and alt: no moves between steps, and each step's parity (full column or
+    // bottom row stored) is known.
+    auto run = [&](int t, int tEnd) {
+        for (; t + 1 < tEnd; t += 2) {
+            fstep(std::integral_constant<int, 0>{}, t, prev, alt);
+            fstep(std::integral_constant<int, 1>{}, t + 1, alt, prev);
+        }
+        if (t < tEnd) fstep(std::integral_constant<int, 0>{}, t, prev, alt);  // the pair's last step
+    };
+    const Schedule sched(int(blockDim.x) / kGroup, T);
+    const int G = sched.iterations(Q);
     for (int g = 0; g < G; ++g) {
         int s, c;
         if (sched.at(g, w, Q, s, c)) {
-            if (c == 0) {
-                q = s;
-                Rq = area + q * lay.stripeStride;
-                row0 = (q * kGroup + lane) * RPL;
-#pragma unroll
-                for (int k = 0; k < RPL; ++k) {
-                    xr[k] = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
-                    prev[k] = INFINITY;
-                }
-                bottom = rawPrev = upPrev = INFINITY;
-                yNext = loadY(-lane);
-                upNext = lane == 0 && q > 0 ? Rq[-lay.stripeStride + bottomAt<RPL>(kGroup - 1, kGroup - 1)] : INFINITY;
-            }
-            const float* Ra = Rq - lay.stripeStride;  // stripe above (q > 0)
-            const int tEnd = min(T, (c + 1) * kChunk);
-            // One step t (parityTag: t & 1) from the lane's column `from` into `to` (two arrays
-            // that alternate, or one).
-            auto fstep = [&](auto parityTag, int t, const float (&from)[RPL], float (&to)[RPL]) {
-                constexpr bool even = decltype(parityTag)::value == 0;
-                const int j = t - lane;
-                const float raw = WL_SHFL_UP(bottom, 1, kGroup);
-                // This step's y and the stripe above's value, loaded one step ahead.
-                const float yj = __fmul_rn(yNext, scale), upAbove = upNext;
-                yNext = loadY(j + 1);
-                if (lane == 0 && q > 0 && j + 1 < m) upNext = Ra[bottomAt<RPL>(j + kGroup, kGroup - 1)];
-                if (j >= 0 && j < m) {
-                    float u, d;
-                    if (lane > 0) {
-                        u = raw;
-                        d = rawPrev;  // lane l-1's column j-1: +inf when j = 0 (it was idle)
-                    } else if (q == 0) {
-                        u = INFINITY;
-                        d = j == 0 ? 0.f : INFINITY;  // R(-1,-1) = 0
-                    } else {
-                        u = upAbove;
-                        d = j == 0 ? INFINITY : upPrev;
-                        upPrev = u;
-                    }
-#pragma unroll
-                    for (int k = 0; k < RPL; ++k) {
-                        const float left = from[k];
-                        const float v = forwardCell<ABS>(d, left, u, xr[k], yj);
-                        d = left;
-                        to[k] = v;
-                        u = v;
-                        if (even && !kWholeColumns<RPL>) Rq[fullAt<RPL>(t, k, lane)] = v;
-                    }
-                    bottom = to[RPL - 1];
-                    if constexpr (kWholeColumns<RPL>)
-                        *reinterpret_cast<float4*>(Rq + fullAt<RPL>(t, 0, lane)) = make_float4(to[0], to[1], to[2], to[3]);
-                    else if (!even) Rq[bottomAt<RPL>(t, lane)] = bottom;
-                    if (j == m - 1 && rowN >= row0 && rowN < row0 + RPL) {
-                        float v = to[0];
-#pragma unroll
-                        for (int k = 1; k < RPL; ++k) if (row0 + k == rowN) v = to[k];
-                        values[p] = double(v) / double(ig);
-                    }
-                } else {
-                    bottom = INFINITY;
-#pragma unroll
-                    for (int k = 0; k < RPL; ++k) to[k] = from[k];
-                }
-                rawPrev = raw;
-            };
-            // Two steps per iteration, alternating the column between prev and alt: no moves
-            // between steps, and each step's parity (full column or bottom row stored) is known.
+            if (c == 0) beginStripe(s);
             // An interval starts at an even step (kChunk is even), with the column in prev.
-            int t = c * kChunk;
-            for (; t + 1 < tEnd; t += 2) {
-                fstep(std::integral_constant<int, 0>{}, t, prev, alt);
-                fstep(std::integral_constant<int, 1>{}, t + 1, alt, prev);
-            }
-            if (t < tEnd) fstep(std::integral_constant<int, 0>{}, t, prev, alt);  // the pair's last step
+            run(c * kChunk, min(T, (c + 1) * kChunk));
         }
         // Publishes this interval's stored rows to the stripe below.
         __syncthreads();
@@ -255,8 +258,6 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     auto pushUp = [&](int q) { return area + lay.boundary + 2 * long(q) * lay.rowStride; };
     float* g = grads + gradOffsets[p];
     const int Tp = (T + 3) / 4 * 4;  // steps past T are idle: every lane's column is past m
-    const Schedule sched(int(blockDim.x) / kGroup, Tp);
-    const int G = sched.iterations(Q);
     // y unscaled (0 outside the matrix), scaled where used, as in the forward (__fmul_rn on both
     // sides: the recomputed columns are the forward's bits).
     auto loadY = [&](int j) { return j >= 0 && j < m ? y[j] : 0.f; };
@@ -430,54 +431,61 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
         aC = above(j - 4);
         yC = loadY(j - 4);
     };
+    auto beginStripe = [&](int s) {
+        q = Q - 1 - s;  // the bottom stripe first
+        Rq = area + q * lay.stripeStride;
+        row0 = (q * kGroup + lane) * RPL;
+#pragma unroll
+        for (int k = 0; k < RPL; ++k) {
+            xSet(k) = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
+            // E(n-1, m-1) = 1 enters as a push into the lane's first column, m-1.
+            acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
+            gRow(k) = 0.f;
+        }
+        // The first step, Tp - 1, is odd (3 mod 4): its column is recomputed.
+        const int j0 = Tp - 1 - lane;
+        a3 = above(j0), a2 = above(j0 - 1), a1 = above(j0 - 2), a0 = above(j0 - 3);
+        y3 = loadY(j0), y2 = loadY(j0 - 1), y1 = loadY(j0 - 2), y0 = loadY(j0 - 3);
+        column(j0 - 1, P2);
+        column(j0 - 3, P0);
+        if constexpr (kWholeColumns<RPL>) column(j0, P3);
+        else recompute(j0, P2, a3, a2, y3, P3);
+        topUp = topDiag = 0.f;
+        loadPushes(j0);
+    };
+    // Steps t .. t-3 (t is 3 mod 4), the four columns rotating through P0 .. P3; `inner`: every
+    // lane's columns j .. j-4 inside the matrix.
+    auto fourSteps = [&](int t, bool inner) {
+        const InnerPtrs ip = inner ? innerPtrs(t) : InnerPtrs{};
+        step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, inner, ip, 0);
+        step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, inner, ip, 1);
+        step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, inner, ip, 2);
+        step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, inner, ip, 3);
+    };
+    // Steps tHi down to tLo, four at a time (tHi is 3 mod 4, tLo a multiple of 4).
+    auto run = [&](int tHi, int tLo) {
+        for (int t = tHi; t >= tLo; t -= 4) {
+            // Inside the matrix (t <= m - 1 for lane 0, t - 3 - 31 - 4 >= 0 for lane 31) the
+            // steps take no range checks and form one basic block, so that ptxas can
+            // interleave the recomputation with the cells.
+            if (t <= m - 1 && t - 3 >= kGroup + 3) fourSteps(t, true);
+            else fourSteps(t, false);
+        }
+    };
+    auto finishStripe = [&] {
+#pragma unroll
+        for (int k = 0; k < RPL; ++k)
+            if (row0 + k < n) g[row0 + k] = gRow(k) * gradScale;
+    };
+    const Schedule sched(int(blockDim.x) / kGroup, Tp);
+    const int G = sched.iterations(Q);
     for (int it = 0; it < G; ++it) {
         int s, c;
         if (sched.at(it, w, Q, s, c)) {
-            if (c == 0) {
-                q = Q - 1 - s;  // the bottom stripe first
-                Rq = area + q * lay.stripeStride;
-                row0 = (q * kGroup + lane) * RPL;
-#pragma unroll
-                for (int k = 0; k < RPL; ++k) {
-                    xSet(k) = row0 + k < n ? __fmul_rn(x[row0 + k], scale) : 0.f;
-                    // E(n-1, m-1) = 1 enters as a push into the lane's first column, m-1.
-                    acc[k] = row0 + k == n - 1 ? 1.f : 0.f;
-                    gRow(k) = 0.f;
-                }
-                // The first step, Tp - 1, is odd (3 mod 4): its column is recomputed.
-                const int j0 = Tp - 1 - lane;
-                a3 = above(j0), a2 = above(j0 - 1), a1 = above(j0 - 2), a0 = above(j0 - 3);
-                y3 = loadY(j0), y2 = loadY(j0 - 1), y1 = loadY(j0 - 2), y0 = loadY(j0 - 3);
-                column(j0 - 1, P2);
-                column(j0 - 3, P0);
-                if constexpr (kWholeColumns<RPL>) column(j0, P3);
-                else recompute(j0, P2, a3, a2, y3, P3);
-                topUp = topDiag = 0.f;
-                loadPushes(j0);
-            }
+            if (c == 0) beginStripe(s);
             // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
-            const int tHi = Tp - 1 - c * kChunk, tLo = max(0, Tp - (c + 1) * kChunk);
-            // Steps t .. t-3 (t is 3 mod 4), the four columns rotating through P0 .. P3; `inner`:
-            // all four inside the interval and every lane's columns j .. j-4 inside the matrix.
-            auto fourSteps = [&](int t, bool inner) {
-                const InnerPtrs ip = inner ? innerPtrs(t) : InnerPtrs{};
-                step(P3, P2, P1, P0, a3, a2, a1, a0, y3, y1, t, true, inner, ip, 0);
-                if (inner || t - 1 >= tLo) step(P2, P1, P0, P3, a2, a1, a0, a3, y2, y0, t - 1, false, inner, ip, 1);
-                if (inner || t - 2 >= tLo) step(P1, P0, P3, P2, a1, a0, a3, a2, y1, y3, t - 2, true, inner, ip, 2);
-                if (inner || t - 3 >= tLo) step(P0, P3, P2, P1, a0, a3, a2, a1, y0, y2, t - 3, false, inner, ip, 3);
-            };
-            for (int t = tHi; t >= tLo; t -= 4) {
-                // Inside the matrix (t <= m - 1 for lane 0, t - 3 - 31 - 4 >= 0 for lane 31) the
-                // steps take no range checks and form one basic block, so that ptxas can
-                // interleave the recomputation with the cells.
-                if (t <= m - 1 && t - 3 >= kGroup + 3 && t - 3 >= tLo) fourSteps(t, true);
-                else fourSteps(t, false);
-            }
-            if (c == sched.C - 1) {
-#pragma unroll
-                for (int k = 0; k < RPL; ++k)
-                    if (row0 + k < n) g[row0 + k] = gRow(k) * gradScale;
-            }
+            run(Tp - 1 - c * kChunk, max(0, Tp - (c + 1) * kChunk));
+            if (c == sched.C - 1) finishStripe();
         }
         // Publishes this interval's pushes to the stripe above.
         __syncthreads();
