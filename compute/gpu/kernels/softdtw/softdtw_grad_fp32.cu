@@ -55,6 +55,10 @@ constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
 // (48 steps) instead of 36 and 2 (72): 1,024 pairs of 1,024 3.70-3.72 -> 3.65 ms, where the
 // second stripe's wait is part of every pair's time (48 of about 1,100 steps); 16,384 pairs the
 // same (one warp per pair). 4, 8 and 12 steps: 3.72, 3.67 and 3.69 ms (H100, session 16).
+// Without barriers it is no faster (session 17, PERFORMANCE.md): step counts in shared memory
+// need a block-scope fence, which waits for the warp's outstanding loads (+1 % at 1,024 pairs,
+// +3.6 % at 16,384); values handed over through rows of NaN sentinels, the reader spinning on
+// the word, left the forward's time unchanged and slowed the backward's volatile loads.
 #ifndef WL_GRAD_CHUNK
 #define WL_GRAD_CHUNK 16
 #endif
