@@ -136,6 +136,17 @@ struct Schedule {
         s = w + r * W;
         return s < stripes && c < C;
     }
+    // Every iteration of the block: warp w runs interval(s, c) when it has one, then the barrier
+    // that publishes what the interval stored to the stripe that follows.
+    template <class F>
+    __device__ void forEachInterval(int w, int stripes, F&& interval) const {
+        const int G = iterations(stripes);
+        for (int g = 0; g < G; ++g) {
+            int s, c;
+            if (at(g, w, stripes, s, c)) interval(s, c);
+            __syncthreads();
+        }
+    }
 };
 
 template <int RPL, bool ABS>
@@ -236,18 +247,11 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
         }
         if (t < tEnd) fstep(std::integral_constant<int, 0>{}, t, prev, alt);  // the pair's last step
     };
-    const Schedule sched(int(blockDim.x) / kGroup, T);
-    const int G = sched.iterations(Q);
-    for (int g = 0; g < G; ++g) {
-        int s, c;
-        if (sched.at(g, w, Q, s, c)) {
-            if (c == 0) beginStripe(s);
-            // An interval starts at an even step (kChunk is even), with the column in prev.
-            run(c * kChunk, min(T, (c + 1) * kChunk));
-        }
-        // Publishes this interval's stored rows to the stripe below.
-        __syncthreads();
-    }
+    Schedule(int(blockDim.x) / kGroup, T).forEachInterval(w, Q, [&](int s, int c) {
+        if (c == 0) beginStripe(s);
+        // An interval starts at an even step (kChunk is even), with the column in prev.
+        run(c * kChunk, min(T, (c + 1) * kChunk));
+    });
 }
 
 // Two blocks of 256 threads per SM: at 16 rows per lane the backward fits 128 registers (from
@@ -500,18 +504,12 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             if (row0 + k < n) g[row0 + k] = gRow(k) * gradScale;
     };
     const Schedule sched(int(blockDim.x) / kGroup, Tp);
-    const int G = sched.iterations(Q);
-    for (int it = 0; it < G; ++it) {
-        int s, c;
-        if (sched.at(it, w, Q, s, c)) {
-            if (c == 0) beginStripe(s);
-            // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
-            run(Tp - 1 - c * kChunk, max(0, Tp - (c + 1) * kChunk));
-            if (c == sched.C - 1) finishStripe();
-        }
-        // Publishes this interval's pushes to the stripe above.
-        __syncthreads();
-    }
+    sched.forEachInterval(w, Q, [&](int s, int c) {
+        if (c == 0) beginStripe(s);
+        // Every interval starts at a step of 3 mod 4 (Tp and kChunk are multiples of 4).
+        run(Tp - 1 - c * kChunk, max(0, Tp - (c + 1) * kChunk));
+        if (c == sched.C - 1) finishStripe();
+    });
 }
 
 template <int RPL>
