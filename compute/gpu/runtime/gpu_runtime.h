@@ -55,6 +55,8 @@ using gpuEvent_t = hipEvent_t;
 #define gpuGetLastError hipGetLastError
 #define gpuGetErrorString hipGetErrorString
 #define gpuDeviceSynchronize hipDeviceSynchronize
+#define gpuFuncSetAttribute hipFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #define WL_GPU_RUNTIME_NAME "HIP"
 #else
 using gpuError_t = cudaError_t;
@@ -91,6 +93,8 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuGetLastError cudaGetLastError
 #define gpuGetErrorString cudaGetErrorString
 #define gpuDeviceSynchronize cudaDeviceSynchronize
+#define gpuFuncSetAttribute cudaFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #define WL_GPU_RUNTIME_NAME "CUDA"
 #endif
 

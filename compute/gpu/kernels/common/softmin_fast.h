@@ -47,12 +47,24 @@ __device__ __forceinline__ float fastRcp(float x) {
 // `scale` multiplies the differences, for values not in base-2 units (cuda.tiled keeps R: there
 // scale = 1 / (gamma ln 2), and softmin = lo - gamma ln 2 * lg); x * 1 is exact, so the base-2
 // callers get the same numbers.
-__device__ __forceinline__ float softminLog2(float a, float b, float c, float& lo, float scale = 1.f) {
+// softminLog2Terms also returns the two exp2 terms: eMx of max(a, b) and eOther of the larger
+// of min(a, b) and c (the minimum's term is the 1). Together with the order of a, b and c they are
+// the weights of the three neighbours, which the fp32 gradient's backward reuses for the cells it
+// recomputes.
+__device__ __forceinline__ float softminLog2Terms(float a, float b, float c, float& lo, float& eMx, float& eOther,
+                                                  float scale = 1.f) {
     const float mn = fminf(a, b), mx = fmaxf(a, b);
     lo = fminf(mn, c);
     const float other = fmaxf(mn, c);
     const float loC = fminf(lo, 3.0e38f);
-    return fastLog2(1.f + fastExp2((loC - mx) * scale) + fastExp2((loC - other) * scale));
+    eMx = fastExp2((loC - mx) * scale);
+    const float sum = 1.f + eMx;
+    eOther = fastExp2((loC - other) * scale);
+    return fastLog2(sum + eOther);
+}
+__device__ __forceinline__ float softminLog2(float a, float b, float c, float& lo, float scale = 1.f) {
+    float eMx, eOther;
+    return softminLog2Terms(a, b, c, lo, eMx, eOther, scale);
 }
 
 }  // namespace warplab::compute::gpu

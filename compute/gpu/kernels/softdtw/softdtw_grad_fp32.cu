@@ -16,11 +16,12 @@
 // each odd column from the even one before it with the forward's own operations (the same bits),
 // and pushes E from each cell to its three predecessors with the cell's own forward soft-min
 // weights, recomputed from the predecessors (2^(lo - R'_pred) / sum, exactly the forward's
-// numbers): the weights of a cell sum to 1, so the expected alignment keeps its mass. Cuturi &
-// Blondel's form exp((R(i+1,j) - R(i,j) - C(i+1,j)) / gamma) cancels catastrophically in fp32 at
-// small gamma (R ~ 1e3, gamma 0.01: percent errors per step, compounding along the path). E flows
-// up a lane's rows in registers, across lanes by a shuffle one step later, across stripes through
-// two rows per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
+// numbers; a recomputed column's cells reuse their recomputation's exp2 terms, kKeepTerms): the
+// weights of a cell sum to 1, so the expected alignment keeps its mass. Cuturi & Blondel's form
+// exp((R(i+1,j) - R(i,j) - C(i+1,j)) / gamma) cancels catastrophically in fp32 at small gamma
+// (R ~ 1e3, gamma 0.01: percent errors per step, compounding along the path). E flows up a lane's
+// rows in registers, across lanes by a shuffle one step later, across stripes through two rows
+// per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
 // registers. E is never stored.
 //
 // Session 14 (H100, 1,024 pairs of 1,024: 4.15 -> 3.87-3.90 ms; 16,384: 57.7 -> 54.3-54.7 ms):
@@ -118,6 +119,29 @@ __device__ __forceinline__ float forwardCell(float d, float left, float u, float
     const float c = x - y;
     return (ABS ? fabsf(c) + lo : fmaf(c, c, lo)) - lg;
 }
+// The same cell, also giving its two exp2 terms (softminLog2Terms).
+template <bool ABS>
+__device__ __forceinline__ float forwardCellTerms(float d, float left, float u, float x, float y, float2& e) {
+    float lo;
+    const float lg = softminLog2Terms(d, left, u, lo, e.x, e.y);
+    const float c = x - y;
+    return (ABS ? fabsf(c) + lo : fmaf(c, c, lo)) - lg;
+}
+
+// The backward's weights of a recomputed cell are the two exp2 terms of its recomputation, kept
+// in shared memory from the recomputation (two steps before the cell's turn), instead of three
+// more exp2: the same numbers, and 4 MUFU operations per backward cell instead of 5.5. Both
+// kernels keep the MUFU (XU) pipe 61-65 % busy whatever their stalls (session 18: the forward with
+// its rows as two interleaved chains cut its short-scoreboard stalls from 1.51 to 0.26 per issue
+// and did not get faster), so their time follows their MUFU count. H100, session 18, one call:
+// 1,024 pairs of 1,024 3.60-3.61 -> 3.38 ms, 16,384 pairs 50.2 -> 48.2 ms, 16,384 of 256 4.01 ->
+// 3.85 ms; the same max errors.
+template <int RPL>
+constexpr bool kKeepTerms = !kWholeColumns<RPL>;
+// Floats of dynamic shared memory per backward thread: x and the gradient per row (+ one pad
+// pair), and the recomputed cells' terms per row (+ pad).
+template <int RPL>
+constexpr int kSharedPerThread = 2 * (RPL + 1) * (kKeepTerms<RPL> ? 2 : 1);
 
 // When each stripe of a pair runs. The block's W warps take the stripes in turn (processing
 // order s: w, w + W, ...); stripe s runs its c-th interval at iteration start(s) + c, with
@@ -294,6 +318,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // pairs are RPL + 1 eight-byte words apart (odd: the 32 lanes hit distinct banks).
     extern __shared__ float rowsShared[];
     float* const xg = rowsShared + int(threadIdx.x) * 2 * (RPL + 1);
+    // The terms after every thread's x and gradient rows, RPL + 1 eight-byte words per thread.
+    float2* const terms = reinterpret_cast<float2*>(rowsShared + int(blockDim.x) * 2 * (RPL + 1)) + int(threadIdx.x) * (RPL + 1);
     auto xRow = [xg](int k) { return reinterpret_cast<const float2*>(xg)[k].x; };
     auto xgRow = [xg](int k) { return reinterpret_cast<const float2*>(xg)[k]; };
     auto gRow = [xg](int k) -> float& { return xg[2 * k + 1]; };
@@ -334,7 +360,14 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
             float u = aC, d = aL;
 #pragma unroll
             for (int k = 0; k < RPL; ++k) {
-                const float v = forwardCell<ABS>(d, left[k], u, xRow(k), yScaled);
+                float v;
+                if constexpr (kKeepTerms<RPL>) {
+                    float2 e;
+                    v = forwardCellTerms<ABS>(d, left[k], u, xRow(k), yScaled, e);
+                    terms[k] = e;
+                } else {
+                    v = forwardCell<ABS>(d, left[k], u, xRow(k), yScaled);
+                }
                 d = left[k];
                 u = v;
                 dst[k] = v;
@@ -418,8 +451,21 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
                 const float dg = k > 0 ? left[k - 1] : aL;
                 const float lf = left[k];
                 // The forward's weights of this cell's three predecessors.
-                const float lo = fminf(fminf(up, lf), dg);
-                const float eU = fastExp2(lo - up), eL = fastExp2(lo - lf), eD = fastExp2(lo - dg);
+                float eU, eL, eD;
+                if (odd && kKeepTerms<RPL>) {
+                    // Recomputed two steps ago (odd steps' columns are not stored): its terms
+                    // belong to max(dg, lf) and to the larger of min(dg, lf) and up; the
+                    // minimum's is 1 (softminLog2Terms with a = dg, b = lf, c = up).
+                    const float2 e = terms[k];
+                    const bool dgMin = dg < lf, upMin = up < fminf(dg, lf);
+                    const float eMn = upMin ? e.y : 1.f;
+                    eU = upMin ? 1.f : e.y;
+                    eD = dgMin ? eMn : e.x;
+                    eL = dgMin ? e.x : eMn;
+                } else {
+                    const float lo = fminf(fminf(up, lf), dg);
+                    eU = fastExp2(lo - up), eL = fastExp2(lo - lf), eD = fastExp2(lo - dg);
+                }
                 const float inv = fastRcp(eU + eL + eD);
                 const float E = acc[k] + below;
                 const float Ei = E * inv;
@@ -544,7 +590,11 @@ void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int w
     // runner, sdtw): until session 13 the events also held this buffer's cudaMalloc and cudaFree
     // (2-36 GB, 1-16 ms on an H100). The bench reports the whole call beside it.
     start.record(s);
-    const std::size_t smem = 2 * std::size_t(RPL + 1) * std::size_t(warps * kGroup) * sizeof(float);  // the backward's x and gradient rows
+    const std::size_t smem = std::size_t(kSharedPerThread<RPL>) * std::size_t(warps * kGroup) * sizeof(float);  // the backward's rows
+    if (smem > 48 * 1024)  // 8 warps with the terms: 70 KB, past the default limit
+        check(gpuFuncSetAttribute(reinterpret_cast<const void*>(&softDtwBackwardKernel<RPL, ABS>),
+                                  gpuFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+              "soft-DTW fp32 backward kernel: shared memory");
     for (int first = 0; first < count; first += batch) {
         const int c = std::min(batch, count - first);
         softDtwForwardKernel<RPL, ABS><<<c, warps * kGroup, 0, s>>>(view(xd), view(yd), first, scale, ig, work.get(), lay, values);
