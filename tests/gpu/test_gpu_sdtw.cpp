@@ -174,6 +174,35 @@ void testRowsSweep(const std::string& dataDir) {
             }
         }
     }
+    // Lengths that are multiples of 32: at 8 columns per step the lean pass takes its form
+    // without the difference factors (the virtual rows fill whole lanes, which hand zeros down).
+    // Against 2 columns per step, which keeps the factors: the same last rows, bit for bit.
+    SeriesSet whole;
+    for (std::size_t n : {32, 96, 512, 2016, 4096}) whole.push_back(randomSeries(rng, n));
+    for (bool absCost : {false, true}) {
+        Params p;
+        p.metric = Metric::Sdtw;
+        p.znorm = true;
+        p.cost = absCost ? Cost::Absolute : Cost::Squared;
+        for (gpu::SdtwPrecision prec : {gpu::SdtwPrecision::Fp32, gpu::SdtwPrecision::Half2}) {
+            for (int rows : {16, 32}) {
+                const auto factors = gpu::sdtwLastRows(whole, reference, p, prec, gpu::SdtwOptions{rows, false, 2});
+                const auto got = gpu::sdtwLastRows(whole, reference, p, prec, gpu::SdtwOptions{rows, false, 8});
+                std::size_t differ = 0, cells = 0;
+                for (std::size_t q = 0; q < factors.size(); ++q)
+                    for (std::size_t j = 0; j < factors[q].size(); ++j, ++cells)
+                        if (std::memcmp(&factors[q][j], &got[q][j], sizeof(float)) != 0) ++differ;
+                if (differ) std::printf("  %zu of %zu cells differ\n", differ, cells);
+                report(differ == 0 && cells == whole.size() * reference.length,
+                       std::string(prec == gpu::SdtwPrecision::Half2 ? "half2" : "fp32") + (absCost ? " abs" : " sq") +
+                           " whole lanes (5 queries of 32..4096) at " + std::to_string(rows) +
+                           " rows, 8 columns per step == 2 columns per step (with the factors), bit for bit",
+                       double(differ));
+            }
+        }
+    }
+    for (int rows : {16, 32})
+        compareSearch("sdtw whole lanes: 5 queries (32..4096) in 30001", whole, reference, true, false, {1, 5}, rows, 8);
     SeriesSet few{queries[2], queries[4], queries[5]};
     for (int rows : {2, 4, 8, 16, 32}) compareSearch("sdtw 3 queries (33, 2000, 4097) in 30001", few, reference, true, false, {5}, rows);
     for (auto [rows, cols] : std::vector<std::pair<int, int>>{{16, 4}, {32, 4}, {16, 8}, {32, 8}})

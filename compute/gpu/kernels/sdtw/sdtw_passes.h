@@ -50,6 +50,9 @@ struct StripeArgs {
     bool perTaskOut = false;
     float* outCost = nullptr;   // window: per task
     int* outStart = nullptr;
+    // Lean pass: every query's length is a multiple of the rows per lane, so its virtual rows
+    // above row 0 fill whole lanes (sdtw_pass_kernel.h, WHOLE). Host-side only.
+    bool wholeLanes = false;
 };
 
 // Rows per lane for a batch: 32, 16 or 8, the widest that still gives the chip enough warps.

@@ -72,6 +72,8 @@ void runPass(const Prepared& p, int q0, int nq, SdtwPrecision precision, bool ab
     cols = lean ? sdtw::columnsPerStep(rows, cols) : 2;
     if (rowsUsed) *rowsUsed = rows;
     if (colsUsed) *colsUsed = cols;
+    a.wholeLanes = true;
+    for (int n : lengths) a.wholeLanes = a.wholeLanes && n % rows == 0;
     if (lean) {
         a.boundaryStride = 0;
         a.boundary = nullptr;

@@ -59,6 +59,12 @@ struct F32Op {
         const float c = fmaf(y, f, x);
         return ABS ? fabsf(c) + mn : fmaf(c, c, mn);
     }
+    // A real row's cell without the factor: fma(y, -1, x) is x - y rounded once, the same bits.
+    template <bool ABS>
+    __device__ static V cellReal(V x, V y, V mn) {
+        const float c = x - y;
+        return ABS ? fabsf(c) + mn : fmaf(c, c, mn);
+    }
     // The last row of column j: one column of the reference.
     __device__ static void writeLast(float* row, int j, V v, int /*last*/, int /*h*/) { row[j] = v; }
 };
@@ -105,6 +111,11 @@ struct H2Op {
     template <bool ABS>
     __device__ static V cell(V x, V f, V y, V mn) {
         const __half2 c = __hfma2(y, f, x);
+        return ABS ? __hadd2(__habs2(c), mn) : __hfma2(c, c, mn);
+    }
+    template <bool ABS>
+    __device__ static V cellReal(V x, V y, V mn) {
+        const __half2 c = __hsub2(x, y);
         return ABS ? __hadd2(__habs2(c), mn) : __hfma2(c, c, mn);
     }
     // Column j of A where A alone covers it (j < L, always); column h + j of B past A's end.
