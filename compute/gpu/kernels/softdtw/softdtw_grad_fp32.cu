@@ -130,12 +130,13 @@ __device__ __forceinline__ float forwardCellTerms(float d, float left, float u, 
 
 // The backward's weights of a recomputed cell are the two exp2 terms of its recomputation, kept
 // in shared memory from the recomputation (two steps before the cell's turn), instead of three
-// more exp2: the same numbers, and 4 MUFU operations per backward cell instead of 5.5. Both
-// kernels keep the MUFU (XU) pipe 61-65 % busy whatever their stalls (session 18: the forward with
-// its rows as two interleaved chains cut its short-scoreboard stalls from 1.51 to 0.26 per issue
-// and did not get faster), so their time follows their MUFU count. H100, session 18, one call:
-// 1,024 pairs of 1,024 3.60-3.61 -> 3.38 ms, 16,384 pairs 50.2 -> 48.2 ms, 16,384 of 256 4.01 ->
-// 3.85 ms; the same max errors.
+// more exp2: the same numbers (where all three neighbours are +inf, weights 0, 1, 0 instead of
+// NaN; no cell inside the matrix has them), and 4 MUFU operations per backward cell instead of
+// 5.5. Both kernels keep the MUFU (XU) pipe 61-65 % busy whatever their stalls (session 18: the
+// forward with its rows as two interleaved chains cut its short-scoreboard stalls from 1.51 to
+// 0.26 per issue and did not get faster), so their time follows their MUFU count. H100, session
+// 18, one call: 1,024 pairs of 1,024 3.60-3.61 -> 3.38 ms, 16,384 pairs 50.2 -> 48.2 ms, 16,384 of
+// 256 4.01 -> 3.85 ms; the same max errors.
 template <int RPL>
 constexpr bool kKeepTerms = !kWholeColumns<RPL>;
 // Floats of dynamic shared memory per backward thread: x and the gradient per row (+ one pad
@@ -591,7 +592,7 @@ void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int w
     // (2-36 GB, 1-16 ms on an H100). The bench reports the whole call beside it.
     start.record(s);
     const std::size_t smem = std::size_t(kSharedPerThread<RPL>) * std::size_t(warps * kGroup) * sizeof(float);  // the backward's rows
-    if (smem > 48 * 1024)  // 8 warps with the terms: 70 KB, past the default limit
+    if (smem > 48 * 1024)  // 8 warps with the terms: 70 KB, past the default limit (AMD's 64 KB refuse it: EngineError)
         check(gpuFuncSetAttribute(reinterpret_cast<const void*>(&softDtwBackwardKernel<RPL, ABS>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
               "soft-DTW fp32 backward kernel: shared memory");
