@@ -44,6 +44,19 @@ Series stairSeries(std::mt19937& rng, std::size_t n) {
     return Series(std::move(v));
 }
 
+// Last-row cells of a and b (query by query) that differ bit for bit, and how many were compared
+// (fewer than expected when a row is missing or short).
+struct CellsDiffer {
+    std::size_t differ = 0, cells = 0;
+};
+CellsDiffer differingCells(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b) {
+    CellsDiffer d;
+    for (std::size_t q = 0; q < a.size() && q < b.size(); ++q)
+        for (std::size_t j = 0; j < a[q].size() && j < b[q].size(); ++j, ++d.cells)
+            if (std::memcmp(&a[q][j], &b[q][j], sizeof(float)) != 0) ++d.differ;
+    return d;
+}
+
 // The GPU search (fp32) against the reference, top `k` (compared with the first k of the
 // reference's top `kRef`, which the greedy exclusion makes identical).
 void compareSearch(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
@@ -147,6 +160,11 @@ void testRowsSweep(const std::string& dataDir) {
     SeriesSet queries;
     for (std::size_t n : {1, 7, 33, 500, 2000, 4097, 6000}) queries.push_back(randomSeries(rng, n));
     const Series reference = randomSeries(rng, 30001);
+    // Lengths that are multiples of 32: at 8 columns per step the lean pass takes its form
+    // without the difference factors (the virtual rows fill whole lanes, which hand zeros down).
+    // Against 2 columns per step, which keeps the factors: the same last rows, bit for bit.
+    SeriesSet whole;
+    for (std::size_t n : {32, 96, 512, 2016, 4096}) whole.push_back(randomSeries(rng, n));
     for (bool absCost : {false, true}) {
         Params p;
         p.metric = Metric::Sdtw;
@@ -159,10 +177,7 @@ void testRowsSweep(const std::string& dataDir) {
             for (auto [rows, cols] : std::vector<std::pair<int, int>>{{2, 2}, {4, 2}, {8, 2}, {32, 2}, {-1, 0}, {16, 4}, {32, 4}, {0, 4}, {16, 8}, {32, 8}}) {
                 const auto got = gpu::sdtwLastRows(queries, reference, p, prec,
                                                    gpu::SdtwOptions{std::max(rows, 0), rows < 0, cols});
-                std::size_t differ = 0, cells = 0;
-                for (std::size_t q = 0; q < base.size(); ++q)
-                    for (std::size_t j = 0; j < base[q].size(); ++j, ++cells)
-                        if (std::memcmp(&base[q][j], &got[q][j], sizeof(float)) != 0) ++differ;
+                const auto [differ, cells] = differingCells(base, got);
                 if (differ) std::printf("  %zu of %zu cells differ\n", differ, cells);
                 report(differ == 0 && cells == queries.size() * reference.length,
                        std::string(prec == gpu::SdtwPrecision::Half2 ? "half2" : "fp32") + (absCost ? " abs" : " sq") +
@@ -172,26 +187,10 @@ void testRowsSweep(const std::string& dataDir) {
                            " == at 16 rows, fused z-norm, bit for bit (7 queries of 1..6000 in 30001)",
                        double(differ));
             }
-        }
-    }
-    // Lengths that are multiples of 32: at 8 columns per step the lean pass takes its form
-    // without the difference factors (the virtual rows fill whole lanes, which hand zeros down).
-    // Against 2 columns per step, which keeps the factors: the same last rows, bit for bit.
-    SeriesSet whole;
-    for (std::size_t n : {32, 96, 512, 2016, 4096}) whole.push_back(randomSeries(rng, n));
-    for (bool absCost : {false, true}) {
-        Params p;
-        p.metric = Metric::Sdtw;
-        p.znorm = true;
-        p.cost = absCost ? Cost::Absolute : Cost::Squared;
-        for (gpu::SdtwPrecision prec : {gpu::SdtwPrecision::Fp32, gpu::SdtwPrecision::Half2}) {
             for (int rows : {16, 32}) {
                 const auto factors = gpu::sdtwLastRows(whole, reference, p, prec, gpu::SdtwOptions{rows, false, 2});
                 const auto got = gpu::sdtwLastRows(whole, reference, p, prec, gpu::SdtwOptions{rows, false, 8});
-                std::size_t differ = 0, cells = 0;
-                for (std::size_t q = 0; q < factors.size(); ++q)
-                    for (std::size_t j = 0; j < factors[q].size(); ++j, ++cells)
-                        if (std::memcmp(&factors[q][j], &got[q][j], sizeof(float)) != 0) ++differ;
+                const auto [differ, cells] = differingCells(factors, got);
                 if (differ) std::printf("  %zu of %zu cells differ\n", differ, cells);
                 report(differ == 0 && cells == whole.size() * reference.length,
                        std::string(prec == gpu::SdtwPrecision::Half2 ? "half2" : "fp32") + (absCost ? " abs" : " sq") +
@@ -270,10 +269,8 @@ void compareStretched(const std::string& what, const SeriesSet& queries, const S
         const auto rows = gpu::sdtwLastRows(queries, reference, p, gpu::SdtwPrecision::Fp32, o);
         gpu::SdtwTiming tm;
         const auto matches = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32, o);
-        std::size_t differ = 0, cells = 0, matchDiffer = 0;
-        for (std::size_t q = 0; q < baseRows.size() && q < rows.size(); ++q)
-            for (std::size_t j = 0; j < baseRows[q].size() && j < rows[q].size(); ++j, ++cells)
-                if (std::memcmp(&baseRows[q][j], &rows[q][j], sizeof(float)) != 0) ++differ;
+        const auto [differ, cells] = differingCells(baseRows, rows);
+        std::size_t matchDiffer = 0;
         for (std::size_t q = 0; q < baseMatches.size(); ++q) {
             if (q >= matches.size() || matches[q].size() != baseMatches[q].size()) {
                 ++matchDiffer;

@@ -112,20 +112,18 @@ __host__ __device__ constexpr long bottomAt(int t, int lane) {
 // One forward cell in base-2 units: the soft-min of its diagonal, left and upper neighbours plus
 // the pre-scaled local cost of x and y. The backward recomputes columns through this same
 // function, so they are the forward's bits.
-template <bool ABS>
-__device__ __forceinline__ float forwardCell(float d, float left, float u, float x, float y) {
-    float lo;
-    const float lg = softminLog2(d, left, u, lo);
-    const float c = x - y;
-    return (ABS ? fabsf(c) + lo : fmaf(c, c, lo)) - lg;
-}
-// The same cell, also giving its two exp2 terms (softminLog2Terms).
+// forwardCellTerms also gives the cell's two exp2 terms (softminLog2Terms).
 template <bool ABS>
 __device__ __forceinline__ float forwardCellTerms(float d, float left, float u, float x, float y, float2& e) {
     float lo;
     const float lg = softminLog2Terms(d, left, u, lo, e.x, e.y);
     const float c = x - y;
     return (ABS ? fabsf(c) + lo : fmaf(c, c, lo)) - lg;
+}
+template <bool ABS>
+__device__ __forceinline__ float forwardCell(float d, float left, float u, float x, float y) {
+    float2 e;
+    return forwardCellTerms<ABS>(d, left, u, x, y, e);
 }
 
 // The backward's weights of a recomputed cell are the two exp2 terms of its recomputation, kept
