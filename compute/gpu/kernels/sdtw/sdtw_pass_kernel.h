@@ -199,6 +199,11 @@ __device__ __forceinline__ void stepCells(const typename Op::V (&xr)[R], const t
     for (int c = 0; c < S; ++c) bot[c] = col[c][R - 1];
 }
 
+// Steady-state steps per loop iteration, where nonzero, instead of Op::kUnroll (the A/B's switch).
+#ifndef WL_SDTW_UNROLL
+#define WL_SDTW_UNROLL 0
+#endif
+
 // WHOLE (the batch's query lengths are multiples of R): the virtual rows above row 0 fill whole
 // lanes of warp 0. Their cells compute x - y like the real ones (junk, never read), and those lanes
 // hand zeros down instead of their bottoms, which is all the free start needs from them: the first
@@ -219,6 +224,9 @@ __global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKern
     constexpr int kW = leanThreads(R) / G;
     constexpr int C = kCheckpointEvery;
     constexpr int kMask = kRing / 2 - 1;  // ring index of a step
+    constexpr int kUnroll = WL_SDTW_UNROLL ? WL_SDTW_UNROLL : Op::kUnroll;
+    // 8 steps (half2, H100): 12.07 -> 9.94-10.0 T, a loop too long for the instruction cache.
+    static_assert((kUnroll == 2 || kUnroll == 4) && kGroup % kUnroll == 0, "2 or 4 steps per iteration, whole iterations per group");
     __shared__ P ring[kW + 1][kRing / 2];
     __shared__ RingFlags<kW, S> flags;
     const int w = int(threadIdx.x) / G, lane = int(threadIdx.x) % G;
@@ -403,9 +411,13 @@ __global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKern
                     const int tEnd = t + kGroup;
                     flags.waitGroup(w, Q, tEnd);
 #pragma unroll 1
-                    for (int u = 0; u < kGroup; u += 2) {
+                    for (int u = 0; u < kGroup; u += kUnroll) {
                         fast(t + u, pv, pw);
                         fast(t + u + 1, pw, pv);
+                        if constexpr (kUnroll == 4) {
+                            fast(t + u + 2, pv, pw);
+                            fast(t + u + 3, pw, pv);
+                        }
                     }
                     flags.publishGroup(w, lane, tEnd);
                     if (lastWarp) {

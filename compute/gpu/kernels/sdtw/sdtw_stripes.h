@@ -42,6 +42,9 @@ struct F32Op {
     // The lean pass's ring entry reaches lane 0 through the shuffle (sdtw_pass_kernel.h,
     // topCells): 1.3 % faster in half2, 0.5 % slower in fp32 (H100, session 16).
     static constexpr bool kRingByShuffle = false;
+    // The lean pass's steady-state steps per loop iteration: 4 was 1 % slower here and 1 % faster
+    // in half2 (H100, session 19; see H2Op).
+    static constexpr int kUnroll = 2;
     __device__ static V inf() { return INFINITY; }
     __device__ static V zero() { return 0.f; }
     __device__ static V fromX(float x) { return x; }
@@ -86,6 +89,9 @@ struct H2Op {
     using V = __half2;
     static constexpr bool kCheckpoints = false;
     static constexpr bool kRingByShuffle = true;
+    // 4 steps per iteration: the loop's counter, branch and the moves that rotate its carried
+    // registers come every 4 steps, not 2 (pass 11.89-11.93 -> 12.04-12.10 T, two H100s, session 19).
+    static constexpr int kUnroll = 4;
     __device__ static V inf() { return h2FromBits(0x7C007C00u); }
     __device__ static V zero() { return h2FromBits(0u); }
     __device__ static V fromX(float x) { return __float2half2_rn(x); }
