@@ -199,7 +199,7 @@ __device__ __forceinline__ void stepCells(const typename Op::V (&xr)[R], const t
     for (int c = 0; c < S; ++c) bot[c] = col[c][R - 1];
 }
 
-// Steady-state steps per loop iteration, where nonzero, instead of Op::kUnroll (the A/B's switch).
+// Steady-state steps per loop iteration, where nonzero, instead of Op::stepsPerIteration(R, S) (the A/B's switch).
 #ifndef WL_SDTW_UNROLL
 #define WL_SDTW_UNROLL 0
 #endif
@@ -224,8 +224,7 @@ __global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKern
     constexpr int kW = leanThreads(R) / G;
     constexpr int C = kCheckpointEvery;
     constexpr int kMask = kRing / 2 - 1;  // ring index of a step
-    constexpr int kUnroll = WL_SDTW_UNROLL ? WL_SDTW_UNROLL : Op::kUnroll;
-    // 8 steps (half2, H100): 12.07 -> 9.94-10.0 T, a loop too long for the instruction cache.
+    constexpr int kUnroll = WL_SDTW_UNROLL ? WL_SDTW_UNROLL : Op::stepsPerIteration(R, S);
     static_assert((kUnroll == 2 || kUnroll == 4) && kGroup % kUnroll == 0, "2 or 4 steps per iteration, whole iterations per group");
     __shared__ P ring[kW + 1][kRing / 2];
     __shared__ RingFlags<kW, S> flags;
