@@ -93,7 +93,7 @@ struct H2Op {
     static constexpr bool kRingByShuffle = true;
     // 4 steps per iteration: the loop's counter, branch and the moves that rotate its carried
     // registers come every 4 steps, not 2. Pass alone at 512 x 2,000 in 100,000 (H100s, session 19):
-    // 16 x 8, the published shape, 11.89-11.93 -> 12.04-12.10 T on three cards; 2, 4 and 8 rows
+    // 16 x 8, the published shape, 11.89-11.93 -> 12.04-12.10 T on five cards; 2, 4 and 8 rows
     // (2 columns) +7.5 to +11 %; 16 and 32 rows at 2 and 4 columns 0 to +3 %. At most 128 cells per
     // step: 8 steps of 16 x 8 fell to 9.94-10.0 T, a loop too long for the instruction cache, and
     // 4 steps of 32 x 8 would be as long.
