@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds WarpLab with a sanitizer in its own build directory (CPU only, GUI on) and runs the CPU
+# and GUI tests under it; any finding fails the run.
+#   scripts/ci/sanitize.sh asan [CTEST_REGEX]   AddressSanitizer + UndefinedBehaviorSanitizer,
+#                                               tests of tests/compute, io, app and widgets
+#   scripts/ci/sanitize.sh tsan [CTEST_REGEX]   ThreadSanitizer: the engine's threaded paths,
+#                                               the GUI job runner and study loading
+# env: BUILD_DIR (default build-asan / build-tsan), JOBS (default 2), CC/CXX (default gcc).
+# Suppressions (scripts/ci/sanitizers/*.supp) name system libraries only; each says why.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+kind="${1:-}"
+jobs="${JOBS:-2}"
+supp="$root/scripts/ci/sanitizers"
+case "$kind" in
+  asan)
+    sanitize=address
+    regex="${2:-^(compute|io|app|widgets)\.}"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+    ;;
+  tsan)
+    sanitize=thread
+    # Threads: the engine (parallel matrices and searches, cancellation), the GUI job runner
+    # (align/search/matrix jobs started and cancelled), study loading (io and the GUI's).
+    regex="${2:-^(compute\.test_(engine|align_cancel|multi_search|sdtw_parallel|window_search|patterns)|io\.test_(study|study_patterns|number_column)|widgets\.test_(align_job_cancel|main_window|patterns_view))\$}"
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+    ;;
+  *)
+    echo "usage: $0 asan|tsan [CTEST_REGEX]" >&2; exit 2 ;;
+esac
+build="${BUILD_DIR:-$root/build-$kind}"
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+
+start=$(date +%s)
+# -O1: the sanitizers' usual level; it compiles about twice as fast as -O3 and keeps stacks readable.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
+  -DCMAKE_C_COMPILER="${CC:-gcc}" -DCMAKE_CXX_COMPILER="${CXX:-g++}" "${launcher[@]}" \
+  -DWARPLAB_SANITIZE="$sanitize" -DWARPLAB_CUDA=OFF -DWARPLAB_HIP=OFF -DWARPLAB_GUI=ON \
+  -DWARPLAB_TESTS=ON >/dev/null
+# Only what the chosen tests run: their executables, and the CLI and GUI programs they start.
+mapfile -t tests < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p')
+[[ ${#tests[@]} -gt 0 ]] || { echo "no test matches $regex" >&2; exit 2; }
+targets=(warplab-cli warplab)
+for t in "${tests[@]}"; do targets+=("${t/./_}"); done
+cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+echo "sanitize $kind: build done after $(( $(date +%s) - start )) s"
+QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -j"$jobs" --output-on-failure \
+  --timeout 3000
+echo "sanitize $kind: ${#tests[@]} tests passed after $(( $(date +%s) - start )) s"
