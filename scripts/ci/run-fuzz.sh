@@ -2,14 +2,19 @@
 # Builds the libFuzzer targets (tests/fuzz) with clang in their own build directory and runs
 # each for a bounded time. Crashing inputs are left in $OUT_DIR/artifacts; copy them into
 # tests/io/corpus/<target>/ so that io.test_fuzz_corpus replays them in every test run.
-#   scripts/ci/run-fuzz.sh [SECONDS_PER_TARGET]      (default 60; env BUILD_DIR, OUT_DIR, JOBS)
+#   scripts/ci/run-fuzz.sh [SECONDS_PER_TARGET [TARGET...]]
+#       default 60 s for each of every target; env BUILD_DIR, OUT_DIR, JOBS, FUZZ_JOBS (parallel
+#       fuzzing processes per target, default 1). scripts/fuzz-release.sh runs it for an hour.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-60}"
 build="${BUILD_DIR:-$root/build-fuzz}"
 out="${OUT_DIR:-$build/fuzz-run}"
 jobs="${JOBS:-2}"
-targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers)
+all_targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix)
+targets=("${@:2}")
+[[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
+fuzz_jobs="${FUZZ_JOBS:-1}"
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
@@ -27,15 +32,24 @@ for t in "${targets[@]}"; do
   case "$t" in
     fuzz_edf_*) seeds+=("$root/tests/fuzz/seeds/edf") ;;
     fuzz_text_readers) seeds+=("$root/tests/fuzz/seeds/text") ;;
+    fuzz_session) seeds+=("$root/tests/fuzz/seeds/session") ;;
+    # Recordings carry annotations too: the EDF seeds start the EDF+ side.
+    fuzz_regions) seeds+=("$root/tests/fuzz/seeds/regions" "$root/tests/fuzz/seeds/edf") ;;
+    fuzz_study) seeds+=("$root/tests/fuzz/seeds/study") ;;
+    fuzz_matrix) seeds+=("$root/tests/fuzz/seeds/matrix") ;;
   esac
   existing=()
   for s in "${seeds[@]}"; do [[ -d "$s" ]] && existing+=("$s"); done
   echo "== $t: ${seconds} s"
-  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  parallel=()
+  [[ "$fuzz_jobs" -gt 1 ]] && parallel=(-fork="$fuzz_jobs" -ignore_crashes=0)
+  t0=$(date +%s)
+  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "${parallel[@]}" \
        -artifact_prefix="$out/artifacts/$t/" "$work" "${existing[@]}"; then
     echo "$t found a failing input: see $out/artifacts/$t/" >&2
     status=1
   fi
+  echo "== $t: ran $(( $(date +%s) - t0 )) s, corpus $(find "$work" -type f | wc -l) inputs"
 done
 rm -rf "$TMPDIR"
 exit "$status"

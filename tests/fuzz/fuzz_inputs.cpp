@@ -1,6 +1,7 @@
 #include "fuzz_inputs.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string_view>
 
@@ -10,8 +11,12 @@
 #include "io/matrix_io.h"
 #include "io/npy.h"
 #include "io/recording.h"
+#include "io/regions.h"
+#include "io/regions_exchange.h"
 #include "io/series_file.h"
 #include "io/session.h"
+#include "io/study.h"
+#include "io/study_summary.h"
 #include "io/text_table.h"
 
 namespace warplab::fuzz {
@@ -78,6 +83,67 @@ void runTextReaders(const std::uint8_t* data, std::size_t size, const std::strin
         expectClean([&] { (void)io::readSeriesFile(p, o); });
         expectClean([&] { exercise(*io::Recording::open(p)); });
         if (std::string(ext) != ".txt") expectClean([&] { (void)io::readMatrix(p); });
+        std::remove(p.c_str());
+    }
+}
+
+void runSession(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    const std::string p = stem + ".warplab.json";
+    writeScratch(p, data, size);
+    expectClean([&] {
+        io::Session s = io::loadSession(p);
+        (void)io::sessionPathsOutside(s, p);
+        io::saveSession(p, s);
+        (void)io::loadSession(p);
+    });
+    std::remove(p.c_str());
+}
+
+void runRegions(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    static const std::vector<std::string> channels = {"FP1-F7", "F7-T7", "T8-P8", "T8-P8 (2)"};
+    for (const char* ext : {".csv", ".edf"}) {
+        const std::string p = stem + "_regions" + ext;
+        writeScratch(p, data, size);
+        if (std::string(ext) == ".csv")
+            expectClean([&] {
+                for (const auto& r : io::readRegionsCsv(p, channels)) (void)io::regionAnnotationText(r, channels);
+            });
+        else
+            expectClean([&] { (void)io::readRegionsEdf(p, channels); });
+        std::remove(p.c_str());
+    }
+}
+
+void runStudy(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    namespace fs = std::filesystem;
+    const fs::path dir = stem + "-study";
+    fs::create_directories(dir);
+    const std::string p = (dir / "chb01-summary.txt").string();
+    writeScratch(p, data, size);
+    expectClean([&] { (void)io::parseChbSummary(p); });
+    expectClean([&] { (void)io::seizuresFromChbSummary(p, "chb01_03.edf"); });
+    (void)io::looksLikeChbSummary(p);
+    expectClean([&] {
+        const auto study = io::Study::openSummary(p);
+        (void)study->clockText(3600);
+        for (std::size_t r = 0; r < study->recordings().size(); ++r) (void)study->clockTime(int(r), 10);
+    });
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+}
+
+void runMatrix(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    for (const char* ext : {".npy", ".h5", ".csv"}) {
+        const std::string p = stem + "-matrix" + ext;
+        writeScratch(p, data, size);
+        expectClean([&] { (void)io::readMatrix(p); });
+        if (std::string(ext) == ".npy") {
+            expectClean([&] { (void)io::readSeriesFile(p); });
+            expectClean([&] {
+                const io::NpyLayout l = io::readNpyLayout(p);
+                if (l.count > 0) (void)io::readNpyValues(p, l, l.count / 2, std::min<std::size_t>(l.count - l.count / 2, 4096));
+            });
+        }
         std::remove(p.c_str());
     }
 }

@@ -1,0 +1,13 @@
+// libFuzzer target: matrices and series in .npy, .h5 and .csv (fuzz_inputs.h says what runs).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "fuzz_inputs.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static const std::string stem = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/warplab-fuzz-matrix-" + std::to_string(::getpid());
+    warplab::fuzz::runMatrix(data, size, stem);
+    return 0;
+}
