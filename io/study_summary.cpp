@@ -128,6 +128,11 @@ ChbSummary parseChbSummary(const std::string& path) {
             cur->line = lineNo;
             cur->channels = channels;
             if (cur->file.empty()) throw IoError(path, where, "empty file name");
+            // A summary describes the files beside it: a name with a folder in it (absolute,
+            // "../", "sub/") would make opening the study read elsewhere than the user chose.
+            if (cur->file.find_first_of("/\\") != std::string::npos || cur->file == "." || cur->file == "..")
+                throw IoError(path, where, "file name \"" + cur->file +
+                                               "\" has a folder in it: a summary names only files of its own folder");
             continue;
         }
         if (!cur) continue;  // text before the first entry

@@ -25,8 +25,9 @@ struct ChbSummary {
 };
 
 // Throws IoError(path, "line N", reason) for an unreadable time, seizure line or count, a
-// seizure count that disagrees with its lines, an end not after its start, and a summary
-// without any "File Name:" entry.
+// seizure count that disagrees with its lines, an end not after its start, a file name with a
+// folder in it (a summary names only files of its own folder), and a summary without any
+// "File Name:" entry.
 ChbSummary parseChbSummary(const std::string& path);
 
 // True when the file's first kilobyte holds a "File Name:" or "Data Sampling Rate:" line.

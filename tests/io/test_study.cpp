@@ -257,6 +257,19 @@ private slots:
         QVERIFY(contains(iotest::errorOf([&] { Study::openSummary(dmg + "/count.txt"); }), "says 2 seizures"));
     }
 
+    // A summary is data: it names files of its own folder only, so that a summary handed to
+    // WarpLab cannot make it read elsewhere ("../", an absolute path, a sub-folder).
+    void summaryNamesOnlyItsOwnFiles() {
+        const std::string d = sub("outside");
+        fx::writeFiles(d, {0});
+        for (const std::string name : {"../outside/s_a.edf", "/etc/passwd", "sub/s_a.edf", "..\\s_a.edf", ".."}) {
+            iotest::writeFile(d + "/summary.txt", "Data Sampling Rate: 256 Hz\n\nFile Name: s_a.edf\nFile Name: " + name + "\n");
+            const std::string err = iotest::errorOf([&] { Study::openSummary(d + "/summary.txt"); });
+            QVERIFY2(contains(err, "summary.txt") && contains(err, "line 4") && contains(err, "a summary names only files of its own folder"),
+                     (name + " -> " + err).c_str());
+        }
+    }
+
     void unknownStartTime() {
         const std::string d = sub("nodate");
         fx::writeFiles(d, {0, 2});
