@@ -182,7 +182,24 @@ Session loadSession(const std::string& path) {
     } catch (const json::parse_error& e) {
         throw IoError(path, "json", "not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
     }
-    return sessionFromJson(j, path);
+    Session s = sessionFromJson(j, path);
+    const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
+    for (std::string* p : {&s.recordingPath, &s.studyPath})
+        if (!p->empty() && std::filesystem::path(*p).is_relative()) *p = (dir / *p).lexically_normal().string();
+    return s;
+}
+
+std::vector<std::string> sessionPathsOutside(const Session& s, const std::string& sessionFile) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::absolute(sessionFile).parent_path().lexically_normal();
+    std::vector<std::string> out;
+    for (const std::string* p : {&s.recordingPath, &s.studyPath}) {
+        if (p->empty()) continue;
+        const fs::path abs = fs::absolute(dir / *p).lexically_normal();
+        const fs::path rel = abs.lexically_relative(dir);
+        if (rel.empty() || *rel.begin() == "..") out.push_back(abs.string());
+    }
+    return out;
 }
 
 }  // namespace warplab::io

@@ -41,6 +41,11 @@ Session sessionFromJson(const nlohmann::json& j, const std::string& file);
 
 // Writes `path` atomically: a temporary in the same directory, flushed, then renamed over.
 void saveSession(const std::string& path, const Session& s);
+// A relative recording or study path in the file is taken from the session file's folder
+// (never from the current directory), so the returned paths are absolute.
 Session loadSession(const std::string& path);
+// The recording and study paths of `s` that lie outside the folder of `sessionFile` (its
+// sub-folders count as inside), lexically normalised: the GUI names them when it opens them.
+std::vector<std::string> sessionPathsOutside(const Session& s, const std::string& sessionFile);
 
 }  // namespace warplab::io

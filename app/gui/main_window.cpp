@@ -377,6 +377,13 @@ bool MainWindow::openSession(const QString& path) {
     study_->restoreRegions(s);
     session_ = s;
     addRecentFile(doc_->path());
+    // A session is data: what it names outside its own folder is opened for reading only, and
+    // said, so that a session from elsewhere cannot quietly point the application anywhere.
+    if (const auto outside = io::sessionPathsOutside(s, path.toStdString()); !outside.empty()) {
+        QStringList names;
+        for (const auto& p : outside) names << QString::fromStdString(p);
+        statusBar()->showMessage(tr("The session opened %1 (outside the session's folder)").arg(names.join(", ")), 15000);
+    }
     return true;
 }
 

@@ -166,6 +166,31 @@ private slots:
         QVERIFY2(m.find("missing/dir/s.json") != std::string::npos, m.c_str());
     }
 
+    // Paths in a session are data: relative ones are taken from the session's folder (never the
+    // current directory), and those outside that folder are named for the GUI to show.
+    void pathsAreTakenFromTheSessionFolder() {
+        namespace fs = std::filesystem;
+        QTemporaryDir sub;
+        const fs::path dir = fs::path(sub.path().toStdString()).lexically_normal();
+        const std::string p = (dir / "s.json").string();
+        iotest::writeFile(p, R"({"warplab_session": 1, "recording": "rec/a.edf", "study": {"source": "."}})");
+        Session s = loadSession(p);
+        QCOMPARE(s.recordingPath, (dir / "rec/a.edf").string());
+        QCOMPARE(s.studyPath, dir.string() + "/");
+        QVERIFY(sessionPathsOutside(s, p).empty());
+        iotest::writeFile(p, R"({"warplab_session": 1, "recording": "../../x/b.edf", "study": {"source": "/data/chb01"}})");
+        s = loadSession(p);
+        QCOMPARE(s.recordingPath, (dir.parent_path().parent_path() / "x/b.edf").string());
+        const auto outside = sessionPathsOutside(s, p);
+        QCOMPARE(outside.size(), std::size_t(2));
+        QCOMPARE(outside[0], s.recordingPath);
+        QCOMPARE(outside[1], std::string("/data/chb01"));
+        // A name that only starts like the folder ("<dir>-other") is outside too.
+        s.recordingPath = dir.string() + "-other/c.edf";
+        s.studyPath.clear();
+        QVERIFY(sessionPathsOutside(s, p) == std::vector<std::string>{s.recordingPath});
+    }
+
     void badFiles_data() {
         QTest::addColumn<QString>("content");
         QTest::addColumn<QString>("expected");
