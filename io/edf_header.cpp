@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "io/io_error.h"
+#include "io/printable.h"
 
 namespace warplab::io {
 
@@ -16,7 +17,7 @@ std::string trim(std::string_view s) {
     std::size_t b = 0, e = s.size();
     while (b < e && (s[b] == ' ' || s[b] == '\0')) ++b;
     while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\0')) --e;
-    return std::string(s.substr(b, e - b));
+    return escapeControls(s.substr(b, e - b));  // fields and the messages that quote them
 }
 
 bool printable(std::string_view s) {

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "io/printable.h"
+
 namespace warplab::io {
 
 namespace {
@@ -21,7 +23,7 @@ std::string trimText(std::string_view s) {
     std::size_t b = 0, e = s.size();
     while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
     while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n')) --e;
-    return std::string(s.substr(b, e - b));
+    return escapeControls(s.substr(b, e - b));
 }
 
 }  // namespace

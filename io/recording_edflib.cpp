@@ -8,6 +8,7 @@
 
 #include "io/edflib_lock.h"
 #include "io/io_error.h"
+#include "io/printable.h"
 #include "io/recording_backends.h"
 
 namespace warplab::io {
@@ -18,7 +19,7 @@ std::string trimmed(const char* s) {
     std::string t(s);
     while (!t.empty() && (t.back() == ' ' || t.back() == '\0')) t.pop_back();
     std::size_t b = t.find_first_not_of(' ');
-    return b == std::string::npos ? std::string() : t.substr(b);
+    return b == std::string::npos ? std::string() : escapeControls(t.substr(b));
 }
 
 std::string edflibReason(int code) {

@@ -148,6 +148,28 @@ private slots:
         QVERIFY(named);
         QCOMPARE(rec->signals().size(), std::size_t(23));
     }
+
+    // Control bytes in header fields and annotation texts are shown escaped ("\x1b"), so that
+    // neither a terminal (ESC sequences), the tab-separated `info` nor the GUI acts on them.
+    void controlBytesAreEscaped() {
+        std::string b = withField(original_, 256, 16, std::string("FP1\x1b[2J\tX"));
+        auto rec = Recording::open(make("control.edf", b));
+        QCOMPARE(rec->signals()[0].displayName, std::string("FP1\\x1b[2J\\x09X"));
+        QCOMPARE(rec->signals()[0].label, rec->signals()[0].displayName);
+        // An annotation-only EDF+ file (tests/fuzz/seeds/regions) with a line break, ESC and a
+        // C1 control (U+009B, a CSI on some terminals) inside its first text.
+        std::string a = iotest::readFile(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/regions/chb01_03_regions.edf");
+        const std::size_t at = a.find("seizure: onset");
+        QVERIFY(at != std::string::npos);
+        a.replace(at, 14, std::string("sz\n\x1b]0;x\xc2\x9bqrst"));  // the same 14 bytes
+        for (const bool lenient : {false, true}) {
+            OpenOptions o;
+            o.forceLenient = lenient;
+            auto ann = Recording::open(make("control_annotations.edf", a), o);
+            QVERIFY(!ann->annotations().empty());
+            QCOMPARE(ann->annotations()[0].text, std::string("sz\\x0a\\x1b]0;x\\xc2\\x9bqrst"));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEdfBadInput)
