@@ -399,6 +399,7 @@ void MainWindow::showView(QWidget* view) {
 
 void MainWindow::showError(const QString& title, const QString& message) {
     auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setTextFormat(Qt::PlainText);  // messages quote file contents: never read them as HTML
     box->setObjectName("errorDialog");
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setModal(false);

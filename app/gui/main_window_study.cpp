@@ -45,6 +45,7 @@ void MainWindow::buildStudy() {
     connect(study_, &StudyController::viewRequested, this, &MainWindow::showView);
     connect(study_, &StudyController::warningsReady, this, [this](const QString& title, const QString& message) {
         auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+        box->setTextFormat(Qt::PlainText);  // warnings quote file contents: never read them as HTML
         box->setObjectName("studyWarnings");
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->setModal(false);

@@ -48,6 +48,7 @@ StudyController::StudyController(Document* doc, JobRunner* runner, widgets::Sign
         QStringList lines = text.split('\n');
         QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Yes | QMessageBox::Cancel, signal_ ? signal_->window() : nullptr);
         box.setObjectName("studyMissingDialog");
+        box.setTextFormat(Qt::PlainText);  // file names from the summary: never HTML
         if (lines.size() > kMaxDialogLines) {
             const QString question = lines.takeLast();
             const int more = int(lines.size()) - kMaxDialogLines + 2;

@@ -448,6 +448,7 @@ void TestMainWindow::corruptFileShowsErrorDialog() {
     auto* box = w_->findChild<QMessageBox*>("errorDialog");
     QVERIFY(box);
     QVERIFY(box->isVisible());
+    QCOMPARE(box->textFormat(), Qt::PlainText);  // file text ("<img src=...>" in a label) is never HTML
     snap(box, "error_dialog");
     QCOMPARE(w_->document()->recording(), before);  // the open recording stays
 
