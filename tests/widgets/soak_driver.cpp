@@ -23,6 +23,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
 #include "io/recording.h"
+#undef signals  // Qt's keyword macro; io::Recording::signals() is meant here
 
 using namespace warplab;
 
