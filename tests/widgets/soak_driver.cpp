@@ -92,6 +92,16 @@ int main(int argc, char** argv) {
     pump(50);
     // The summary names recordings that are not there: open the study anyway, as a user would.
     w.studyController()->setConfirm([](const QString&, const QString&) { return true; });
+    // Refusals are expected (a job on too little marked, a study without the channel): each is
+    // listed once by its title, so that a new kind of error stands out in the log.
+    QStringList errorTitles;
+    QObject::connect(&w, &app::MainWindow::errorShown, [&](const QString& title, const QString& message) {
+        if (!errorTitles.contains(title)) {
+            errorTitles << title;
+            std::printf("error shown: %s: %s\n", qPrintable(title), qPrintable(message.left(200)));
+        }
+    });
+    w.openFile(recordings[0]);
     std::mt19937 rng(seed);
     auto pick = [&](int n) { return int(rng() % unsigned(n)); };
     auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
