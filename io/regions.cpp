@@ -67,10 +67,11 @@ std::vector<Region> seizuresFromChbSummary(const std::string& summaryPath, const
     bool found = false;
     auto finishEntry = [&] {
         if (!found || current.empty()) return;
-        if (declared >= 0 && (std::size_t(declared) != starts.size() || starts.size() != ends.size()))
+        // Start and end times pair up even when the count line is missing or unreadable.
+        if (starts.size() != ends.size() || (declared >= 0 && std::size_t(declared) != starts.size()))
             throw IoError(summaryPath, "line " + std::to_string(entryLine) + " (" + current + ")",
-                          "says " + std::to_string(declared) + " seizures but lists " + std::to_string(starts.size()) +
-                              " start and " + std::to_string(ends.size()) + " end times");
+                          "says " + (declared >= 0 ? std::to_string(declared) : std::string("?")) + " seizures but lists " +
+                              std::to_string(starts.size()) + " start and " + std::to_string(ends.size()) + " end times");
     };
     while (std::getline(in, line)) {
         ++lineNo;

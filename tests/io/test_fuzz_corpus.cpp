@@ -35,6 +35,10 @@ class TestFuzzCorpus : public QObject {
     static void header(const std::uint8_t* d, std::size_t n, const std::string&) { warplab::fuzz::runEdfHeader(d, n); }
     static void file(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runEdfFile(d, n, s); }
     static void text(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runTextReaders(d, n, s); }
+    static void session(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runSession(d, n, s); }
+    static void regions(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runRegions(d, n, s); }
+    static void study(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runStudy(d, n, s); }
+    static void matrix(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runMatrix(d, n, s); }
 
 private slots:
     void edfHeaderInputs() {
@@ -49,6 +53,22 @@ private slots:
     void textInputs() {
         replay(WARPLAB_IO_CORPUS "/fuzz_text_readers", text);
         replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/text", text);
+    }
+    void sessionInputs() {
+        replay(WARPLAB_IO_CORPUS "/fuzz_text_readers", session);
+        replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/session", session);
+    }
+    void regionInputs() {
+        replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/regions", regions);
+        replay(WARPLAB_IO_CORPUS "/fuzz_edf_file", regions);
+    }
+    void studyInputs() {
+        replay(WARPLAB_IO_CORPUS "/fuzz_study", study);
+        replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/study", study);
+    }
+    void matrixInputs() {
+        replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/matrix", matrix);
+        replay(WARPLAB_IO_CORPUS "/fuzz_text_readers", matrix);
     }
 };
 

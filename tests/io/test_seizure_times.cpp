@@ -66,6 +66,11 @@ private slots:
         QCOMPARE(r[1].endS, 1196.0);
         const std::string m = errorOf([&] { seizuresFromChbSummary(p, "chb05_13.edf"); });
         QVERIFY2(m.find("says 2 seizures but lists 1 start") != std::string::npos, m.c_str());
+        // A start without its end and no count line (fuzz_study: the end was read past the
+        // list, undefined behaviour) is refused the same way.
+        iotest::writeFile(p, "File Name: chb05_06.edf\nSeizure Start Time: 417 seconds\n");
+        const std::string u = errorOf([&] { seizuresFromChbSummary(p, "chb05_06.edf"); });
+        QVERIFY2(u.find("says ? seizures but lists 1 start and 0 end times") != std::string::npos, u.c_str());
     }
 
     void fromAnnotations() {
