@@ -1,5 +1,6 @@
 // Distance matrices as HDF5 (C API): chunked float64 /distance with "metric", "parameters"
 // (JSON of compute::Params) and "symmetric" attributes; /row_names and /col_names if present.
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "io/hdf5_handles.h"
@@ -30,12 +31,17 @@ std::string readStringAttribute(hid_t obj, const char* name) {
     return std::string(buf.c_str());
 }
 
-std::vector<std::string> readNames(hid_t file, const char* name) {
+// `expected`: the matrix's rows (or columns). Another count is refused before anything is read:
+// a damaged extent would otherwise have HDF5 walk its heap for billions of names.
+std::vector<std::string> readNames(const std::string& path, hid_t file, const char* name, std::size_t expected) {
     if (H5Lexists(file, name, H5P_DEFAULT) <= 0) return {};
     H5Handle d(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
     H5Handle space(H5Dget_space(d.get()), H5Sclose);
     hssize_t n = H5Sget_simple_extent_npoints(space.get());
     if (n <= 0) return {};
+    if (std::size_t(n) != expected)
+        throw IoError(path, name + 1, std::to_string(n) + " names for " + std::to_string(expected) + " " +
+                                          (std::string(name) == "/row_names" ? "rows" : "columns"));
     H5Handle stored(H5Dget_type(d.get()), H5Tclose);
     if (H5Tget_class(stored.get()) != H5T_STRING || H5Tis_variable_str(stored.get()) <= 0) return {};
     H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -78,6 +84,8 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
     compute::DistanceMatrix m;
     m.rows = dims[0];
     m.cols = dims[1];
+    if (m.cols != 0 && m.rows > std::numeric_limits<std::size_t>::max() / sizeof(double) / m.cols)
+        throw IoError(path, "distance", "a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix cannot be held");
     m.values.resize(m.rows * m.cols);
     if (H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.values.data()) < 0)
         throw IoError(path, "distance", "HDF5 read failed");
@@ -94,8 +102,8 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
         signed char s = 0;
         if (H5Aread(a.get(), H5T_NATIVE_SCHAR, &s) >= 0) m.symmetric = s != 0;
     }
-    m.rowNames = readNames(file.get(), "/row_names");
-    m.colNames = readNames(file.get(), "/col_names");
+    m.rowNames = readNames(path, file.get(), "/row_names", m.rows);
+    m.colNames = readNames(path, file.get(), "/col_names", m.cols);
     return m;
 }
 
