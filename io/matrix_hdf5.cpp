@@ -1,5 +1,6 @@
 // Distance matrices as HDF5 (C API): chunked float64 /distance with "metric", "parameters"
 // (JSON of compute::Params) and "symmetric" attributes; /row_names and /col_names if present.
+#include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -86,6 +87,25 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
     m.cols = dims[1];
     if (m.cols != 0 && m.rows > std::numeric_limits<std::size_t>::max() / sizeof(double) / m.cols)
         throw IoError(path, "distance", "a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix cannot be held");
+    // libhdf5 trusts the layout: a damaged one that promises more than the file stores has it
+    // copy past its own buffers (fuzz_matrix, ASan). Unfiltered values must all be stored.
+    {
+        H5Handle dcpl(H5Dget_create_plist(d.get()), H5Pclose);
+        if (H5Pget_nfilters(dcpl.get()) == 0) {
+            double need = double(m.rows) * double(m.cols) * sizeof(double);
+            if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED) {
+                hsize_t chunk[2] = {0, 0};
+                if (H5Pget_chunk(dcpl.get(), 2, chunk) != 2 || chunk[0] == 0 || chunk[1] == 0)
+                    throw IoError(path, "distance", "damaged chunk layout");
+                need = std::ceil(double(m.rows) / double(chunk[0])) * std::ceil(double(m.cols) / double(chunk[1])) *
+                       double(chunk[0]) * double(chunk[1]) * sizeof(double);
+            }
+            const double stored = double(H5Dget_storage_size(d.get()));
+            if (stored < need)
+                throw IoError(path, "distance", "damaged or incomplete: the file stores " + std::to_string((long long)stored) +
+                                                     " bytes of values where its layout needs " + std::to_string((long long)need));
+        }
+    }
     m.values.resize(m.rows * m.cols);
     if (H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.values.data()) < 0)
         throw IoError(path, "distance", "HDF5 read failed");

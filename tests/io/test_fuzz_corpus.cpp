@@ -67,6 +67,7 @@ private slots:
         replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/study", study);
     }
     void matrixInputs() {
+        replay(WARPLAB_IO_CORPUS "/fuzz_matrix", matrix);
         replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/matrix", matrix);
         replay(WARPLAB_IO_CORPUS "/fuzz_text_readers", matrix);
     }
