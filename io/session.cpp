@@ -181,6 +181,8 @@ Session loadSession(const std::string& path) {
         j = json::parse(ss.str());
     } catch (const json::parse_error& e) {
         throw IoError(path, "json", "not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    } catch (const json::exception& e) {  // e.g. a number beyond double range ("1e400")
+        throw IoError(path, "json", std::string("not valid JSON: ") + e.what());
     }
     Session s = sessionFromJson(j, path);
     const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();

@@ -195,6 +195,8 @@ private slots:
         QTest::addColumn<QString>("content");
         QTest::addColumn<QString>("expected");
         QTest::newRow("not json") << "{\"warplab_session\": 1," << "json: not valid JSON at byte";
+        // A number beyond double range: the JSON library throws out_of_range, not a parse error.
+        QTest::newRow("number overflow") << "{\"warplab_session\": 1, \"x\": 1e400}" << "json: not valid JSON: [json.exception.out_of_range.406]";
         QTest::newRow("not a session") << "{\"recording\": \"x.edf\"}" << "warplab_session: missing";
         QTest::newRow("bad region") << "{\"warplab_session\":1,\"regions\":[{\"start_s\":1,\"end_s\":2},{\"start_s\":\"a\",\"end_s\":3}]}"
                                      << "regions[1].start_s: wrong type";
