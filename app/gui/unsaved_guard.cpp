@@ -9,16 +9,22 @@
 #include "app/gui/recovery_journal.h"
 #include "app/gui/study_controller.h"
 #include "io/regions_exchange.h"
-#include "io/study.h"
+#include "widgets/study_access.h"
 
 namespace warplab::app {
 namespace {
 
-std::vector<std::string> namesOf(const std::vector<io::SignalInfo>& signals) {
+std::vector<std::string> namesOf(const std::vector<io::SignalInfo>& list) {
     std::vector<std::string> out;
-    for (const auto& s : signals) out.push_back(s.displayName);
+    for (const auto& s : list) out.push_back(s.displayName);
     return out;
 }
+
+// StudyRecording's member `signals` is a Qt keyword macro here (widgets/study_access.h).
+#pragma push_macro("signals")
+#undef signals
+std::vector<std::string> namesOf(const io::StudyRecording& r) { return namesOf(r.signals); }
+#pragma pop_macro("signals")
 
 }  // namespace
 
@@ -113,7 +119,7 @@ bool UnsavedGuard::save() {
             const io::StudyRecording& r = st->recordings()[std::size_t(i)];
             const bool open = QFileInfo(QString::fromStdString(r.path)) == QFileInfo(doc_->path());
             // Regions of other recordings name their channels as recorded, unless a montage is set.
-            outs.push_back({QString::fromStdString(r.path), regions, open || !doc_->montage().empty() ? docNames : namesOf(r.signals)});
+            outs.push_back({QString::fromStdString(r.path), regions, open || !doc_->montage().empty() ? docNames : namesOf(r)});
         }
     } else {
         outs.push_back({doc_->path(), s.regions, docNames});

@@ -13,9 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "widgets/recording_access.h"  // before any header that includes io/recording.h
 #include "io/regions_exchange.h"
-#include "io/recording.h"
-#include "widgets/recording_access.h"
 
 namespace {
 
