@@ -30,6 +30,7 @@
 #include "app/gui/shortcut_help_dialog.h"
 #include "app/gui/view_units.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/recovery_journal.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
