@@ -34,7 +34,9 @@ UnsavedGuard::UnsavedGuard(QWidget* window, Document* doc, StudyController* stud
     // Pushes, undos and redos are the user's edits; clearing the stack (opening a recording,
     // changing the montage) leaves it empty and is not one.
     connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this] {
-        if (doc_->undoStack()->count() > 0) edited_ = true;
+        if (doc_->undoStack()->count() == 0) return;
+        edited_ = true;
+        changed();  // after the edit's own regionsChanged, which came first
     });
     for (auto sig : {&Document::regionsChanged, &Document::filtersChanged, &Document::recordingChanged})
         connect(doc_, sig, this, &UnsavedGuard::changed);
