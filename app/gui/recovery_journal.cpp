@@ -153,8 +153,10 @@ bool RecoveryJournal::writeNow() {
     const std::string text = j.dump(1) + "\n";
     // QSaveFile writes a temporary beside the file and renames it over only once all of it is
     // on disk: a full disk or a kill mid-write leaves the previous recovery file whole.
+    // Unbuffered, so that a short write (disk full) is seen here: buffered, Qt 6.4's commit()
+    // renames a temporary cut short by a failed flush over the previous file.
     QSaveFile out(file_);
-    bool ok = out.open(QIODevice::WriteOnly);
+    bool ok = out.open(QIODevice::WriteOnly | QIODevice::Unbuffered);
     ok = ok && out.write(text.data(), qint64(text.size())) == qint64(text.size());
     if (!ok || !out.commit()) {
         const QString why = out.errorString();

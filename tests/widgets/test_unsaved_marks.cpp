@@ -127,7 +127,7 @@ private Q_SLOTS:
         QVERIFY(recoveryFiles().isEmpty());
         QElapsedTimer clock;
         clock.start();
-        w->document()->addRegion({io::RegionKind::Seizure, -1, 2996, 3036, "onset"});
+        w->document()->addRegion({io::RegionKind::Seizure, -1, 20, 30, "onset"});
         QVERIFY(w->isWindowModified());
         QTRY_VERIFY_WITH_TIMEOUT(recoveryFiles().size() == 1, 2000);
         QVERIFY(clock.elapsed() < 2000);
@@ -184,8 +184,8 @@ private Q_SLOTS:
     void saveWritesBesideTheRecordingAndOpenReadsThem() {
         auto w = newWindow();
         QVERIFY(w->openFile(recording_));
-        w->document()->addRegion({io::RegionKind::Seizure, -1, 2996, 3036, "onset"});
-        w->document()->addRegion({io::RegionKind::Reference, 2, 100, 104.5, "ref"});
+        w->document()->addRegion({io::RegionKind::Seizure, -1, 20, 30, "onset"});
+        w->document()->addRegion({io::RegionKind::Reference, 2, 10, 14.5, "ref"});
         QString asked;
         answerNextQuestion(QMessageBox::Save, &asked);
         QVERIFY(w->close());
@@ -198,7 +198,7 @@ private Q_SLOTS:
         const auto back = io::readRegionsCsv(csv.toStdString(), names);
         QCOMPARE(back.size(), std::size_t(2));
         QCOMPARE(back[1].channel, 2);
-        QCOMPARE(back[1].endS, 104.5);
+        QCOMPARE(back[1].endS, 14.5);
 
         auto again = newWindow();
         QVERIFY(again->openFile(recording_));
@@ -250,7 +250,7 @@ private Q_SLOTS:
         {
             auto w = newWindow();
             QVERIFY(w->openFile(recording_));
-            w->document()->addRegion({io::RegionKind::Seizure, -1, 2996, 3036, "onset"});
+            w->document()->addRegion({io::RegionKind::Seizure, -1, 20, 30, "onset"});
             QVERIFY(w->unsavedGuard()->journal()->writeNow());
             w->hide();  // destroyed without closing: as a crash leaves it (the lock is released)
         }
