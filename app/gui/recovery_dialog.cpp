@@ -48,7 +48,7 @@ RecoveryDialog::RecoveryDialog(const QList<RecoveryEntry>& entries, QWidget* par
     connect(discard, &QPushButton::clicked, this, [this] { done(Discard); });
     connect(list_, &QListWidget::itemDoubleClicked, this, [this] { done(Restore); });
     layout->addWidget(buttons);
-    resize(560, 300);
+    resize(560, 240);
 }
 
 int RecoveryDialog::selected() const { return std::max(0, list_->currentRow()); }

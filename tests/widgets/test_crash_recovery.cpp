@@ -28,17 +28,25 @@ public:
     QString display;
 
     bool startX() {
+        xvfb.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         xvfb.start("Xvfb", {"-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"});
         if (!xvfb.waitForStarted()) return false;
-        QElapsedTimer t;
-        t.start();
-        while (!xvfb.canReadLine() && t.elapsed() < 20000) xvfb.waitForReadyRead(500);
+        QElapsedTimer wait;
+        wait.start();
+        while (!xvfb.canReadLine() && wait.elapsed() < 20000) xvfb.waitForReadyRead(500);
         display = ":" + QString::fromLatin1(xvfb.readLine()).trimmed();
         if (display == ":") return false;
         env.insert("DISPLAY", display);
         env.insert("QT_QPA_PLATFORM", "xcb");
         env.insert("XDG_DATA_HOME", tmp.filePath("data"));
         env.insert("XDG_CONFIG_HOME", tmp.filePath("config"));
+        // Serving once a client gets the screen's size.
+        QElapsedTimer t;
+        t.start();
+        while (tool("xdotool", {"getdisplaygeometry"}).isEmpty()) {
+            if (t.elapsed() > 20000) return false;
+            QTest::qWait(200);
+        }
         return true;
     }
     ~CrashRecoveryRun() {
@@ -88,7 +96,7 @@ private Q_SLOTS:
             QSKIP("Xvfb and xdotool are needed");
         if (!QFile::exists(kSeizure)) QSKIP("shared/data is not beside the checkout");
         CrashRecoveryRun run;
-        QVERIFY(run.startX());
+        QVERIFY2(run.startX(), "Xvfb did not start");
         const QString recording = run.tmp.filePath("chb01_03_Seizure.edf");
         QVERIFY(QFile::copy(kSeizure, recording));
         const QStringList args = {recording, "--size", "1200x760"};
