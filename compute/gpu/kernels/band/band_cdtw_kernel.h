@@ -28,7 +28,7 @@ namespace band {
 // Threads per block. Blocks of 64 with chunks of 13 rows (below): H100, w = 16, 1,048,576 pairs
 // of 128, 6.55 T cells/s against 6.52 with blocks of 96 and 6.51-6.54 with 128 (session 13,
 // docs/gpu-h100-session13.log). WL_BAND_BLOCK: a compile-time knob for A/B runs
-// (scripts/device/ab-variants.sh).
+// (scripts/device/run.sh ab).
 #ifndef WL_BAND_BLOCK
 #define WL_BAND_BLOCK 64
 #endif
@@ -69,7 +69,7 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
     for (int t = 0; t < 2 * W; ++t) yb[t] = yb[t + C];
 }
 
-// WL_BAND_MIN_BLOCKS: a compile-time knob for A/B runs (scripts/device/ab.sh), blocks per SM
+// WL_BAND_MIN_BLOCKS: a compile-time knob for A/B runs (scripts/device/run.sh ab), blocks per SM
 // asked of ptxas for the narrow bands. With blocks of 64 neither bound binds: ptxas takes 96
 // registers at w = 16, at most 128 up to w = 24 and 168 at w = 32, none spilling (CUDA 12/13).
 #ifndef WL_BAND_MIN_BLOCKS
@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) band
     // 15 6.41-6.50, 16 6.27-6.35 (116 registers: 4 blocks per SM where 11-15 take 96 and 5),
     // 32 5.4 T with spills. At w = 24, 13 rows in blocks of 64 gave 6.11 T against 5.78 with 16
     // (length 128) and 7.47 against 6.60 (1,024); w = 8 within 1 %. WL_BAND_CHUNK (bands up to
-    // w = 20): a compile-time knob for A/B runs (scripts/device/ab-variants.sh).
+    // w = 20): a compile-time knob for A/B runs (scripts/device/run.sh ab).
     // Wider bands take fewer rows, their window and band holding more registers (same machine,
     // one call, blocks of 64, session 14): w = 24 at 128 6.62 T with 11 rows against 6.07 with 13
     // (1,024: 7.47 either way); w = 32 6.19 T with 9 against 5.78 with 11 and 5.11 with 13 (1,024:
