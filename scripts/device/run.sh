@@ -39,7 +39,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
 
 # ---- here -------------------------------------------------------------------------------------
 prepare_step() {
@@ -453,7 +453,7 @@ ab_step() {
 case $1 in
   prepare) prepare_step ;;
   prepare-mpi) prepare_mpi_step; exit ;;
-  -h|--help|help) usage ;;
+  -h|--help|help) usage 0 ;;
 esac
 machine_info
 log "run.sh $* on $(nvidia-smi -L 2>/dev/null | head -1 || echo 'no GPU')"
