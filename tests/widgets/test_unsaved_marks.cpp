@@ -22,6 +22,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/recovery_dialog.h"
 #include "app/gui/recovery_journal.h"
+#include "app/gui/study_controller.h"
 #include "app/gui/unsaved_guard.h"
 #include "io/regions_exchange.h"
 #include "io/session.h"
@@ -277,6 +278,61 @@ private Q_SLOTS:
         answerNextQuestion(QMessageBox::Discard, &asked);
         QVERIFY(w->close());
         QVERIFY(recoveryFiles().isEmpty());
+    }
+
+    // A study: its regions of every recording visited are journaled under the study's path,
+    // restored with the study, and saved beside each recording.
+    void studyRegionsAreJournaledRestoredAndSaved() {
+        QTemporaryDir folder;
+        QString firstName, secondName;  // in the study's order (by start time)
+        QVERIFY(QFile::copy(kSeizure, folder.filePath("a.edf")));
+        QVERIFY(QFile::copy(kOther, folder.filePath("b.edf")));
+        {
+            auto w = newWindow();
+            w->studyController()->setConfirm([](const QString&, const QString&) { return true; });
+            QVERIFY(w->openStudy(folder.path()));
+            QVERIFY(!w->isWindowModified());
+            const int first = w->studyController()->currentRecording();
+            firstName = QFileInfo(w->document()->path()).fileName();
+            w->document()->addRegion({io::RegionKind::Query, 0, 1, 2, "in first"});
+            QVERIFY(w->studyController()->goTo(1 - first, 0));
+            secondName = QFileInfo(w->document()->path()).fileName();
+            QVERIFY(firstName != secondName);
+            w->document()->addRegion({io::RegionKind::Reference, -1, 3, 4, "in second"});
+            QTRY_VERIFY_WITH_TIMEOUT(recoveryFiles().size() == 1, 2000);
+            QCOMPARE(app::RecoveryJournal::directory() + "/" + recoveryFiles().front(),
+                     app::RecoveryJournal::fileFor(QFileInfo(folder.path()).absoluteFilePath()));
+            QTRY_VERIFY_WITH_TIMEOUT(app::RecoveryJournal::scan().entries.isEmpty(), 2000);  // ours, locked
+            w->hide();
+        }
+        const app::RecoveryScan scan = app::RecoveryJournal::scan();
+        QCOMPARE(scan.entries.size(), 1);
+        const io::Session& s = scan.entries.front().session;
+        QCOMPARE(QFileInfo(QString::fromStdString(s.studyPath)).absoluteFilePath(), QFileInfo(folder.path()).absoluteFilePath());
+        QCOMPARE(s.studyRegions.size(), std::size_t(2));
+        QCOMPARE(s.studyRegions.at(firstName.toStdString()).back().note, std::string("in first"));
+        QCOMPARE(s.studyRegions.at(secondName.toStdString()).back().note, std::string("in second"));
+
+        auto w = newWindow();
+        w->studyController()->setConfirm([](const QString&, const QString&) { return true; });
+        answerRecoveryDialog("restoreButton");
+        QCOMPARE(w->offerRecovery(), int(app::RecoveryDialog::Restore));
+        QVERIFY(w->studyController()->study());
+        QVERIFY(w->isWindowModified());
+        QCOMPARE(w->document()->regions().back().note, std::string("in second"));
+        QString asked;
+        answerNextQuestion(QMessageBox::Save, &asked);
+        QVERIFY(w->close());
+        QVERIFY(asked.contains("not saved"));
+        QVERIFY(recoveryFiles().isEmpty());
+        std::vector<std::string> names;
+        auto rec = io::Recording::open(recording_.toStdString());
+        for (const auto& sig : widgets::signalList(*rec)) names.push_back(sig.displayName);
+        auto csvOf = [&](const QString& edf) { return folder.filePath(QFileInfo(edf).completeBaseName() + "_regions.csv").toStdString(); };
+        const auto a = io::readRegionsCsv(csvOf(firstName), names);
+        const auto b = io::readRegionsCsv(csvOf(secondName), names);
+        QCOMPARE(a.back().note, std::string("in first"));
+        QCOMPARE(b.back().note, std::string("in second"));
     }
 
     // A damaged recovery file and one of another version: refused by name, kept, no crash.
