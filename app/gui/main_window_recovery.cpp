@@ -45,8 +45,8 @@ int MainWindow::offerRecovery() {
     const RecoveryScan scan = RecoveryJournal::scan();
     if (!scan.refused.isEmpty())
         showError(tr("Recovery files not restored"),
-                  tr("These recovery files are damaged or were written by another version of WarpLab; they were kept "
-                     "as they are, under the name given, in %1:\n\n%2").arg(RecoveryJournal::directory(), scan.refused.join("\n")));
+                  tr("These recovery files are damaged or were written by another version of WarpLab. They were not "
+                     "restored and are kept, renamed as shown, in %1:\n\n%2").arg(RecoveryJournal::directory(), scan.refused.join("\n")));
     if (scan.entries.isEmpty()) return RecoveryDialog::NotNow;
     RecoveryDialog dialog(scan.entries, this);
     const int choice = dialog.exec();

@@ -105,7 +105,9 @@ RecoveryScan RecoveryJournal::scan() {
             out.entries << read(file);
         } catch (const std::exception& e) {
             const QString aside = setAside(file);
-            out.refused << tr("%1 (kept as %2)").arg(QString::fromUtf8(e.what()), QFileInfo(aside).fileName());
+            // The folder is named once, above the list.
+            const QString why = QString::fromUtf8(e.what()).remove(dir.path() + "/");
+            out.refused << tr("%1 (kept as %2)").arg(why, QFileInfo(aside).fileName());
         }
     }
     return out;
