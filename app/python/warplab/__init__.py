@@ -24,6 +24,7 @@ FileNotFoundError, and a GPU problem :class:`DeviceError`.
 import os as _os
 
 from . import _warplab
+from . import mne_bridge
 from ._warplab import DeviceError, Recording
 
 __all__ = [
@@ -192,13 +193,17 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
 
 
 def open_recording(path):
-    """Open an EDF/EDF+/BDF recording (or a series file shown as channels).
+    """Open an EDF/EDF+/BDF recording (or a series file shown as channels), or take an
+    ``mne.io.Raw`` (returned as :class:`warplab.mne_bridge.MneRecording`, samples in the
+    file's unit, e.g. microvolts).
 
     Returns a :class:`Recording` with ``channels`` (names), ``rates`` (Hz), ``signals`` (dicts
     of the header), ``annotations`` ((onset s, duration s, text) tuples), ``duration``,
     ``start`` and ``read(channel, start=0, stop=None)`` (a channel by name, "#N" or index;
     samples [start, stop) as float32 physical values).
     """
+    if mne_bridge.is_raw(path):
+        return mne_bridge.MneRecording(path)
     return _warplab.open_recording(_os.fsdecode(_os.fspath(path)))
 
 
@@ -213,8 +218,9 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
 
     Parameters
     ----------
-    source : Recording, path, or 1-D array
-        A recording (opened or a path) or a channel's samples (then ``rate`` in Hz is needed).
+    source : Recording, path, mne.io.Raw or 1-D array
+        A recording (opened, a path or an MNE Raw) or a channel's samples (then ``rate`` in Hz
+        is needed).
     seizures : list of (start, end), optional
         Seizures in seconds from the start. A recording takes exactly one of ``seizures``,
         ``annotation`` (EDF+ annotations containing this text) or ``summary`` (CHB-MIT
@@ -230,6 +236,24 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
     """
     if isinstance(source, (str, bytes, _os.PathLike)):
         source = open_recording(source)
+    if mne_bridge.is_raw(source):
+        source = mne_bridge.MneRecording(source)
+    if isinstance(source, mne_bridge.MneRecording):
+        # The channel as an array, the seizures from the Raw's annotations (or as given).
+        if summary is not None:
+            raise ValueError("summary: an MNE Raw takes seizures= or annotation=")
+        if (seizures is None) == (annotation is None):
+            raise ValueError("seizures: give exactly one of seizures=[(start, end), ...], annotation=TEXT")
+        if annotation is not None:
+            seizures = source.seizures(annotation)
+            if not seizures:
+                raise ValueError(f'annotation: {source.path}: no annotation contains "{annotation}"')
+        if channel is None:
+            channel = "FP1-F7" if "FP1-F7" in source.channels else 0
+        index = source._index(channel)
+        return _warplab.find_patterns(source.read(index), source.channels[index], seizures, None, None,
+                                      float(rate or source.rates[index]), int(epoch), int(stride), int(band),
+                                      quality, int(top), backend, kernel or "", int(threads), devices)
     return _warplab.find_patterns(source, channel, seizures, annotation, _path_or_none(summary), float(rate),
                                   int(epoch), int(stride), int(band), quality, int(top), backend, kernel or "",
                                   int(threads), devices)
