@@ -47,7 +47,7 @@ def test_nan_empty_dtype_shape():
     ok = np.linspace(0, 1, 50)
     bad = ok.copy()
     bad[7] = np.nan
-    with pytest.raises(ValueError, match="x: .*NaN|x: .*nan|NaN"):
+    with pytest.raises(ValueError, match="^x: sample 7 is NaN$"):
         warplab.distance(bad, ok)
     with pytest.raises(ValueError, match=r"queries\[1\]"):
         warplab.distance_matrix([ok, bad])
