@@ -3,11 +3,13 @@
     pip install --no-build-isolation --no-index ./app/python
 
 configures a build in app/python/build-pip (Release, no GUI, no tests) and builds only the
-target _warplab; WARPLAB_BUILD_DIR=build (relative to the checkout's root) reuses an existing build folder instead (configured
-for the same Python), so that an already built module is only copied.
+target _warplab. WARPLAB_BUILD_DIR=build (relative to the checkout's root) reuses a build
+folder that is already configured for the same Python, so that a built module is only copied;
+WARPLAB_CMAKE_ARGS adds configure options ("-DWARPLAB_HIP=OFF", "-DWARPLAB_CUDA=ON ...").
 """
 import glob
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -28,7 +30,8 @@ class BuildWithCMake(build_py):
             generator = ["-G", "Ninja"] if shutil.which("ninja") else []
             subprocess.check_call(["cmake", "-S", ROOT, "-B", build_dir, *generator, "-DCMAKE_BUILD_TYPE=Release",
                                    "-DWARPLAB_GUI=OFF", "-DWARPLAB_TESTS=OFF",
-                                   "-DPython3_EXECUTABLE=" + sys.executable])
+                                   "-DPython3_EXECUTABLE=" + sys.executable,
+                                   *shlex.split(os.environ.get("WARPLAB_CMAKE_ARGS", ""))])
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
         subprocess.check_call(["cmake", "--build", build_dir, "--target", "_warplab", "-j", jobs])
         built = glob.glob(os.path.join(build_dir, "python", "warplab", "_warplab*.so"))
