@@ -22,6 +22,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/unsaved_guard.h"
 #include "io/recording.h"
 #undef signals  // Qt's keyword macro; io::Recording::signals() is meant here
 
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
     pump(50);
     // The summary names recordings that are not there: open the study anyway, as a user would.
     w.studyController()->setConfirm([](const QString&, const QString&) { return true; });
+    // Unsaved marks are asked about before another recording or study opens: the soak discards.
+    w.unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });
     // Refusals are expected (a job on too little marked, a study without the channel): each is
     // listed once by its title, so that a new kind of error stands out in the log.
     QStringList errorTitles;
