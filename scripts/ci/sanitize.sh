@@ -24,7 +24,7 @@ case "$kind" in
     sanitize=thread
     # Threads: the engine (parallel matrices and searches, cancellation), the GUI job runner
     # (align/search/matrix jobs started and cancelled), study loading (io and the GUI's).
-    regex="${2:-^(compute\.test_(engine|align_cancel|multi_search|sdtw_parallel|window_search|patterns)|io\.test_(study|study_patterns|number_column)|widgets\.test_(align_job_cancel|main_window|patterns_view))\$}"
+    regex="${2:-^(compute\.test_(engine|align_cancel|multi_search|sdtw_parallel|window_search|patterns)|io\.test_(study|study_patterns|number_column)|widgets\.test_(align_job_cancel|main_window|patterns_view|study_gui))\$}"
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
     ;;
   *)
@@ -48,6 +48,15 @@ targets=(warplab-cli warplab)
 for t in "${tests[@]}"; do targets+=("${t/./_}"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 echo "sanitize $kind: build done after $(( $(date +%s) - start )) s"
-QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -j"$jobs" --output-on-failure \
-  --timeout 3000
+if [[ "$kind" == asan ]]; then
+  # LeakSanitizer for the engine, readers and CLI; not for the GUI tests, where Qt, fontconfig
+  # and the X libraries keep allocations until exit by design (not yet sorted into suppressions).
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -E '^widgets\.' -j"$jobs" --output-on-failure --timeout 3000
+  if ctest --test-dir "$build" -N -R "$regex" | grep -q ' widgets\.'; then
+    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" QT_QPA_PLATFORM=offscreen \
+      ctest --test-dir "$build" -R "$regex" -E '^(compute|io|app)\.' -j"$jobs" --output-on-failure --timeout 3000
+  fi
+else
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -j"$jobs" --output-on-failure --timeout 3000
+fi
 echo "sanitize $kind: ${#tests[@]} tests passed after $(( $(date +%s) - start )) s"
