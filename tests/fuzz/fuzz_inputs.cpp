@@ -1,6 +1,7 @@
 #include "fuzz_inputs.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -133,7 +134,11 @@ void runStudy(const std::uint8_t* data, std::size_t size, const std::string& ste
 }
 
 void runMatrix(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    // libhdf5 1.10.8 itself crashes or spins on some damaged files (tests/fuzz/library-findings):
+    // CI's short runs leave .h5 out (WARPLAB_FUZZ_NO_HDF5), the release run keeps it.
+    static const bool hdf5 = std::getenv("WARPLAB_FUZZ_NO_HDF5") == nullptr;
     for (const char* ext : {".npy", ".h5", ".csv"}) {
+        if (!hdf5 && std::string(ext) == ".h5") continue;
         const std::string p = stem + "-matrix" + ext;
         writeScratch(p, data, size);
         expectClean([&] { (void)io::readMatrix(p); });
