@@ -356,12 +356,12 @@ private Q_SLOTS:
         QCOMPARE(cancelled.size(), 0);
     }
 
-    // The two CHB-MIT excerpts of ../shared/data as a two-file study (23 channels, 256 Hz): a
+    // The two CHB-MIT excerpts of tests/data as a two-file study (23 channels, 256 Hz): a
     // search of every channel of both recordings finds the query itself first (cost 0, at its
     // place), and a click on another match opens its recording at its time.
     void realTwoFileStudySearch() {
         const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
-        if (!QFile::exists(folder + "/chb01_03_Seizure.edf")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(folder + "/chb01_03_Seizure.edf"), qPrintable(folder + "/chb01_03_Seizure.edf is missing (tests/data)"));
         QVERIFY(w_->openStudy(folder));
         QCOMPARE(w_->studyNavigator()->recordingCount(), 2);
         QCOMPARE(w_->studyNavigator()->gapCount(), 1);
