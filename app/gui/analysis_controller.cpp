@@ -224,7 +224,9 @@ quint64 AnalysisController::searchQuery(int topK) {
     const std::size_t m = query.length;
     // The same first sample as Document::segment (floor).
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(q->startS * rate)));
-    if (!choice.includeSelf) scope.excluded = {compute::exclusionZone(choice.window ? first : first + m - 1, m)};
+    // No match may overlap the query's samples (beyond the overlap allowed): overlap_exclusion.h.
+    if (!choice.includeSelf && m > 0)
+        scope.spans = {compute::ExcludedSpan{first, first + m - 1, std::size_t(std::llround(choice.toleranceS * rate))}};
     if (choice.half2 && !choice.window) scope.precision = compute::SearchPrecision::Half2;
     const int band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
     if (choice.window) {
@@ -237,7 +239,10 @@ quint64 AnalysisController::searchQuery(int topK) {
     const QString desc = tr("Top %1 matches of the query %2–%3 s in %4 (%5%6)")
                              .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel))
                              .arg(how)
-                             .arg(choice.includeSelf ? QString() : tr("; its own place excluded"));
+                             .arg(choice.includeSelf ? QString()
+                                  : choice.toleranceS > 0 ? tr("; no match overlaps the query by more than %1 s")
+                                                                .arg(choice.toleranceS)
+                                                          : tr("; no match overlaps the query"));
     Q_EMIT viewRequested(view);
     const bool window = choice.window;
     return runner_->submit("search", desc, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {

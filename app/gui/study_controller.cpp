@@ -275,13 +275,12 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
         p.cost = compute::Cost::Squared;
     }
     const bool window = choice.window, half2 = choice.half2 && !choice.window;
-    // Issue 11, section 3: the query would find itself in the series it was cut from (the open
-    // recording, its channel), so matches within floor(m/2) of its own place (its end for
-    // subsequence DTW, its start for windows) are not reported there, as the single-channel
+    // The query would find itself in the series it was cut from (the open recording, its
+    // channel), so no match overlapping its samples there is reported, as the single-channel
     // search does; other series are searched whole.
     const double queryRate = doc_->channelRate(channel);
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(region->startS * queryRate)));
-    const std::size_t selfAt = window ? first : first + (m ? m - 1 : 0);
+    const std::size_t toleranceSamples = std::size_t(std::llround(choice.toleranceS * queryRate));
     const int ownRecording = current_;
     const int ownChannel = (scope == SearchScope::Channel || scope == SearchScope::AllChannels)
                                ? channel
@@ -295,7 +294,8 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                                                 const compute::SearchSource& src, const compute::Params& pp,
                                                 const compute::RunOptions& ro) {
         compute::SearchScope sc;
-        if (selfExcluded && isOwn(src)) sc.excluded = {compute::exclusionZone(selfAt, m)};
+        // No match overlapping the query's samples there (overlap_exclusion.h).
+        if (selfExcluded && isOwn(src) && m > 0) sc.spans = {compute::ExcludedSpan{first, first + m - 1, toleranceSamples}};
         if (half2) sc.precision = compute::SearchPrecision::Half2;
         return window ? compute::Engine::windowSearch(qs, ref, pp, ro, sc) : compute::Engine::search(qs, ref, pp, ro, sc);
     };
@@ -310,7 +310,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                                  return all;
                              }())))
                              .arg(how)
-                             .arg(selfExcluded ? tr("; its own place excluded") : QString());
+                             .arg(selfExcluded ? tr("; no match overlaps the query") : QString());
     auto study = study_;  // the sources read through it: it lives as long as the job
     // Without a study, the open recording's own start gives the clock column (as the signal
     // view's clock axis does); empty when the file has no start time.
