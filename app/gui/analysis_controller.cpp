@@ -31,6 +31,16 @@ QString bytesText(std::uint64_t b) {
     return g >= 1 ? QObject::tr("%1 GiB").arg(g, 0, 'f', 1) : QObject::tr("%1 MiB").arg(double(b) / (1024.0 * 1024), 0, 'f', 1);
 }
 
+// [s, e] clipped to where the channel has samples (0 .. its samples / rate): a window or a
+// region reaching past the end names, in every title, the stretch actually analysed.
+void clipToChannel(const io::Recording& rec, int channel, double& s, double& e) {
+    const auto& sigs = widgets::signalList(rec);
+    if (channel < 0 || channel >= int(sigs.size()) || !(sigs[std::size_t(channel)].rateHz > 0)) return;
+    const double end = double(sigs[std::size_t(channel)].samples) / sigs[std::size_t(channel)].rateHz;
+    s = std::clamp(s, 0.0, end);
+    e = std::clamp(e, s, end);
+}
+
 const io::Region* lastOfKind(const std::vector<io::Region>& regions, io::RegionKind kind) {
     for (auto it = regions.rbegin(); it != regions.rend(); ++it)
         if (it->kind == kind) return &*it;
@@ -75,6 +85,10 @@ quint64 AnalysisController::alignMarkedRegions() {
 }
 
 quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, double sy, double ey) {
+    if (auto rec = doc_->recording()) {
+        clipToChannel(*rec, cx, sx, ex);
+        clipToChannel(*rec, cy, sy, ey);
+    }
     compute::Series x, y;
     try {
         x = doc_->segment(cx, sx, ex);
@@ -119,7 +133,10 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
 quint64 AnalysisController::channelDistanceMatrix() {
     auto rec = doc_->recording();
     if (!rec) return 0;
-    const double s = v_.signal->windowStart(), e = s + v_.signal->windowLength();
+    double s = v_.signal->windowStart(), e = s + v_.signal->windowLength();
+    // The window clipped to the recording's longest channel (rec->durationS()).
+    s = std::clamp(s, 0.0, rec->durationS());
+    e = std::clamp(e, s, rec->durationS());
     compute::SeriesSet set;
     try {
         for (int c = 0; c < int(widgets::signalList(*rec).size()); ++c) set.push_back(doc_->segment(c, s, e));

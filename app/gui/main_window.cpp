@@ -19,6 +19,7 @@
 #include <QUndoStack>
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/annotated_seizures.h"
 #include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
@@ -218,6 +219,9 @@ void MainWindow::buildActions() {
             if (!line.trimmed().isEmpty()) expressions.push_back(line.trimmed().toStdString());
         doc_->setMontage(expressions);
     });
+    add("view.annotatedSeizures", view, tr("Mark annotated seizures on &open"), {}, [this] {
+        setMarkAnnotatedSeizuresOnOpen(actions_.action("view.annotatedSeizures")->isChecked());
+    });
     add("view.filters", view, tr("&Filters…"), {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] { editFilters(); });
     add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
     add("view.markQuery", view, tr("Mark &queries"), {QKeySequence(Qt::Key_Q)}, [this] { signal_->setMarkKind(io::RegionKind::Query); });
@@ -278,6 +282,12 @@ void MainWindow::buildActions() {
     undo->setEnabled(false);
     redo->setEnabled(false);
 
+    QAction* annotated = actions_.action("view.annotatedSeizures");
+    annotated->setCheckable(true);
+    annotated->setChecked(markAnnotatedSeizuresOnOpen());
+    annotated->setToolTip(tr("Annotations whose text names a seizure (\"seizure\", \"sz\") become Seizure regions "
+                             "when a recording opens"));
+
     QMenu* fileMenu = actions_.menu(file);
     QMenu* recent = new QMenu(tr("Open &recent"), this);
     recent->setObjectName("recentMenu");
@@ -311,8 +321,12 @@ bool MainWindow::openFile(const QString& path) {
     if (!doc_->open(path)) return false;
     addRecentFile(path);
     const auto rec = doc_->recording();
+    const int seizures = markAnnotatedSeizures(*doc_);
     statusBar()->showMessage(tr("Opened %1: %2 channels, %3 s").arg(QFileInfo(path).fileName())
-                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1), 8000);
+                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1) +
+                                 (seizures ? tr("; %n seizure(s) marked from its annotations (View ▸ Mark annotated "
+                                                "seizures on open)", "", seizures)
+                                           : QString()), 8000);
     return true;
 }
 
