@@ -20,6 +20,7 @@
 
 #include "app/gui/analysis_controller.h"
 #include "app/gui/annotated_seizures.h"
+#include "app/gui/montage_dialog.h"
 #include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
@@ -206,18 +207,7 @@ void MainWindow::buildActions() {
         if (dialog.exec() == QDialog::Accepted) signal_->setVisibleChannels(dialog.selected());
     });
     add("view.montage", view, tr("&Montage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M)}, [this] {
-        if (!doc_->recording()) return;
-        QStringList current;
-        for (const auto& e : doc_->montage()) current << QString::fromStdString(e);
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Montage"),
-            tr("One derivation per line: a channel as recorded (\"FP1-F7\") or the difference of two (\"Fp1.-F7..\").\n"
-               "Empty: the channels as recorded."), current.join('\n'), &ok);
-        if (!ok) return;
-        std::vector<std::string> expressions;
-        for (const QString& line : text.split('\n', Qt::SkipEmptyParts))
-            if (!line.trimmed().isEmpty()) expressions.push_back(line.trimmed().toStdString());
-        doc_->setMontage(expressions);
+        montageDialog(this, *doc_, *signal_, [this](const QString& t) { statusBar()->showMessage(t, 15000); });
     });
     add("view.annotatedSeizures", view, tr("Mark annotated seizures on &open"), {}, [this] {
         setMarkAnnotatedSeizuresOnOpen(actions_.action("view.annotatedSeizures")->isChecked());
