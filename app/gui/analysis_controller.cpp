@@ -257,9 +257,10 @@ quint64 AnalysisController::searchQuery(int topK) {
                              .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel))
                              .arg(how)
                              .arg(choice.includeSelf ? QString()
-                                  : choice.toleranceS > 0 ? tr("; no match overlaps the query by more than %1 s")
-                                                                .arg(choice.toleranceS)
-                                                          : tr("; no match overlaps the query"));
+                                  : choice.toleranceS > 0
+                                      ? tr("; its own place excluded: no match overlaps the query by more than %1 s")
+                                            .arg(choice.toleranceS)
+                                      : tr("; its own place excluded: no match overlaps the query"));
     Q_EMIT viewRequested(view);
     const bool window = choice.window;
     return runner_->submit("search", desc, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {

@@ -53,7 +53,7 @@ MontageDialog::MontageDialog(std::shared_ptr<const io::Recording> recorded, cons
 }
 
 QString MontageDialog::example(const io::Recording& rec) {
-    const auto& sigs = rec.signals();
+    const auto& sigs = widgets::signalList(rec);
     if (sigs.empty()) return {};
     const QString a = QString::fromStdString(sigs[0].displayName);
     if (sigs.size() < 2) return a;

@@ -349,7 +349,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                                  return all;
                              }())))
                              .arg(how)
-                             .arg(selfExcluded ? tr("; no match overlaps the query") : QString());
+                             .arg(selfExcluded ? tr("; its own place excluded: no match overlaps the query") : QString());
     auto study = study_;  // the sources read through it: it lives as long as the job
     // Without a study, the open recording's own start gives the clock column (as the signal
     // view's clock axis does); empty when the file has no start time.

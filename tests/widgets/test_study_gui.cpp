@@ -192,10 +192,10 @@ private Q_SLOTS:
         // The query does not find itself (issue 11, section 3): its own place in a is excluded and
         // the header says so, so the best match is the twin burst of c at 40 s.
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
-        // The query is samples 320..383 of a's FP1-F7 (64 Hz): no match there ends in 351..415
-        // (its end +- floor(64/2)), i.e. none has an end time (end + 1) / 64 in [5.5, 6.5] s.
+        // The query is samples 320..383 of a's FP1-F7 (64 Hz): no match there overlaps it, i.e.
+        // none starts before 6 s and ends after 5 s.
         auto isSelf = [](const widgets::StudyResultRow& r) {
-            return r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.endS >= 5.5 - 1e-9 && r.endS <= 6.5 + 1e-9;
+            return r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS < 6 - 1e-9 && r.endS > 5 + 1e-9;
         };
         for (const auto& r : view->rows())
             QVERIFY2(!isSelf(r), qPrintable(QString("the query itself at %1-%2").arg(r.startS).arg(r.endS)));
@@ -229,8 +229,8 @@ private Q_SLOTS:
         for (const auto& r : view->rows()) channels << r.channel;
         QVERIFY(channels.contains("FP1-F7"));
         QVERIFY(view->description().contains("its own place excluded"));
-        for (const auto& r : view->rows())  // ends within floor(m/2) of the query's own end, in a's FP1-F7
-            QVERIFY(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.endS >= 5.5 - 1e-9 && r.endS <= 6.5 + 1e-9));
+        for (const auto& r : view->rows())  // nothing overlaps the query (5-6 s) in a's FP1-F7
+            QVERIFY(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS < 6 - 1e-9 && r.endS > 5 + 1e-9));
         for (std::size_t i = 1; i < view->rows().size(); ++i) QVERIFY(view->rows()[i - 1].value <= view->rows()[i].value);
     }
 
@@ -256,9 +256,8 @@ private Q_SLOTS:
             // The recording's own clock (its header starts at 14:32:59 on 06.11.76, read as 2076
             // by EDF's rule), as the signal view's clock axis shows it.
             QVERIFY2(r.clock.startsWith("2076-11-06T14:3"), qPrintable(r.clock));
-            // 256 samples from 10 s at 256 Hz: in its own channel no match ends within 128 samples
-            // of sample 2815, i.e. no end time (end + 1) / 256 in [10.5, 11.5] s.
-            QVERIFY2(!(r.channel == own && r.endS >= 10.5 - 1e-9 && r.endS <= 11.5 + 1e-9),
+            // 256 samples from 10 s at 256 Hz: in its own channel no match overlaps 10-11 s.
+            QVERIFY2(!(r.channel == own && r.startS < 11 - 1e-9 && r.endS > 10 + 1e-9),
                      qPrintable(QString("the query itself at %1-%2").arg(r.startS).arg(r.endS)));
         }
         QVERIFY2(channels.size() > 1, "matches from several channels");
@@ -289,9 +288,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 60000);
         QVERIFY2(view->description().contains("z-normalised window search, band 3"), qPrintable(view->description()));
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
-        // 64 samples at 64 Hz from sample 320: no window of a's FP1-F7 starts in 288..352.
+        // 64 samples at 64 Hz from sample 320: no window of a's FP1-F7 overlaps them (starts 257..383).
         for (const auto& r : view->rows()) {
-            QVERIFY2(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS >= 4.5 - 1e-9 && r.startS <= 5.5 + 1e-9),
+            QVERIFY2(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS > 4 + 1e-9 && r.startS < 6 - 1e-9),
                      qPrintable(QString("the query itself at %1").arg(r.startS)));
             QVERIFY2(std::abs(r.endS - r.startS - 1.0) < 1e-9, "a window match is as long as the query");
         }
@@ -373,11 +372,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 120000);
         QVERIFY(view->description().contains("46 series"));  // 2 recordings x 23 channels
         // The query (2-3 s of channel 0, 256 Hz: samples 512..767) does not find itself: in its own
-        // recording and channel no match ends in 639..895, i.e. at (end + 1) / 256 in [2.5, 3.5] s.
+        // recording and channel no match overlaps 2-3 s.
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
         for (const auto& r : view->rows())
-            QVERIFY2(!(r.recording == open && r.channel == w_->document()->channelName(0) && r.endS >= 2.5 - 1e-9 &&
-                       r.endS <= 3.5 + 1e-9),
+            QVERIFY2(!(r.recording == open && r.channel == w_->document()->channelName(0) && r.startS < 3 - 1e-9 &&
+                       r.endS > 2 + 1e-9),
                      qPrintable(QString("%1 %2-%3").arg(r.channel).arg(r.startS).arg(r.endS)));
         const auto other = view->rows()[1];
         view->activate(1);
