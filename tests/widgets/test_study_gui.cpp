@@ -7,7 +7,11 @@
 // Before any Qt header: its constructor has a parameter named `signals` (a Qt macro).
 #include "io/edf_writer.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -19,6 +23,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/study_missing_dialog.h"
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
@@ -384,6 +389,76 @@ private Q_SLOTS:
         QVERIFY(shows(*w_->signalView(), other.startS));
         QCOMPARE(w_->document()->channelName(w_->signalView()->currentChannel()), other.channel);
         snap(w_, "study-search-chbmit");
+    }
+
+    // File > Open study on a folder that holds a CHB-MIT summary: its seizures come from it. The
+    // CHB-MIT excerpts are not named by the summary (chb01_03.edf is); each is placed by its
+    // clock start: chb01_03_Seizure.edf starts 2995 s into chb01_03, so the summary's seizure
+    // (2996-3036 s) is 1-41 s there; chb01_03_NonSeizure.edf (0-41 s) has none.
+    void folderWithSummaryUsesIt() {
+        const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
+        if (!QFile::exists(folder + "/chb01-summary.txt")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY(w_->openStudy(folder));
+        const auto st = w_->studyController()->study();
+        QVERIFY(w_->studyController()->summaryUsed().endsWith("chb01-summary.txt"));
+        QCOMPARE(st->seizures().size(), std::size_t(1));
+        const auto& sz = st->seizures().front();
+        QCOMPARE(QString::fromStdString(st->recordings()[std::size_t(sz.recording)].name), QString("chb01_03_Seizure.edf"));
+        QCOMPARE(sz.startS, 1.0);
+        QCOMPARE(sz.endS, 41.0);
+        const QString msg = w_->statusBar()->currentMessage();
+        QVERIFY2(msg.contains("1 seizures") && msg.contains("(from chb01-summary.txt)"), qPrintable(msg));
+        // Opening that recording shows the seizure as a region.
+        QVERIFY(w_->studyController()->goTo(sz.recording, 0));
+        bool marked = false;
+        for (const auto& r : w_->document()->regions())
+            marked = marked || (r.kind == io::RegionKind::Seizure && r.startS == 1.0 && r.endS == 41.0);
+        QVERIFY(marked);
+    }
+
+    // A summary copied without its recordings: the message names the summary and its folder,
+    // the 42 paths come one per line (never wrapped), and the way on is to choose the folder
+    // where the recordings are, which then opens with the summary's seizures.
+    void summaryWithoutRecordingsOffersFolder() {
+        const QString data = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
+        if (!QFile::exists(data + "/chb01-summary.txt")) QSKIP("shared/data is not beside the checkout");
+        QTemporaryDir alone;
+        const QString summary = alone.path() + "/chb01-summary.txt";
+        QVERIFY(QFile::copy(data + "/chb01-summary.txt", summary));
+        QString title, text, start;
+        QStringList paths;
+        QString answer;
+        w_->studyController()->setChooseFolder([&](const QString& t, const QString& x, const QStringList& p, const QString& s) {
+            title = t;
+            text = x;
+            paths = p;
+            start = s;
+            return answer;
+        });
+        QSignalSpy errors(w_, &app::MainWindow::errorShown);
+        QVERIFY(!w_->openStudy(summary));  // the user closes the box: nothing opens
+        QVERIFY(!w_->studyController()->study());
+        QVERIFY2(title.contains("chb01-summary.txt"), qPrintable(title));
+        QVERIFY2(text.contains("named by the summary chb01-summary.txt") && text.contains(QDir::toNativeSeparators(alone.path())),
+                 qPrintable(text));
+        QCOMPARE(paths.size(), 42);
+        QCOMPARE(paths.front(), QDir::toNativeSeparators(alone.path() + "/chb01_01.edf"));
+        for (const QString& p : paths) QVERIFY(!p.contains('\n') && p.endsWith(".edf"));
+        QCOMPARE(start, alone.path());
+        QCOMPARE(errors.size(), 0);  // the box was the message; no second one
+        // The dialog itself: the paths one per line, unwrapped, and the button beside Close.
+        app::StudyMissingDialog box(title, text, paths, start);
+        QCOMPARE(box.pathList()->lineWrapMode(), QPlainTextEdit::NoWrap);
+        QCOMPARE(box.pathList()->blockCount(), 42);
+        QVERIFY(box.findChild<QPushButton*>("chooseFolder"));
+        // Choosing the folder with the recordings opens it with the summary's seizures.
+        answer = data;
+        QVERIFY(w_->openStudy(summary));
+        const auto st = w_->studyController()->study();
+        QVERIFY(st);
+        QCOMPARE(st->recordings().size(), std::size_t(2));
+        QCOMPARE(st->seizures().size(), std::size_t(1));
+        QCOMPARE(w_->studyController()->summaryUsed(), summary);
     }
 
     void sessionKeepsStudy() {
