@@ -62,7 +62,7 @@ bool MainWindow::openStudy(const QString& path) {
     const auto st = study_->study();
     const QString summary = study_->summaryUsed();
     statusBar()->showMessage(tr("Opened the study %1: %2 recordings, %3 channels, %4 seizures")
-                                 .arg(QFileInfo(st->sourcePath().c_str()).fileName()).arg(st->recordings().size())
+                                 .arg(QFileInfo(QString::fromStdString(st->sourcePath())).fileName()).arg(st->recordings().size())
                                  .arg(st->channels().size()).arg(st->seizures().size()) +
                                  (summary.isEmpty() ? QString() : tr(" (from %1)").arg(QFileInfo(summary).fileName())),
                              8000);

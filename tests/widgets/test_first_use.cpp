@@ -3,12 +3,14 @@
 // time window and says what it cleared, its dialog speaks in lines and keeps the typed text,
 // and the sample's annotated seizure is marked when it opens (a setting turns that off).
 // Offscreen, on resources/sample.
+#include <QAction>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <cmath>
