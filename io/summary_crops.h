@@ -17,8 +17,4 @@ namespace warplab::io {
 // the file's start .. end); empty otherwise.
 std::vector<std::pair<double, double>> cropSeizures(const SummaryEntry& e, const StudyRecording& r);
 
-// The CHB-MIT summary of a folder: the one file whose name ends in "summary.txt"
-// (case-insensitive) and reads like a summary; "" when there is none or more than one.
-std::string chbSummaryInFolder(const std::string& folder);
-
 }  // namespace warplab::io

@@ -17,7 +17,6 @@
 #include "app/gui/study_missing_dialog.h"
 #include "io/io_error.h"
 #include "io/study_summary.h"
-#include "io/summary_crops.h"
 #include "widgets/study_access.h"
 #include "widgets/metric_panel.h"
 #include "widgets/signal_view.h"
