@@ -113,7 +113,7 @@ private slots:
             QVERIFY(hi < lo || hi - lo + 1 <= 128);
         }
         r = runCli(base + QStringList{"--exclusion-tolerance", "two"});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);  // a bad parameter, as every option's
         QVERIFY2(r.err.contains("exclusion-tolerance"), r.err.constData());
     }
 

@@ -99,6 +99,7 @@ private slots:
         QVERIFY(w.openFile(kSample));
         w.metricPanel()->setMetric(compute::Metric::Euclidean);
         w.signalView()->setWindow(0, 120);
+        QCOMPARE(w.signalView()->windowLength(), 120.0);  // the view keeps the 2-minute window
         QSignalSpy started(w.jobs(), &app::JobRunner::jobStarted);
         QSignalSpy finished(w.jobs(), &app::JobRunner::jobFinished);
         QVERIFY(w.analysis()->channelDistanceMatrix() != 0);
