@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QVBoxLayout>
 
 namespace warplab::widgets {
 
@@ -40,17 +41,27 @@ SearchOptionsBar::SearchOptionsBar(bool gpuPresent, QWidget* parent) : QWidget(p
     precisionLabel_ = new QLabel(tr("precision"));
     precision_->setVisible(gpuPresent);
     precisionLabel_->setVisible(gpuPresent);
-    auto* l = new QHBoxLayout(this);
-    l->setContentsMargins(0, 0, 0, 0);
+    // Two rows, so that the bar fits beside the traces: the mode and its settings, then what
+    // happens to the query's own place.
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto* l = new QHBoxLayout;
+    rows->addLayout(l);
     l->addWidget(new QLabel(tr("mode")));
     l->addWidget(mode_);
     l->addWidget(bandLabel_);
     l->addWidget(band_);
-    l->addWidget(self_);
-    l->addWidget(tolerance_);
     l->addWidget(precisionLabel_);
     l->addWidget(precision_);
     l->addStretch(1);
+    auto* self = new QHBoxLayout;
+    rows->addLayout(self);
+    self->addWidget(self_);
+    toleranceLabel_ = new QLabel(tr("overlap allowed"));
+    toleranceLabel_->setToolTip(tolerance_->toolTip());
+    self->addWidget(toleranceLabel_);
+    self->addWidget(tolerance_);
+    self->addStretch(1);
     auto changed = [this] {
         updateEnabled();
         emit choiceChanged();
@@ -69,6 +80,7 @@ void SearchOptionsBar::updateEnabled() {
     bandLabel_->setEnabled(window);
     precision_->setEnabled(!window);
     tolerance_->setEnabled(!self_->isChecked());
+    toleranceLabel_->setEnabled(!self_->isChecked());
 }
 
 SearchChoice SearchOptionsBar::choice() const {

@@ -38,6 +38,7 @@ private:
     QLabel* bandLabel_;
     QCheckBox* self_;
     QDoubleSpinBox* tolerance_;
+    QLabel* toleranceLabel_ = nullptr;
     QComboBox* precision_;
     QLabel* precisionLabel_;
 };
