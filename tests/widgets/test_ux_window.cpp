@@ -179,6 +179,7 @@ private slots:
             app::MainWindow w;
             QVERIFY(w.openFile(file));
             auto* doc = w.document();
+            doc->setRegions({});  // the sample's annotated seizure, marked on open, is not part of this
             const int last = 22;  // the 23rd channel (the sample's "T8-P8 (2)")
             const std::vector<io::Region> regions = {{io::RegionKind::Seizure, -1, 30.0, 40.0, "onset"},
                                                      {io::RegionKind::Query, last, 1.0 / 3.0, 2.5, "spike, \"sharp\""},
