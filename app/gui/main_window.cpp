@@ -19,6 +19,8 @@
 #include <QUndoStack>
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/annotated_seizures.h"
+#include "app/gui/montage_dialog.h"
 #include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
@@ -30,6 +32,8 @@
 #include "app/gui/shortcut_help_dialog.h"
 #include "app/gui/view_units.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/recovery_journal.h"
+#include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -156,6 +160,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildStudy();
 
     buildActions();
+    buildRecovery();
     // After the toolbar exists, so that its place is restored too; the traces get the room.
     layout_ = new DockLayout(this, resultDocks_, metricDock);
     updateTitle();
@@ -205,18 +210,10 @@ void MainWindow::buildActions() {
         if (dialog.exec() == QDialog::Accepted) signal_->setVisibleChannels(dialog.selected());
     });
     add("view.montage", view, tr("&Montage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M)}, [this] {
-        if (!doc_->recording()) return;
-        QStringList current;
-        for (const auto& e : doc_->montage()) current << QString::fromStdString(e);
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Montage"),
-            tr("One derivation per line: a channel as recorded (\"FP1-F7\") or the difference of two (\"Fp1.-F7..\").\n"
-               "Empty: the channels as recorded."), current.join('\n'), &ok);
-        if (!ok) return;
-        std::vector<std::string> expressions;
-        for (const QString& line : text.split('\n', Qt::SkipEmptyParts))
-            if (!line.trimmed().isEmpty()) expressions.push_back(line.trimmed().toStdString());
-        doc_->setMontage(expressions);
+        montageDialog(this, *doc_, *signal_, [this](const QString& t) { statusBar()->showMessage(t, 15000); });
+    });
+    add("view.annotatedSeizures", view, tr("Mark annotated seizures on &open"), {}, [this] {
+        setMarkAnnotatedSeizuresOnOpen(actions_.action("view.annotatedSeizures")->isChecked());
     });
     add("view.filters", view, tr("&Filters…"), {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] { editFilters(); });
     add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
@@ -278,6 +275,12 @@ void MainWindow::buildActions() {
     undo->setEnabled(false);
     redo->setEnabled(false);
 
+    QAction* annotated = actions_.action("view.annotatedSeizures");
+    annotated->setCheckable(true);
+    annotated->setChecked(markAnnotatedSeizuresOnOpen());
+    annotated->setToolTip(tr("Annotations whose text names a seizure (\"seizure\", \"sz\") become Seizure regions "
+                             "when a recording opens"));
+
     QMenu* fileMenu = actions_.menu(file);
     QMenu* recent = new QMenu(tr("Open &recent"), this);
     recent->setObjectName("recentMenu");
@@ -308,11 +311,18 @@ bool MainWindow::openSample() {
 }
 
 bool MainWindow::openFile(const QString& path) {
+    if (!guard_->confirm(tr("before opening %1").arg(QFileInfo(path).fileName()))) return false;
     if (!doc_->open(path)) return false;
     addRecentFile(path);
+    const int saved = guard_->opened();
     const auto rec = doc_->recording();
+    const int seizures = markAnnotatedSeizures(*doc_);  // none when saved regions were read back
     statusBar()->showMessage(tr("Opened %1: %2 channels, %3 s").arg(QFileInfo(path).fileName())
-                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1), 8000);
+                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1) +
+                                 (saved > 0 ? tr("; %n saved region(s)", nullptr, saved) : QString()) +
+                                 (seizures ? tr("; %n seizure(s) marked from its annotations (View ▸ Mark annotated "
+                                                "seizures on open)", "", seizures)
+                                           : QString()), 8000);
     return true;
 }
 
@@ -356,6 +366,8 @@ bool MainWindow::saveSession(const QString& path) {
         session_ = captureSession(*doc_, *metric_, *signal_, session_);
         study_->capture(session_);
         io::saveSession(path.toStdString(), session_);
+        guard_->markClean();  // the session holds the marks
+        guard_->journal()->remove();
     } catch (const std::exception& e) {
         showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
         return false;
@@ -365,6 +377,7 @@ bool MainWindow::saveSession(const QString& path) {
 }
 
 bool MainWindow::openSession(const QString& path) {
+    if (!guard_->confirm(tr("before opening the session %1").arg(QFileInfo(path).fileName()))) return false;
     io::Session s;
     try {
         s = io::loadSession(path.toStdString());
@@ -376,6 +389,7 @@ bool MainWindow::openSession(const QString& path) {
     if (!restoreSession(s, *doc_, *metric_, *signal_)) return false;
     study_->restoreRegions(s);
     session_ = s;
+    guard_->markClean();
     addRecentFile(doc_->path());
     return true;
 }
@@ -421,7 +435,7 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::updateTitle() {
     const QString name = doc_->path().isEmpty() ? tr("no recording") : QFileInfo(doc_->path()).fileName();
-    setWindowTitle(tr("%1 — WarpLab").arg(name));
+    setWindowTitle(tr("%1[*] — WarpLab").arg(name));  // [*]: unsaved marks
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -438,6 +452,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!guard_->confirm(tr("before closing"))) {
+        event->ignore();
+        return;
+    }
     runner_->cancelAll();
     layout_->save();
     QMainWindow::closeEvent(event);
