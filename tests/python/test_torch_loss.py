@@ -1,20 +1,19 @@
 """warplab.torch: the soft-DTW loss as a torch.autograd.Function, its gradient checked against
 finite differences (torch.autograd.gradcheck, float64) on CPU tensors and, where a GPU is
 visible to torch, on CUDA tensors; values equal warplab.soft_dtw. Skips without PyTorch."""
-import importlib.util
-
 import numpy as np
 import pytest
 
 import warplab
 
-if importlib.util.find_spec("torch") is None:
-    pytest.skip("PyTorch is not installed here (warplab.torch needs it; the GPU machine has it)",
-                allow_module_level=True)
+try:
+    import torch
+    from warplab.torch import SoftDTWLoss, soft_dtw_loss
+except ImportError:  # each test is reported as skipped, with the reason
+    torch = None
 
-import torch  # noqa: E402
-
-from warplab.torch import SoftDTWLoss, soft_dtw_loss  # noqa: E402
+pytestmark = pytest.mark.skipif(torch is None,
+                                reason="PyTorch is not installed here (warplab.torch needs it; the GPU machine has it)")
 
 # The engine reads float32 samples (its recursions accumulate in float64), so the finite
 # differences use a step far above float32's resolution, on float32-representable points.
@@ -74,7 +73,7 @@ def test_float32_and_bad_input():
         soft_dtw_loss(torch.ones(2, 8, dtype=torch.int64), torch.randn(2, 8))
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device visible to torch")
+@pytest.mark.skipif(torch is None or not torch.cuda.is_available(), reason="no CUDA device visible to torch")
 def test_gradcheck_cuda_and_tensors_stay_on_their_device():
     x, y = batch((3, 12), 6, "cuda"), batch((3, 10), 7, "cuda")
     loss = soft_dtw_loss(x, y, 1.0, "none")
