@@ -1,5 +1,5 @@
 // warplab-cli on studies: `info STUDY` (text and JSON) on a generated study
-// and ../shared/data; `patterns --study` equals the in-process study ranking (cpu.reference)
+// and tests/data; `patterns --study` equals the in-process study ranking (cpu.reference)
 // with recording and clock-time columns, --dm-out streams the whole matrix; `search
 // --reference-study / several --reference / --reference-channel all` equals searching each
 // source with Engine::search and merging by cost; bad input (missing files without

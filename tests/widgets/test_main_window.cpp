@@ -1,4 +1,4 @@
-// Drives the real main window offscreen: open a recording of shared/data, mark a region with
+// Drives the real main window offscreen: open a recording of tests/data, mark a region with
 // simulated mouse events, undo and redo it, run DTW and check the cost-matrix view against the
 // scalar reference, cancel a long job, open a corrupt file and get the error dialog.
 #include <QDockWidget>
@@ -87,7 +87,7 @@ private:
 void TestMainWindow::initTestCase() {
     QCoreApplication::setOrganizationName("WarpLabTests");
     QCoreApplication::setApplicationName("test_main_window");
-    if (!QFile::exists(kSeizure)) QSKIP("shared/data is not beside the checkout");
+    QVERIFY2(QFile::exists(kSeizure), qPrintable(kSeizure + " is missing (tests/data)"));
 }
 
 void TestMainWindow::init() {

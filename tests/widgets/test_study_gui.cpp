@@ -362,12 +362,12 @@ private Q_SLOTS:
         QCOMPARE(cancelled.size(), 0);
     }
 
-    // The two CHB-MIT excerpts of ../shared/data as a two-file study (23 channels, 256 Hz): a
+    // The two CHB-MIT excerpts of tests/data as a two-file study (23 channels, 256 Hz): a
     // search of every channel of both recordings finds the query itself first (cost 0, at its
     // place), and a click on another match opens its recording at its time.
     void realTwoFileStudySearch() {
         const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
-        if (!QFile::exists(folder + "/chb01_03_Seizure.edf")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(folder + "/chb01_03_Seizure.edf"), qPrintable(folder + "/chb01_03_Seizure.edf is missing (tests/data)"));
         QVERIFY(w_->openStudy(folder));
         QCOMPARE(w_->studyNavigator()->recordingCount(), 2);
         QCOMPARE(w_->studyNavigator()->gapCount(), 1);
@@ -399,7 +399,7 @@ private Q_SLOTS:
     // (2996-3036 s) is 1-41 s there; chb01_03_NonSeizure.edf (0-41 s) has none.
     void folderWithSummaryUsesIt() {
         const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
-        if (!QFile::exists(folder + "/chb01-summary.txt")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(folder + "/chb01-summary.txt"), "chb01-summary.txt is missing (tests/data/chbmit)");
         QVERIFY(w_->openStudy(folder));
         const auto st = w_->studyController()->study();
         QVERIFY(w_->studyController()->summaryUsed().endsWith("chb01-summary.txt"));
@@ -423,7 +423,7 @@ private Q_SLOTS:
     // where the recordings are, which then opens with the summary's seizures.
     void summaryWithoutRecordingsOffersFolder() {
         const QString data = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
-        if (!QFile::exists(data + "/chb01-summary.txt")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(data + "/chb01-summary.txt"), "chb01-summary.txt is missing (tests/data/chbmit)");
         QTemporaryDir alone;
         const QString summary = alone.path() + "/chb01-summary.txt";
         QVERIFY(QFile::copy(data + "/chb01-summary.txt", summary));
