@@ -19,7 +19,7 @@ CALM_FILE = "chb01_03_NonSeizure.edf"
 def chbmit():
     folder = os.path.join(DATA, "chbmit")
     if not os.path.exists(os.path.join(folder, SEIZURE_FILE)):
-        pytest.skip(f"{folder}: the CHB-MIT excerpts are not there (WARPLAB_TEST_DATA)")
+        pytest.fail(f"{folder}: the CHB-MIT excerpts are not there (tests/data)")
     return folder
 
 
