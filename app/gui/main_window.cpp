@@ -25,6 +25,7 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/channel_dialog.h"
+#include "app/gui/copy_as_script.h"
 #include "app/gui/filter_dialog.h"
 #include "app/gui/region_edit_dialog.h"
 #include "app/gui/region_exchange.h"
@@ -201,6 +202,7 @@ void MainWindow::buildActions() {
     add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
     add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
     add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
+    addCopyAsScriptActions(actions_, edit, this, doc_, [this] { return metric_->params(); }, [this] { return signal_->currentChannel(); });
     add("view.channels", view, tr("&Channels…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}, [this] {
         auto rec = doc_->recording();
         if (!rec) return;

@@ -66,7 +66,7 @@ void checkOutPath(const std::string& out, const std::string& ext) {
 py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::string& metric, int band,
                           double gamma, double nu, double lam, const std::string& cost, bool znorm, bool sqrt,
                           const std::string& backend, const std::string& kernel, int threads,
-                          const py::handle& devices, const py::handle& out) {
+                          const py::handle& devices, const py::handle& out, const py::handle& progress) {
     const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
     const compute::SeriesSet q = toSeriesSet(X, "X");
@@ -86,7 +86,7 @@ py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::s
                 writer->writeTile(tile, v);
             });
             writer->finish();
-        });
+        }, progress);
         return py::str(path);
     }
 
@@ -112,17 +112,19 @@ py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::s
             for (std::size_t r = 0; r < tile.rows(); ++r)
                 std::copy(v + r * tile.cols(), v + (r + 1) * tile.cols(), dst + (tile.rowBegin + r) * cols + tile.colBegin);
         });
-    });
+    }, progress);
     return std::move(result);
 }
 
 py::tuple align(const py::handle& a, const py::handle& b, const std::string& metric, int band, double gamma,
-                double nu, double lam, const std::string& cost, bool znorm, bool sqrt, bool withMatrix) {
+                double nu, double lam, const std::string& cost, bool znorm, bool sqrt, bool withMatrix,
+                const py::handle& progress) {
     const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
     const compute::Series x = toSeries(a, "a"), y = toSeries(b, "b");
     compute::RunOptions run;
     compute::Alignment al;
-    runJob(run, cells(x, y) > kWatchCells, [&] { al = compute::Engine::align(x, y, params, withMatrix, run); });
+    runJob(run, cells(x, y) > kWatchCells, [&] { al = compute::Engine::align(x, y, params, withMatrix, run); },
+           progress);
     py::array_t<long long> path({py::ssize_t(al.path.size()), py::ssize_t(2)});
     auto p = path.mutable_unchecked<2>();
     for (std::size_t k = 0; k < al.path.size(); ++k) {
@@ -174,9 +176,9 @@ void bindDistances(py::module_& m) {
     m.def("distance", &distance, "a"_a, "b"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a, "cost"_a, "znorm"_a,
           "sqrt"_a, "backend"_a, "kernel"_a);
     m.def("distance_matrix", &distanceMatrix, "X"_a, "Y"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a,
-          "cost"_a, "znorm"_a, "sqrt"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "out"_a);
+          "cost"_a, "znorm"_a, "sqrt"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "out"_a, "progress"_a);
     m.def("align", &align, "a"_a, "b"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a, "cost"_a, "znorm"_a,
-          "sqrt"_a, "matrix"_a);
+          "sqrt"_a, "matrix"_a, "progress"_a);
     m.def("soft_dtw", &softDtw, "X"_a, "Y"_a, "gamma"_a, "cost"_a, "gradient"_a);
 }
 

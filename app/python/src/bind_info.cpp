@@ -1,4 +1,7 @@
 // kernels() and devices(): what `warplab-cli bench` lists and where a job can run.
+#include <pybind11/stl.h>
+
+#include "compute/bench/bench.h"
 #include "compute/device_list.h"
 #include "compute/kernels/registry.h"
 #include "py_common.h"
@@ -48,11 +51,65 @@ py::list devices() {
     return out;
 }
 
+py::object figure(const compute::EnergyFigure& e, double v) { return e.valid() ? py::object(py::float_(v)) : py::none(); }
+
+// `warplab-cli bench` (the kernel table): the device line and the rows, with the keys of its --json.
+py::tuple bench(const std::string& metric, int band, double gamma, double nu, double lam, const std::string& cost,
+                bool znorm, bool sqrt, const std::vector<std::string>& kernelNames,
+                const std::vector<std::size_t>& lengths, std::size_t pairs, std::size_t series, int repeats,
+                int threads, bool engineTiming, bool deviceTiming, int queries, int referenceLength, int top,
+                const py::handle& devices, const py::handle& progress) {
+    compute::BenchConfig cfg;
+    cfg.params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
+    cfg.kernels = kernelNames;
+    cfg.lengths = lengths;
+    cfg.pairs = pairs;
+    cfg.series = series;
+    cfg.repeats = repeats;
+    cfg.threads = threads;
+    cfg.engineTiming = engineTiming;
+    cfg.deviceTiming = deviceTiming;
+    cfg.searchQueries = queries;
+    cfg.referenceLength = referenceLength;
+    cfg.topk = top;
+    cfg.sdtwDevices = toDevices(devices);
+    compute::RunOptions run;
+    compute::BenchReport report;
+    runJob(run, true, [&] {
+        cfg.cancel = run.cancel;
+        cfg.progress = run.progress;
+        report = compute::runBenchmark(cfg);
+    }, progress);
+    py::list rows;
+    for (const auto& r : report.rows) {
+        py::dict d;
+        d["kernel"] = r.kernel;
+        d["metric"] = r.metric;
+        d["length"] = r.length;
+        d["pairs"] = r.pairs;
+        d["band"] = r.band;
+        d["median_s"] = r.median_s;
+        d["cells_per_s"] = r.cells_per_s;
+        d["distances_per_s"] = r.distances_per_s;
+        d["max_rel_error"] = r.max_rel_error;
+        d["joules_per_distance"] = figure(r.energy, r.energy.joulesPerDistance());
+        d["mean_power_w"] = figure(r.energy, r.energy.meanPowerW());
+        d["distances_per_ms_per_w"] = figure(r.energy, r.energy.distancesPerMsPerW());
+        d["energy_j"] = figure(r.energy, r.energy.joules);
+        d["energy_window_s"] = figure(r.energy, r.energy.seconds);
+        d["energy_note"] = r.energy.valid() ? std::string() : r.energy.note;
+        d["note"] = r.note;
+        rows.append(d);
+    }
+    return py::make_tuple(report.device, rows);
+}
+
 }  // namespace
 
 void bindInfo(py::module_& m) {
     m.def("kernels", &kernels);
     m.def("devices", &devices);
+    m.def("bench", &bench);
     m.def("gpu_unavailable_reason", [] { return compute::gpuUnavailableReason(); });
 }
 

@@ -103,7 +103,8 @@ std::vector<io::Region> toRegions(const py::handle& seizures) {
 py::array findPatterns(const py::handle& source, const py::handle& channel, const py::handle& seizures,
                        const py::handle& annotation, const py::handle& summary, double rate, int epoch, int stride,
                        int band, const std::string& quality, int top, const std::string& backend,
-                       const std::string& kernel, int threads, const py::handle& devices) {
+                       const std::string& kernel, int threads, const py::handle& devices,
+                       const py::handle& progress) {
     const auto q = compute::parseQuality(quality);
     if (!q) throw py::value_error("quality: unknown quality '" + quality + "' (auc, infogain)");
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
@@ -151,7 +152,7 @@ py::array findPatterns(const py::handle& source, const py::handle& channel, cons
     request.band = band;
     request.quality = *q;
     compute::PatternRanking ranking;
-    runJob(run, true, [&] { ranking = compute::findPatterns(request, run); });
+    runJob(run, true, [&] { ranking = compute::findPatterns(request, run); }, progress);
     return rankingArray(ranking, top);
 }
 
@@ -212,7 +213,7 @@ void bindRecording(py::module_& m) {
     m.def("open_recording", &openRecording, "path"_a);
     m.def("find_patterns", &findPatterns, "source"_a, "channel"_a, "seizures"_a, "annotation"_a, "summary"_a,
           "rate"_a, "epoch"_a, "stride"_a, "band"_a, "quality"_a, "top"_a, "backend"_a, "kernel"_a, "threads"_a,
-          "devices"_a);
+          "devices"_a, "progress"_a);
 }
 
 }  // namespace warplab::python

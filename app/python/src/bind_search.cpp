@@ -34,7 +34,8 @@ std::vector<std::pair<std::size_t, std::size_t>> toExcluded(const py::handle& ex
 
 py::array search(const py::handle& queryObj, const py::handle& referenceObj, int k, const std::string& mode,
                  const py::handle& bandObj, bool znorm, const std::string& cost, bool sqrt, const py::handle& exclude,
-                 const std::string& backend, const std::string& kernel, int threads, const py::handle& devices) {
+                 const std::string& backend, const std::string& kernel, int threads, const py::handle& devices,
+                 const py::handle& progress) {
     if (mode != "subsequence" && mode != "window")
         throw py::value_error("mode: unknown mode '" + mode + "' (subsequence, window)");
     if (k < 1) throw py::value_error("k: must be >= 1");
@@ -57,7 +58,7 @@ py::array search(const py::handle& queryObj, const py::handle& referenceObj, int
     runJob(run, true, [&] {
         matches = window ? compute::Engine::windowSearch(query, reference, params, run, scope)
                          : compute::Engine::search(query, reference, params, run, scope);
-    });
+    }, progress);
     py::list names, formats;
     for (const char* n : {"rank", "cost", "start", "end"}) names.append(n);
     for (const char* f : {"<i8", "<f8", "<i8", "<i8"}) formats.append(f);
@@ -83,7 +84,7 @@ py::array search(const py::handle& queryObj, const py::handle& referenceObj, int
 void bindSearch(py::module_& m) {
     using namespace py::literals;
     m.def("search", &search, "query"_a, "reference"_a, "k"_a, "mode"_a, "band"_a, "znorm"_a, "cost"_a, "sqrt"_a,
-          "exclude"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a);
+          "exclude"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "progress"_a);
 }
 
 }  // namespace warplab::python

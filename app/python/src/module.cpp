@@ -9,4 +9,5 @@ PYBIND11_MODULE(_warplab, m) {
     warplab::python::bindSearch(m);
     warplab::python::bindRecording(m);
     warplab::python::bindInfo(m);
+    warplab::python::bindStudy(m);
 }

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -16,6 +17,10 @@
 namespace warplab::python {
 
 using K = compute::EngineError::Kind;
+
+// How often a progress callable is called at most: often enough for a bar, rarely enough that
+// Python's cost stays out of the job's time.
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 
 namespace {
 
@@ -164,18 +169,33 @@ compute::RunOptions toRunOptions(const std::string& backend, const std::string& 
     return o;
 }
 
-void runJob(compute::RunOptions& options, bool watch, const std::function<void()>& work) {
+void runJob(compute::RunOptions& options, bool watch, const std::function<void()>& work,
+            const py::handle& progress) {
     compute::CancelToken token;
     options.cancel = &token;
-    if (!watch) {
+    const bool reporting = !progress.is_none();
+    if (!watch && !reporting) {
         py::gil_scoped_release release;
         work();
         return;
     }
+    // The engine reports from its worker threads; this thread reads the latest fraction.
+    std::atomic<double> fraction{0.0};
+    if (reporting) {
+        progress(0.0);
+        options.progress = [&fraction](double f) {
+            double seen = fraction.load(std::memory_order_relaxed);
+            while (f > seen && !fraction.compare_exchange_weak(seen, f, std::memory_order_relaxed)) {
+            }
+        };
+    }
+    double reported = 0.0;
+    auto lastReport = std::chrono::steady_clock::now();
     std::exception_ptr failure;
     std::mutex mutex;
     std::condition_variable finished;
     bool done = false, interrupted = false;
+    std::unique_ptr<py::error_already_set> callbackError;  // what the progress callable raised
     PyThreadState* state = PyEval_SaveThread();
     std::thread worker([&] {
         try {
@@ -192,11 +212,25 @@ void runJob(compute::RunOptions& options, bool watch, const std::function<void()
         while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
             if (interrupted) continue;
             lock.unlock();
-            // Signal handlers run only with the GIL, on the main thread: take it for a moment.
+            // Signal handlers (and the progress callable) run only with the GIL: take it for a moment.
             PyEval_RestoreThread(state);
             if (PyErr_CheckSignals() != 0) {
                 interrupted = true;
                 token.cancel();
+            } else if (reporting) {
+                const double f = fraction.load(std::memory_order_relaxed);
+                const auto now = std::chrono::steady_clock::now();
+                if (f > reported && now - lastReport >= kProgressInterval) {
+                    try {
+                        progress(f);
+                        reported = f;
+                        lastReport = now;
+                    } catch (py::error_already_set& e) {
+                        callbackError = std::make_unique<py::error_already_set>(std::move(e));
+                        interrupted = true;
+                        token.cancel();
+                    }
+                }
             }
             state = PyEval_SaveThread();
             lock.lock();
@@ -204,8 +238,11 @@ void runJob(compute::RunOptions& options, bool watch, const std::function<void()
     }
     worker.join();
     PyEval_RestoreThread(state);
+    options.progress = nullptr;
+    if (callbackError) throw std::move(*callbackError);
     if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt the handler raised
     if (failure) std::rethrow_exception(failure);
+    if (reporting) progress(1.0);
 }
 
 void requireExistingFile(const std::string& path, const std::string& field) {

@@ -38,7 +38,11 @@ compute::RunOptions toRunOptions(const std::string& backend, const std::string& 
 // Python's signal handlers every 50 ms: a KeyboardInterrupt (or any exception a handler raises)
 // cancels the job through options.cancel, waits for it to stop and is raised here. Without,
 // inline (a short job: no thread to start). The engine's exceptions propagate.
-void runJob(compute::RunOptions& options, bool watch, const std::function<void()>& work);
+// `progress` (None or a callable taking the fraction done) is called from this thread, at most
+// every kProgressInterval, with 0.0 first and 1.0 when the job succeeded; it implies `watch`. An
+// exception it raises cancels the job and is raised here.
+void runJob(compute::RunOptions& options, bool watch, const std::function<void()>& work,
+            const py::handle& progress = py::none());
 
 // Registers warplab.DeviceError and the translation of EngineError / IoError.
 void registerErrors(py::module_& m);
@@ -49,5 +53,6 @@ void bindDistances(py::module_& m);
 void bindSearch(py::module_& m);
 void bindRecording(py::module_& m);
 void bindInfo(py::module_& m);
+void bindStudy(py::module_& m);
 
 }  // namespace warplab::python

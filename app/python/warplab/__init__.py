@@ -25,11 +25,11 @@ import os as _os
 
 from . import _warplab
 from . import mne_bridge
-from ._warplab import DeviceError, Recording
+from ._warplab import DeviceError, Recording, Study
 
 __all__ = [
-    "DeviceError", "Recording", "distance", "distance_matrix", "align", "soft_dtw", "search",
-    "open_recording", "find_patterns", "kernels", "devices",
+    "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
+    "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
 ]
 
 __version__ = "0.1.0"
@@ -43,6 +43,45 @@ def _path_or_none(value):
     if isinstance(value, (str, bytes, _os.PathLike)):
         return _os.fsdecode(_os.fspath(value))
     return value
+
+
+class _ProgressBar:
+    """``progress=True``: a bar on stderr, redrawn in place, ended by a newline at 100 %."""
+
+    def __init__(self, label, stream=None, width=30):
+        import sys
+        self.label, self.stream, self.width = label, stream or sys.stderr, width
+        self.closed = False
+
+    def __call__(self, fraction):
+        if self.closed:
+            return
+        filled = int(round(fraction * self.width))
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {fraction * 100:5.1f}%")
+        if fraction >= 1.0:
+            self.stream.write("\n")
+            self.closed = True
+        self.stream.flush()
+
+
+def _series_set(X, channel=None):
+    """An ``mne.Epochs`` as its series; anything else as it is."""
+    if X is not None and mne_bridge.is_epochs(X):
+        return mne_bridge.epochs_series(X, channel)
+    return X
+
+
+def _progress(progress, label):
+    """None, a callable taking the fraction done, or True for a bar on stderr."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        return _ProgressBar(label)
+    if not callable(progress):
+        raise TypeError(f"progress: give a callable taking the fraction done, True or None, not "
+                        f"{type(progress).__name__}")
+    return progress
+
 
 
 def distance(a, b, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq", znorm=False,
@@ -82,14 +121,16 @@ def distance(a, b, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="
 
 def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq",
                     znorm=False, sqrt=False, backend="auto", kernel=None, threads=0, devices=None,
-                    out=None):
+                    out=None, progress=None, channel=None):
     """Distance matrix of X x Y, or of all pairs of X when Y is None.
 
     Parameters
     ----------
-    X, Y : array_like or list of array_like
-        A 2-D array (series x samples), a 3-D array (series x samples x channels) or a list of
-        series (ragged lengths allowed where the metric allows them).
+    X, Y : array_like, list of array_like or mne.Epochs
+        A 2-D array (series x samples), a 3-D array (series x samples x channels), a list of
+        series (ragged lengths allowed where the metric allows them), or an ``mne.Epochs``
+        (each epoch a series: of ``channel``, or of all its data channels as one multichannel
+        series; EEG in microvolts, see :func:`warplab.mne_bridge.epochs_series`).
     metric, band, gamma, nu, lam, cost, znorm, sqrt :
         As for :func:`distance`.
     backend : {"auto", "cpu", "cuda", "hip"}
@@ -105,21 +146,31 @@ def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam
         file tile by tile (for matrices larger than memory; the file appears complete or not at
         all) and returns the path. A float64 C-contiguous array of shape (len(X), len(Y))
         (``np.memmap`` included) is filled in place and returned.
+    progress : None, True or callable, optional
+        Called as ``progress(fraction)`` (0.0 first, 1.0 when done) from the calling thread, at
+        most every 0.1 s while the job runs, as tiles finish; an exception it raises cancels the
+        job and propagates. ``True`` draws a bar on stderr.
+    channel : str, int or list, optional
+        For ``mne.Epochs`` inputs: the channel (one series per epoch) or channels
+        (multichannel series); default all data channels.
 
     Returns
     -------
     ndarray of float64, shape (len(X), len(Y)), or the path written.
     """
+    X, Y = _series_set(X, channel), _series_set(Y, channel)
     return _warplab.distance_matrix(X, Y, metric, int(band), float(gamma), float(nu), float(lam), cost,
                                     bool(znorm), bool(sqrt), backend, kernel or "", int(threads),
-                                    devices, _path_or_none(out))
+                                    devices, _path_or_none(out), _progress(progress, "distance_matrix"))
 
 
 def align(a, b, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq", znorm=False,
-          sqrt=False, matrix=False):
+          sqrt=False, matrix=False, progress=None):
     """Align two series by the scalar reference: cost, warping path and optionally the matrix.
 
-    Parameters are those of :func:`distance` (euclidean, dtw, cdtw, softdtw, twed).
+    Parameters are those of :func:`distance` (euclidean, dtw, cdtw, softdtw, twed), and
+    ``progress`` as for :func:`distance_matrix`; the alignment is one recursion that tells no
+    fraction on its way, so the callable sees 0.0 and then 1.0.
 
     Returns
     -------
@@ -128,7 +179,8 @@ def align(a, b, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq"
         (0, 0) to (len(a)-1, len(b)-1), ``matrix`` the accumulated-cost matrix len(a) x len(b).
     """
     cost_, path, m = _warplab.align(a, b, metric, int(band), float(gamma), float(nu), float(lam), cost,
-                                   bool(znorm), bool(sqrt), bool(matrix))
+                                   bool(znorm), bool(sqrt), bool(matrix),
+                                   _progress(progress, "align"))
     return (cost_, path, m) if matrix else (cost_, path)
 
 
@@ -137,9 +189,9 @@ def soft_dtw(X, Y, gamma=1.0, *, cost="sq", gradient=True):
 
     Parameters
     ----------
-    X, Y : array_like
-        Two sets of the same number of series (2-D / 3-D arrays or lists), or two single
-        series (1-D arrays).
+    X, Y : array_like or mne.Epochs
+        Two sets of the same number of series (2-D / 3-D arrays, lists or ``mne.Epochs``, each
+        epoch a multichannel series), or two single series (1-D arrays).
     gamma : float
         Smoothing, > 0.
     gradient : bool
@@ -151,6 +203,7 @@ def soft_dtw(X, Y, gamma=1.0, *, cost="sq", gradient=True):
     gradients : ndarray shaped like X (a list when X is ragged), only with ``gradient=True``.
     """
     import numpy as np
+    X, Y = _series_set(X), _series_set(Y)
     single = getattr(X, "ndim", None) == 1 or (isinstance(X, (list, tuple)) and X and np.isscalar(X[0]))
     if single:
         X, Y = [X], [Y]
@@ -164,7 +217,7 @@ def soft_dtw(X, Y, gamma=1.0, *, cost="sq", gradient=True):
 
 
 def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False, cost="sq", sqrt=False,
-           exclude=None, backend="auto", kernel=None, threads=0, devices=None):
+           exclude=None, backend="auto", kernel=None, threads=0, devices=None, progress=None):
     """Top-k matches of a query in a long reference, as ``warplab-cli search``.
 
     Parameters
@@ -182,6 +235,8 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
     exclude : (first, last) or list of them, optional
         Inclusive places never reported: match ends in subsequence mode, starts in window mode
         (e.g. the query's own place when it was cut from the reference).
+    progress : None, True or callable, optional
+        As for :func:`distance_matrix`; the fraction of the reference swept.
 
     Returns
     -------
@@ -189,7 +244,7 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
     samples, end inclusive), best first.
     """
     return _warplab.search(query, reference, int(k), mode, band, bool(znorm), cost, bool(sqrt), exclude,
-                           backend, kernel or "", int(threads), devices)
+                           backend, kernel or "", int(threads), devices, _progress(progress, "search"))
 
 
 def open_recording(path):
@@ -209,7 +264,7 @@ def open_recording(path):
 
 def find_patterns(source, *, seizures=None, annotation=None, summary=None, channel=None, rate=0.0,
                   epoch=1024, stride=256, band=16, quality="auc", top=0, backend="auto", kernel=None,
-                  threads=0, devices=None):
+                  threads=0, devices=None, progress=None):
     """Rank seizure patterns of a channel, as ``warplab-cli patterns``.
 
     Every window (``epoch`` samples, every ``stride``) of the concatenated seizures is compared by
@@ -218,22 +273,37 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
 
     Parameters
     ----------
-    source : Recording, path, mne.io.Raw or 1-D array
-        A recording (opened, a path or an MNE Raw) or a channel's samples (then ``rate`` in Hz
-        is needed).
+    source : Recording, Study, path, mne.io.Raw or 1-D array
+        A recording (opened, a path or an MNE Raw), a :class:`Study` (from :func:`open_study`)
+        or a channel's samples (then ``rate`` in Hz is needed).
     seizures : list of (start, end), optional
         Seizures in seconds from the start. A recording takes exactly one of ``seizures``,
         ``annotation`` (EDF+ annotations containing this text) or ``summary`` (CHB-MIT
-        chbNN-summary.txt).
+        chbNN-summary.txt). A study has its own seizures (its summary's, those of
+        ``open_study(..., summary=, annotation=)``); ``seizures`` adds (recording, start, end)
+        triples (seconds from that recording's start) for this call only, as
+        ``warplab-cli patterns --study --seizures FILE:START-END`` does.
     channel : str or int, optional
         Default: FP1-F7 when present, else the first channel.
     top : int
         Keep the best ``top`` (0: all).
+    progress : None, True or callable, optional
+        As for :func:`distance_matrix`; the fraction of pattern x epoch distances computed.
 
     Returns
     -------
-    structured ndarray with fields rank, quality, pattern_index, start_seconds, best first.
+    structured ndarray with fields rank, quality, pattern_index, start_seconds, best first; for
+    a study also recording (the file the pattern was cut from; start_seconds from its start)
+    and clock_time.
     """
+    if isinstance(source, Study):
+        if annotation is not None or summary is not None:
+            raise ValueError("annotation: a study takes annotation= and summary= when opened (open_study)")
+        if rate:
+            raise ValueError("rate: a study's channels have their own rates")
+        return _warplab.study_find_patterns(source, channel, seizures, int(epoch), int(stride), int(band), quality,
+                                            int(top), backend, kernel or "", int(threads), devices,
+                                            _progress(progress, "find_patterns"))
     if isinstance(source, (str, bytes, _os.PathLike)):
         source = open_recording(source)
     if mne_bridge.is_raw(source):
@@ -253,17 +323,114 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
         index = source._index(channel)
         return _warplab.find_patterns(source.read(index), source.channels[index], seizures, None, None,
                                       float(rate or source.rates[index]), int(epoch), int(stride), int(band),
-                                      quality, int(top), backend, kernel or "", int(threads), devices)
+                                      quality, int(top), backend, kernel or "", int(threads), devices,
+                                      _progress(progress, "find_patterns"))
     return _warplab.find_patterns(source, channel, seizures, annotation, _path_or_none(summary), float(rate),
                                   int(epoch), int(stride), int(band), quality, int(top), backend, kernel or "",
-                                  int(threads), devices)
+                                  int(threads), devices, _progress(progress, "find_patterns"))
+
+
+def open_study(path, *, summary=None, annotation=None, recursive=False):
+    """Open a study: the recordings of one subject, as ``warplab-cli`` and the GUI open them.
+
+    Parameters
+    ----------
+    path : str / PathLike, or list of them
+        A folder of EDF/EDF+/BDF files, a CHB-MIT ``chbNN-summary.txt`` (its files looked up
+        beside it, its seizures taken), one recording, or a list of recording files.
+    summary : path, optional
+        A CHB-MIT summary whose seizures apply to a folder or list study.
+    annotation : str, optional
+        EDF+ annotations whose text contains this (any case) become seizures.
+    recursive : bool
+        A folder: also look into its sub-folders.
+
+    Only headers are read; samples are read on demand. Returns a :class:`Study` with ``path``,
+    ``source`` ("folder", "summary", "list"), ``recordings`` (dicts: name, path, status "ok" /
+    "missing" / "damaged", error, start, offset_seconds from the study start, duration,
+    channels), ``channels`` (names matched across recordings), ``rates``, ``seizures``
+    ((recording name, start s, end s, source) from each recording's start), ``gaps`` (seconds
+    between consecutive recordings), ``warnings`` and ``read(recording, channel, start=0,
+    stop=None)``. Pass it to :func:`find_patterns`.
+    """
+    if isinstance(path, (list, tuple)):
+        target = [_os.fsdecode(_os.fspath(p)) for p in path]
+    else:
+        target = _os.fsdecode(_os.fspath(path))
+    return _warplab.open_study(target, _path_or_none(summary), annotation, bool(recursive))
 
 
 def kernels():
-    """The compute kernels: name, backend, description, metrics, available, unavailable_reason."""
+    """The compute kernels of this build, as ``warplab-cli bench`` lists them.
+
+    Returns
+    -------
+    list of dict, one per kernel: ``name`` (what ``kernel=`` takes, e.g. "cpu.simd",
+    "cuda.shuffle"), ``backend`` ("cpu", "cuda", "hip"), ``description``, ``metrics`` (the
+    metric names it computes), ``available`` (False where it cannot run here: no GPU, an
+    instruction set this CPU lacks) and ``unavailable_reason`` (why, "" when available).
+    """
     return _warplab.kernels()
 
 
 def devices():
-    """The GPUs this process can use: index and name (empty without a GPU backend or device)."""
+    """The GPUs this process can use, as ``devices=`` numbers them.
+
+    Returns
+    -------
+    list of dict: ``index`` and ``name``. Empty without a GPU backend in this build or without
+    a usable device; ``warplab._warplab.gpu_unavailable_reason()`` then says why.
+    """
     return _warplab.devices()
+
+
+_BENCH_FIELDS = [("kernel", "U40"), ("metric", "U12"), ("length", "<i8"), ("pairs", "<i8"), ("band", "<i8"),
+                 ("median_s", "<f8"), ("cells_per_s", "<f8"), ("distances_per_s", "<f8"),
+                 ("max_rel_error", "<f8"), ("joules_per_distance", "<f8"), ("mean_power_w", "<f8"),
+                 ("distances_per_ms_per_w", "<f8"), ("energy_j", "<f8"), ("energy_window_s", "<f8"),
+                 ("energy_note", "U120"), ("note", "U200")]
+
+
+def bench(metric="dtw", *, kernels="all", lengths=(128, 512, 1024), pairs=4096, series=0, repeats=5, band=0,
+          gamma=1.0, nu=0.001, lam=1.0, cost="sq", znorm=False, sqrt=False, threads=0, engine_timing=True,
+          device_timing=True, queries=512, reference_length=100000, top=5, devices=None, as_array=False,
+          progress=None):
+    """Time the kernels as plain ``warplab-cli bench`` does, each checked against the reference.
+
+    Every kernel (``kernels``: "all", a name or a list of names of :func:`kernels`) is timed on
+    the same random series of each of ``lengths``: a block of about ``pairs`` distances, or
+    with ``series`` > 0 all pairs of that many series; the median of ``repeats`` runs. Kernels
+    that cannot run here give a row whose ``note`` says why. Where a GPU is present its kernels
+    are also timed on the device alone ("<kernel>@device" rows, ``device_timing``). For
+    ``metric="sdtw"``: ``queries`` random queries of each length searched in a reference of
+    ``reference_length`` samples, ``top`` matches each, on ``devices``.
+
+    Returns
+    -------
+    list of dict (the keys of ``warplab-cli bench --json``'s rows: kernel, metric, length,
+    pairs, band, median_s, cells_per_s, distances_per_s, max_rel_error, the energy figures
+    (None where not measured) and their note, note), or with ``as_array=True`` a structured
+    ndarray of the same fields (NaN for figures not measured). The device line the CLI prints
+    first is the ``device`` attribute of the list / the array's ``dtype.metadata``.
+    """
+    import numpy as np
+    names = [kernels] if isinstance(kernels, str) else list(kernels)
+    names = [] if names == ["all"] else names
+    device, rows = _warplab.bench(metric, int(band), float(gamma), float(nu), float(lam), cost, bool(znorm),
+                                  bool(sqrt), names, [int(n) for n in lengths], int(pairs), int(series),
+                                  int(repeats), int(threads), bool(engine_timing), bool(device_timing),
+                                  int(queries), int(reference_length), int(top), devices,
+                                  _progress(progress, "bench"))
+    if as_array:
+        dtype = np.dtype(_BENCH_FIELDS, metadata={"device": device})
+        return np.array([tuple(np.nan if r[f] is None else r[f] for f, _ in _BENCH_FIELDS) for r in rows],
+                        dtype=dtype)
+    return _BenchRows(rows, device)
+
+
+class _BenchRows(list):
+    """The rows of :func:`bench`, with the ``device`` the CLI prints above its table."""
+
+    def __init__(self, rows, device):
+        super().__init__(rows)
+        self.device = device

@@ -5,6 +5,7 @@ import numpy as np
 
 # MNE keeps volts; EDF recordings (and WarpLab's views of them) speak in their header's unit.
 _TO_UNIT = {"V": 1.0, "mV": 1e3, "uV": 1e6, "µV": 1e6, "nV": 1e9}
+_FIFF_UNIT_V = 107  # mne.io.constants.FIFF.FIFF_UNIT_V, a channel kept in volts
 
 
 def is_raw(obj):
@@ -62,3 +63,48 @@ def to_annotations(seizures, description="seizure", orig_time=None):
     spans = np.asarray(seizures, dtype=float).reshape(-1, 2)
     return mne.Annotations(onset=spans[:, 0], duration=spans[:, 1] - spans[:, 0],
                            description=[description] * len(spans), orig_time=orig_time)
+
+
+def is_epochs(obj):
+    return type(obj).__module__.startswith("mne") and hasattr(obj, "get_data") and hasattr(obj, "events")
+
+
+def epochs_series(epochs, channel=None, units="uV"):
+    """An ``mne.Epochs`` as a set of series, one per epoch.
+
+    ``channel`` a name or index: each epoch is that channel's 1-D series. ``channel`` None or a
+    list of names/indices: each epoch is a multichannel series (samples x channels) of those
+    channels (all data channels for None). ``units``: "uV" (default) gives channels MNE keeps
+    in volts in microvolts, the unit ``open_recording`` reads an EDF in; None keeps MNE's SI
+    units. Returns a new C-contiguous float64 array (epochs x samples [x channels]).
+    """
+    if units not in ("uV", None):
+        raise ValueError(f"units: 'uV' or None, not {units!r}")
+    names = list(epochs.ch_names)
+
+    def pick(c):
+        if isinstance(c, (int, np.integer)):
+            if not 0 <= c < len(names):
+                raise ValueError(f"channel: no channel with index {c} ({len(names)} channels)")
+            return names[int(c)]
+        if c not in names:
+            raise ValueError(f'channel: the epochs have no channel "{c}"')
+        return c
+
+    if channel is None:
+        import mne
+        picks, single = [names[i] for i in mne.pick_types(epochs.info, meg=True, eeg=True, seeg=True, ecog=True,
+                                                           eog=True, ecg=True, emg=True, misc=True)], False
+    elif isinstance(channel, (str, int, np.integer)):
+        picks, single = [pick(channel)], True
+    else:
+        picks, single = [pick(c) for c in channel], False
+    # Scaled here, on a copy: get_data(units=) of some MNE versions rescales the epochs' own data.
+    data = np.array(epochs.get_data(picks=picks), dtype=np.float64)
+    if units == "uV":
+        volts = [epochs.info["chs"][names.index(p)]["unit"] == _FIFF_UNIT_V for p in picks]
+        data[:, volts, :] *= 1e6
+    if len(data) == 0:
+        raise ValueError("X: the epochs hold no epoch (all dropped?)")
+    data = data[:, 0, :] if single else np.transpose(data, (0, 2, 1))
+    return np.ascontiguousarray(data, dtype=np.float64)
