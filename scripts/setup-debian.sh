@@ -9,7 +9,7 @@ packages=(
   libedf-dev libcli11-dev nlohmann-json3-dev libhdf5-dev libtbb-dev
   hipcc libamdhip64-dev
   clang libclang-rt-14-dev
-  xvfb xauth x11-apps imagemagick
+  xvfb xauth x11-apps imagemagick xdotool
   libopenmpi-dev openmpi-bin
 )
 

@@ -48,6 +48,9 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     kernels_ = new QListWidget;
     kernels_->setMaximumHeight(130);
     lengths_ = new QLineEdit("128,256,512,1024");
+    // Wide enough for the default list whole (a narrower box hid "128,").
+    lengths_->setMinimumWidth(lengths_->fontMetrics().horizontalAdvance(lengths_->text()) + 20);
+    lengths_->setToolTip(tr("Series lengths in samples, separated by commas"));
     pairs_ = new QSpinBox;
     pairs_->setRange(1, 10000000);
     pairs_->setValue(256);
@@ -143,7 +146,10 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     // The line chart gets the width of the dock (beside the narrow kernel list); the table
     // and the bar chart share the lower part as tabs. Side by side, three columns left the
     // line chart too narrow for its axis and legend in a dock at 1400 x 900.
-    kernels_->setMaximumWidth(170);
+    kernels_->setMaximumWidth(210);
+    kernels_->setWordWrap(true);  // a greyed kernel's reason on lines of its own, not cut
+    kernels_->setTextElideMode(Qt::ElideNone);
+    kernels_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     lines_->setMinimumWidth(280);
     auto* split = new QSplitter(Qt::Vertical);
     auto* charts = new QSplitter(Qt::Horizontal);
@@ -204,7 +210,7 @@ void KernelComparisonView::fillKernels() {
         } else {
             item->setFlags(Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked);
-            item->setText(item->text() + tr(" — %1").arg(why));
+            item->setText(item->text() + "\n" + tr("— %1").arg(why));
             item->setToolTip(describeWhy ? QString::fromStdString(description) + "\n" + why : why);
         }
     };
@@ -221,7 +227,7 @@ void KernelComparisonView::fillKernels() {
 QStringList KernelComparisonView::checkedKernels() const {
     QStringList out;
     for (int i = 0; i < kernels_->count(); ++i)
-        if (kernels_->item(i)->checkState() == Qt::Checked) out << kernels_->item(i)->text().section(' ', 0, 0);
+        if (kernels_->item(i)->checkState() == Qt::Checked) out << kernels_->item(i)->text().section('\n', 0, 0).section(' ', 0, 0);
     return out;
 }
 

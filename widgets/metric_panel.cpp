@@ -118,6 +118,7 @@ void MetricPanel::refreshDevices() {
     } else {
         devices_->setText(tr("none: %1").arg(QString::fromStdString(compute::gpuUnavailableReason())));
     }
+    devices_->setToolTip(devices_->text());  // whole, where a short dock cuts the wrapped lines
 }
 
 QString MetricPanel::backendUnavailableReason(compute::Backend b) {
