@@ -74,6 +74,15 @@ file_dialog() {
   sleep 1
 }
 wait_jobs() { sleep "${1:-3}"; }
+# click_in_dialog TITLE DX DY: clicks DX, DY pixels left of and above the bottom-right corner
+# of the window titled TITLE (a dialog's OK button, where Return would go to a text field).
+click_in_dialog() {
+  local id X Y WIDTH HEIGHT
+  id=$(xdotool search --sync --onlyvisible --name "^$1\$" | tail -1)
+  eval "$(xdotool getwindowgeometry --shell "$id")"
+  xdotool mousemove $((X + WIDTH - $2)) $((Y + HEIGHT - $3)) click 1
+  sleep 0.8
+}
 
 # 1. First start: the bundled sample.
 "$app" >"$work/warplab.log" 2>&1 &
@@ -81,21 +90,22 @@ warplab=$!
 sleep 4
 shot open-sample
 
-# The traces (the central view) at the default layout: a 1280 x 800 window at the top left.
-# Times are chosen in pixels of that view; the sample's first page is 0-10 s.
-tx() { echo $((traceLeft + ($1 * traceWidth) / 100)); }  # x at PERCENT of the window's width
-traceLeft=330 traceWidth=880 traceTop=150 traceBottom=700
+# The traces at the default layout of a 1280 x 800 screen (the window fills it, no window
+# manager): t = 0 s at x = 350, 10 s at x = 1262; lane 2 (F7-T7) at y = 156, lanes 26 px apart.
+tx() { echo $((350 + ($1 * 912) / 100)); }  # x of a time in tenths of a second (0-100)
+f7t7=156
 
-# 2. Mark a seizure over all channels (S, drag), 3. a one-channel query inside it (Q,
-# Ctrl+drag), 4. a reference elsewhere (R, drag).
+# 2. Mark a seizure over all channels (S, drag; 7.5 s, longer than one 4 s pattern epoch),
+# 3. a one-channel query on F7-T7 inside it (Q, Ctrl+drag: it must not move the seizure),
+# 4. a reference on F7-T7 after it (R, Ctrl+drag).
 key s
-drag "$(tx 30)" 300 "$(tx 60)" 300
+drag "$(tx 5)" 400 "$(tx 80)" 400
 shot mark-seizure
 key q
-drag "$(tx 38)" 260 "$(tx 52)" 260 ctrl
+drag "$(tx 38)" $f7t7 "$(tx 52)" $f7t7 ctrl
 shot mark-query-inside-seizure
 key r
-drag "$(tx 70)" 260 "$(tx 85)" 260 ctrl
+drag "$(tx 83)" $f7t7 "$(tx 98)" $f7t7 ctrl
 shot mark-reference
 
 # 5. Every analysis, each from its shortcut.
@@ -105,14 +115,14 @@ key ctrl+f; wait_jobs 8; shot search
 key ctrl+p; wait_jobs 10; shot patterns
 key ctrl+k; wait_jobs 20; shot kernels
 
-# 6. A bipolar montage of three derivations (Ctrl+Shift+M; Ctrl+Return accepts the text).
+# 6. A bipolar montage of three derivations (Ctrl+Shift+M; OK clicked, as Return and Tab go
+# into the text).
 key ctrl+shift+m
 sleep 1
 key ctrl+a
 type_text "FP1-F7"; key Return; type_text "F7-T7"; key Return; type_text "T7-P7"
 shot montage-dialog 0.5
-key Tab
-key Return
+click_in_dialog Montage 136 22
 shot montage-applied
 
 # 7. Filters 1-30 Hz and a 60 Hz notch (Ctrl+T).
@@ -126,7 +136,7 @@ shot filters-on-traces
 
 # 8. The distance matrix of the montage, exported from its dock's button.
 key ctrl+m; wait_jobs 4; shot distance-matrix-montage
-xdotool mousemove "${EXPORT_X:-1200}" "${EXPORT_Y:-760}" click 1
+key alt+x  # the view's "Export matrix…" button
 file_dialog "$work/distances.csv"
 shot matrix-exported 0.5
 

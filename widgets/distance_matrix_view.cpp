@@ -91,7 +91,7 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     info_ = new QLabel(tr("No distance matrix yet: run Distance matrix (channels of the visible window)."));
     info_->setWordWrap(true);
     hover_ = new QLabel(" ");
-    auto* exportButton = new QPushButton(tr("Export matrix…"));
+    auto* exportButton = new QPushButton(tr("E&xport matrix…"));  // Alt+X while the view shows
     auto* top = new QHBoxLayout;
     top->addWidget(info_, 1);
     top->addWidget(new QLabel(tr("Order:")));

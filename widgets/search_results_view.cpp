@@ -2,6 +2,8 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -32,7 +34,17 @@ SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     options_ = new SearchOptionsBar(gpuSearchAvailable());
-    layout->addWidget(options_);
+    // The options in one row are wider than the dock on a 1280 x 800 screen: they scroll
+    // sideways there instead of widening the whole window past the screen.
+    auto* optionsScroll = new QScrollArea;
+    optionsScroll->setWidget(options_);
+    optionsScroll->setWidgetResizable(true);
+    optionsScroll->setFrameShape(QFrame::NoFrame);
+    optionsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    optionsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    optionsScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    optionsScroll->setFixedHeight(options_->sizeHint().height() + optionsScroll->horizontalScrollBar()->sizeHint().height());
+    layout->addWidget(optionsScroll);
     source_ = new ElidedLabel;
     source_->setObjectName("resultSource");
     layout->addWidget(source_);

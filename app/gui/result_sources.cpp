@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <qcustomplot.h>
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
@@ -11,12 +12,17 @@
 #include "widgets/filter_text.h"
 #include "widgets/metric_panel.h"
 #include "widgets/patterns_view.h"
+#include "widgets/plot_export.h"
 #include "widgets/recording_access.h"
 #include "widgets/search_results_view.h"
 
 namespace warplab::app {
 
-QString resultSource(const Document& doc, const compute::Params& panel, const QString& slot, const QString& what) {
+QString resultSource(const Document& doc, const compute::Params& p, const QString& slot, const QString& what) {
+    return QObject::tr("%1 · %2").arg(what, resultContext(doc, p, slot, what));
+}
+
+QString resultContext(const Document& doc, const compute::Params& panel, const QString& slot, const QString& what) {
     const auto rec = doc.recording();
     const QString file = doc.path().isEmpty() ? QObject::tr("no recording") : QFileInfo(doc.path()).fileName();
     const int channels = rec ? int(widgets::signalList(*rec).size()) : 0;
@@ -32,29 +38,33 @@ QString resultSource(const Document& doc, const compute::Params& panel, const QS
     else if (slot != "search") metric += QObject::tr(", no band");
     const QString filters = widgets::filterSummary(doc.filters());
     const QString analysed = filters.isEmpty() || !doc.filters().applyToAnalysis ? QString() : QObject::tr(" · filtered %1").arg(filters);
-    return QObject::tr("%1 · %2 · %3%4 · %5").arg(what, file, set, metric, analysed);
+    return QObject::tr("%1 · %2 · %3%4").arg(file, set, metric, analysed);
 }
 
 ResultSources::ResultSources(Document* doc, JobRunner* runner, Views views, QObject* parent)
     : QObject(parent), doc_(doc), v_(views) {
     connect(runner, &JobRunner::jobStarted, this, [this](quint64 id, const QString& slot, const QString& title) {
         if (slot == "pair" || slot == "matrix" || slot == "search" || slot == "patterns")
-            pending_[id] = resultSource(*doc_, v_.metric->params(), slot, title);
+            pending_[id] = {resultSource(*doc_, v_.metric->params(), slot, title), resultContext(*doc_, v_.metric->params(), slot, title)};
     });
     connect(runner, &JobRunner::jobFinished, this, [this](quint64 id, const QString& slot, qint64) {
         const auto it = pending_.find(id);
         if (it == pending_.end()) return;
-        const QString text = it->second;
+        const Pending source = it->second;
         pending_.erase(it);
+        // The matrix and the search already head their results with the job's title (range,
+        // query): their first line adds where from; exported plots carry the whole title.
+        const QString from = tr("from %1").arg(source.context);
         if (slot == "pair") {
-            v_.cost->setSource(text);
-            v_.alignment->setSource(text);
+            v_.cost->setSource(source.full);
+            v_.alignment->setSource(source.full);
         } else if (slot == "matrix") {
-            v_.distances->setSource(text);
+            v_.distances->setSource(from);
+            v_.distances->plot()->setProperty(widgets::kExportTitleProperty, source.full);
         } else if (slot == "search") {
-            v_.search->setSource(text);
+            v_.search->setSource(from);
         } else if (slot == "patterns") {
-            v_.patterns->setSource(text);
+            v_.patterns->setSource(source.full);
         }
     });
     connect(runner, &JobRunner::jobFailed, this, [this](quint64 id, const QString&, const QString&, const QString&) { pending_.erase(id); });

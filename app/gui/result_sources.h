@@ -25,7 +25,9 @@ namespace warplab::app {
 class Document;
 class JobRunner;
 
-// "chb01_03.edf · 23 channels as recorded · dtw, no band · <what>"
+// "chb01_03.edf · 23 channels as recorded · dtw, no band": what a job of `slot` runs on.
+QString resultContext(const Document& doc, const compute::Params& p, const QString& slot, const QString& what);
+// "<what> · <context>": the title of a result (its view's first line, its exported plots).
 QString resultSource(const Document& doc, const compute::Params& p, const QString& slot, const QString& what);
 
 class ResultSources : public QObject {
@@ -46,7 +48,8 @@ public:
 private:
     Document* doc_;
     Views v_;
-    std::map<quint64, QString> pending_;  // job id -> source text taken when it was submitted
+    struct Pending { QString full, context; };
+    std::map<quint64, Pending> pending_;  // job id -> its source, taken when it was submitted
 };
 
 }  // namespace warplab::app
