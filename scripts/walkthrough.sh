@@ -158,12 +158,14 @@ file_dialog "$study"
 sleep 3
 shot study-open 2
 
-# 11. The keys after all those dialogs: S marks seizures, "-" zooms out the amplitude.
+# 11. The keys after all those dialogs still reach the traces: Q chooses Query in "Mark".
 key q
 shot keys-after-dialogs 0.5
 
 # 12. F1: the keys and gestures.
 key F1
+sleep 1
+key ctrl+End  # the mouse gestures at the end of the list
 shot help 1
 key Escape
 

@@ -9,7 +9,7 @@ namespace warplab::widgets {
 
 ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent) {
     setTextFormat(Qt::PlainText);
-    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens its dock
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);  // one line; never widens its dock
 }
 
 void ElidedLabel::setFullText(const QString& text) {
@@ -18,6 +18,11 @@ void ElidedLabel::setFullText(const QString& text) {
 }
 
 QSize ElidedLabel::minimumSizeHint() const { return {20, QLabel::minimumSizeHint().height()}; }
+
+QSize ElidedLabel::sizeHint() const {
+    const int frame = width() - contentsRect().width();
+    return {fontMetrics().horizontalAdvance(full_) + frame + 4, QLabel::sizeHint().height()};
+}
 
 void ElidedLabel::resizeEvent(QResizeEvent* event) {
     QLabel::resizeEvent(event);

@@ -14,6 +14,7 @@ public:
     QString fullText() const { return full_; }
     bool isElided() const { return shown_ != full_; }
     QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;  // the whole text: where there is room, it all shows
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

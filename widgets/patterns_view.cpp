@@ -115,7 +115,7 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(source_);
-    layout->addWidget(split);
+    layout->addWidget(split, 1);
     clear();
 }
 
@@ -174,8 +174,11 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                           .arg(QString::fromStdString(r.kernel))
                           .arg(r.seconds, 0, 'f', 2));
     signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
-    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("quality (AUC, unitless)")
-                                                                                     : tr("quality (information gain, bits)"));
+    // Short headers: the table shares a dock of about 500 px with the plots.
+    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("AUC (unitless)") : tr("gain (bits)"));
+    table_->horizontalHeaderItem(ColQuality)->setToolTip(r.quality == compute::Quality::Auc
+                                                             ? tr("quality: area under the ROC curve of the pattern's distances, unitless")
+                                                             : tr("quality: information gain of the best split of the distances, bits"));
     // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
     histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ + QString::fromUtf8("\u00b2)"));
 

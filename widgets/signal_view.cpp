@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include "io/io_error.h"
+#include "widgets/elided_label.h"
 #include "widgets/filter_text.h"
 #include "widgets/min_max_envelope.h"
 #include "widgets/value_units.h"
@@ -62,7 +63,9 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     scaleLabel_ = new QLabel;
     top->addWidget(scaleLabel_);
     top->addSpacing(12);
-    filterLabel_ = new QLabel;
+    auto* filterLabel = new ElidedLabel;  // cut before it would widen the window
+    filterLabel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    filterLabel_ = filterLabel;
     filterLabel_->setObjectName("filterLabel");
     filterLabel_->setStyleSheet("QLabel { background: #fff3c4; color: #6b4e00; border: 1px solid #d9b44a; padding: 0 4px; }");
     filterLabel_->setToolTip(tr("Filters applied to the traces (View ▸ Filters…, Ctrl+T)"));
@@ -386,7 +389,7 @@ void SignalView::reloadTraces() {
 void SignalView::setFilters(const io::FilterSettings& filters) {
     filters_ = filters;
     const QString text = filterText();
-    filterLabel_->setText(text);
+    static_cast<ElidedLabel*>(filterLabel_)->setFullText(text);
     filterLabel_->setVisible(!text.isEmpty());
     updateExportTitle();
     reloadTraces();

@@ -26,6 +26,7 @@
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
+#include "widgets/elided_label.h"
 #include "widgets/patterns_view.h"
 #include "widgets/plot_export.h"
 #include "widgets/recording_access.h"
@@ -301,7 +302,7 @@ private Q_SLOTS:
     }
 
     void filtersAreShownOnTheTraces() {
-        auto* label = w_->signalView()->findChild<QLabel*>("filterLabel");
+        auto* label = w_->signalView()->findChild<widgets::ElidedLabel*>("filterLabel");
         QVERIFY(label);
         QVERIFY(!label->isVisible());
         io::FilterSettings f;
@@ -311,7 +312,7 @@ private Q_SLOTS:
         w_->document()->setFilters(f);
         QCOMPARE(w_->signalView()->filterText(), QString::fromUtf8("Filters: 1\u201330 Hz, notch 60 Hz"));
         QVERIFY(label->isVisible());
-        QCOMPARE(label->text(), w_->signalView()->filterText());
+        QCOMPARE(label->fullText(), w_->signalView()->filterText());
         w_->document()->setFilters({});
         QVERIFY(!label->isVisible());
     }
