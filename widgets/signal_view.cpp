@@ -325,7 +325,9 @@ void SignalView::setUnitsPerLane(double units) {
     if (!(units > 0)) return;
     unitsPerLane_ = units;
     const QString unit = rec_ && !signalList(*rec_).empty() ? displayUnit(QString::fromStdString(signalList(*rec_)[0].unit)) : QString();
-    scaleLabel_->setText(tr("Scale: %1 %2 per channel (+/−)").arg(units, 0, 'g', 4).arg(unit));
+    // Short, so that the filters beside it keep their room; the keys are in the tooltip.
+    scaleLabel_->setText(tr("Scale: %1 %2/channel").arg(units, 0, 'g', 4).arg(unit));
+    scaleLabel_->setToolTip(tr("Amplitude per channel lane: + / − change it, right-click a channel for its own gain"));
     reloadTraces();
 }
 
