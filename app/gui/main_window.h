@@ -32,6 +32,8 @@ class AnalysisController;
 class DockLayout;
 class StudyController;
 class ErrorDialogs;
+class UnsavedGuard;
+struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -65,6 +67,11 @@ public:
     bool saveSession(const QString& path);
     bool openSession(const QString& path);
     const ActionTable& actions() const { return actions_; }
+    // Unsaved marks and the recovery journal (main_window_recovery.cpp).
+    UnsavedGuard* unsavedGuard() const { return guard_; }
+    // At start: offers the states a crash left (RecoveryDialog); returns its choice.
+    int offerRecovery();
+    bool restoreRecovery(const RecoveryEntry& entry);
     QStringList recentFiles() const;
 
     // Non-modal, so the window stays live and tests can find it (object name "errorDialog").
@@ -93,6 +100,7 @@ private:
     void buildStudy();  // main_window_study.cpp
     void addStudyFileActions(const QString& menu);
     void addStudyAnalysisActions(const QString& menu);
+    void buildRecovery();  // main_window_recovery.cpp
 
     Document* doc_;
     JobRunner* runner_;
@@ -116,6 +124,7 @@ private:
     DockLayout* layout_ = nullptr;  // result docks collapsed until a result; saved layout
     ActionTable actions_;
     ErrorDialogs* errors_ = nullptr;  // error_dialogs.h: replaced, closed once obsolete
+    UnsavedGuard* guard_ = nullptr;
 };
 
 }  // namespace warplab::app

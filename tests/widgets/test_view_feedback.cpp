@@ -23,6 +23,7 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
+#include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -95,6 +96,7 @@ private Q_SLOTS:
         w_->resize(1280, 800);
         w_->show();
         QVERIFY(QTest::qWaitForWindowExposed(w_));
+        w_->unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });  // test_unsaved_marks asks
         QVERIFY(w_->openFile(kSeizure));
     }
     void cleanup() {
