@@ -165,7 +165,6 @@ void DistanceMatrixView::clear() {
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     hover_->setText(" ");
     setSource({});
-    plot_->setVisible(false);  // no axes of a matrix that is gone
     info_->setText(tr("No distance matrix yet: run Distance matrix (channels of the visible window)."));
     updateOrderItems();
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -305,7 +304,6 @@ void DistanceMatrixView::redraw() {
         for (std::size_t j = 0; j < d.cols; ++j) map_->data()->setCell(int(j), int(i), d.values[i * d.cols + j]);
     map_->rescaleDataRange(true);
     scale_->setVisible(true);
-    plot_->setVisible(true);
     auto labelAxis = [](QCPAxis* axis, const std::vector<std::string>& names, std::size_t count) {
         if (!names.empty() && count <= std::size_t(kMaxLabels)) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
