@@ -31,7 +31,7 @@ std::size_t upperTileCount(std::size_t n, std::size_t side) {
     return t * (t + 1) / 2;
 }
 
-// Forwards progress at most every 40 ms (STYLE.md: about 25 updates a second), always the end.
+// Forwards progress at most every 40 ms (about 25 updates a second: smooth to the eye, cheap to draw), always the end.
 class ProgressThrottle {
 public:
     ProgressThrottle(const ProgressFn& fn, double total) : fn_(fn), total_(total > 0 ? total : 1) {}

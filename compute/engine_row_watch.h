@@ -1,6 +1,6 @@
 // Cancellation and progress for the engine's row-by-row reference recurrences (Engine::align):
 // a reference::RowHook that throws EngineError(Cancelled) as soon as the token fires and
-// forwards the fraction of rows done at most every 40 ms (STYLE.md: about 25 updates a second).
+// forwards the fraction of rows done at most every 40 ms (about 25 updates a second).
 #pragma once
 #include <chrono>
 #include <memory>

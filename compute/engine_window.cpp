@@ -49,6 +49,8 @@ WindowSearchParams prepareWindowSearch(const Series& query, const Series& refere
     wp.begin = scope.begin;
     wp.end = scope.end;
     wp.excludedStarts = scope.excluded;
+    for (const ExcludedSpan& s : scope.spans)
+        if (auto r = spanExcludedStarts(s, query.length)) wp.excludedStarts.push_back(*r);
     wp.threads = options.threads;
     wp.bruteForce = options.kernel == "cpu.reference";
     return wp;
@@ -94,7 +96,7 @@ std::vector<Match> Engine::windowSearch(const Series& query, const Series& refer
 
 std::vector<Match> Engine::search(const Series& query, const Series& ref, const Params& params,
                                   const RunOptions& options, const SearchScope& scope) {
-    if (scope.excluded.empty() && scope.precision == SearchPrecision::Fp32 && scope.begin == 0 &&
+    if (scope.excluded.empty() && scope.spans.empty() && scope.precision == SearchPrecision::Fp32 && scope.begin == 0 &&
         scope.end == SIZE_MAX)
         return search(query, ref, params, options);
     if (scope.begin != 0 || scope.end != SIZE_MAX)
@@ -111,7 +113,10 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
     // the GPU normalises on the device.
     Series qs, rs;
 #if WARPLAB_HAVE_GPU
-    if ((namesGpu(options) || options.backend == Backend::Auto || half2) && gpu::available() && query.dims == 1) {
+    // A span to keep clear is judged by every end column's start, which the device's last row
+    // does not carry: that search runs on the CPU (the series the query was cut from, once).
+    if (scope.spans.empty() && (namesGpu(options) || options.backend == Backend::Auto || half2) &&
+        gpu::available() && query.dims == 1) {
         const auto prec = half2 ? gpu::SdtwPrecision::Half2 : gpu::SdtwPrecision::Fp32;
         gpu::SdtwOptions o = detail::gpuSearchOptions(options);
         if (scope.excluded.empty() || !half2) {
@@ -152,21 +157,24 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
         done = true;
     }
 #endif
-    if (!done && half2)
+    if (!done && half2 && scope.spans.empty())
         throw EngineError(K::Device, "precision", "half2 needs a CUDA or HIP device (none available here)");
-    if (!done && namesGpu(options))
+    if (!done && namesGpu(options) && scope.spans.empty())
         throw EngineError(K::Device, "backend", "no available GPU searches on this machine");
     if (!done) {
-        if (!options.kernel.empty() && options.kernel != "cpu.reference" && options.kernel != "cpu.simd")
+        if (scope.spans.empty() && !options.kernel.empty() && options.kernel != "cpu.reference" &&
+            options.kernel != "cpu.simd")
             throw EngineError(K::BadParameter, "kernel", options.kernel + " does not search (sdtw)");
         // cpu.reference: the one-core sweep the parallel one is held to; otherwise all cores,
         // telling progress as the columns are swept.
         const Series& qp = detail::normalisedIfAsked(query, params, qs);
         const Series& rp = detail::normalisedIfAsked(ref, params, rs);
         matches = options.kernel == "cpu.reference"
-                      ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded)
+                      ? reference::sdtwTopK(qp, rp, params.cost == Cost::Absolute, params.topk, scope.excluded,
+                                            scope.spans)
                       : reference::sdtwTopKParallel(qp, rp, params.cost == Cost::Absolute, params.topk,
-                                                    scope.excluded, options.threads, options.cancel, options.progress);
+                                                    scope.excluded, options.threads, options.cancel, options.progress,
+                                                    scope.spans);
     }
     for (Match& mt : matches) mt.cost = detail::finish(mt.cost, params);
     if (options.progress) options.progress(1.0);

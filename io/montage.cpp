@@ -12,7 +12,21 @@ std::string trim(const std::string& s) {
     return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
+std::string reading(const Recording& rec, const Derivation& d) {
+    const std::string plus = rec.signals()[std::size_t(d.plus)].displayName;
+    return d.minus < 0 ? plus : "(" + plus + ") minus (" + rec.signals()[std::size_t(d.minus)].displayName + ")";
+}
+
 }  // namespace
+
+std::string derivationReading(const Recording& rec, const Derivation& d) {
+    if (d.minus < 0) return {};
+    const std::string& a = rec.signals()[std::size_t(d.plus)].displayName;
+    const std::string& b = rec.signals()[std::size_t(d.minus)].displayName;
+    // Only worth saying when a '-' of the expression belongs to a label.
+    if (a.find('-') == std::string::npos && b.find('-') == std::string::npos) return {};
+    return "\"" + d.name + "\" read as " + reading(rec, d);
+}
 
 std::vector<Derivation> resolveMontage(const Recording& rec, const std::vector<std::string>& expressions) {
     std::vector<Derivation> out;
@@ -21,7 +35,8 @@ std::vector<Derivation> resolveMontage(const Recording& rec, const std::vector<s
         return out;
     }
     for (std::size_t i = 0; i < expressions.size(); ++i) {
-        const std::string field = "montage[" + std::to_string(i) + "]";
+        // Derivations are typed one per line: errors name the 1-based line.
+        const std::string field = "line " + std::to_string(i + 1);
         const std::string e = trim(expressions[i]);
         if (e.empty()) throw IoError(rec.path(), field, "empty derivation");
         if (int whole = rec.findSignal(e); whole >= 0) {
@@ -38,7 +53,12 @@ std::vector<Derivation> resolveMontage(const Recording& rec, const std::vector<s
             throw IoError(rec.path(), field, "\"" + e + "\" names no signal and no pair A-B of signals");
         if (candidates.size() > 1)
             throw IoError(rec.path(), field, "\"" + e + "\" is ambiguous: it splits into signal pairs in " +
-                                                 std::to_string(candidates.size()) + " ways; use #N-#M");
+                                                 std::to_string(candidates.size()) + " ways (" + [&] {
+                                                     std::string ways;
+                                                     for (const auto& c : candidates)
+                                                         ways += (ways.empty() ? "" : ", ") + reading(rec, c);
+                                                     return ways;
+                                                 }() + "); use #N-#M (signal numbers from 0)");
         const auto& sa = rec.signals()[candidates[0].plus];
         const auto& sb = rec.signals()[candidates[0].minus];
         if (sa.rateHz != sb.rateHz || sa.samples != sb.samples)

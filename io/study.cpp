@@ -16,6 +16,7 @@
 #include "io/io_error.h"
 #include "io/recording_backends.h"
 #include "io/study_summary.h"
+#include "io/summary_crops.h"
 #include "io/text_table.h"
 
 namespace warplab::io {
@@ -315,8 +316,15 @@ struct StudyBuilder {
             const ChbSummary sum = parseChbSummary(o.seizureSummary);
             for (const auto& e : sum.entries) {
                 const int r = st.findRecording(e.file);
-                if (r < 0) continue;
-                for (const auto& [a, z] : e.seizures) st.seizures_.push_back({r, a, z, -1, "summary"});
+                if (r >= 0) {
+                    for (const auto& [a, z] : e.seizures) st.seizures_.push_back({r, a, z, -1, "summary"});
+                    continue;
+                }
+                // Excerpts of the file ("chb01_03_Seizure.edf" of chb01_03.edf): placed by their
+                // clock start within the file's (summary_crops.h).
+                for (std::size_t k = 0; k < st.recordings_.size(); ++k)
+                    for (const auto& [a, z] : cropSeizures(e, st.recordings_[k]))
+                        st.seizures_.push_back({int(k), a, z, -1, "summary (excerpt of " + e.file + ")"});
             }
         }
         st.sortSeizures();

@@ -32,4 +32,9 @@ ChbSummary parseChbSummary(const std::string& path);
 // True when the file's first kilobyte holds a "File Name:" or "Data Sampling Rate:" line.
 bool looksLikeChbSummary(const std::string& path);
 
+// The CHB-MIT summary of a folder: the one file whose name ends in "summary.txt"
+// (case-insensitive) and reads like a summary; "" when there is none or more than one
+// (defined in summary_crops.cpp).
+std::string chbSummaryInFolder(const std::string& folder);
+
 }  // namespace warplab::io

@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QVBoxLayout>
 
 namespace warplab::widgets {
 
@@ -23,7 +24,15 @@ SearchOptionsBar::SearchOptionsBar(bool gpuPresent, QWidget* parent) : QWidget(p
     band_->setToolTip(tr("Sakoe-Chiba half-width as a percentage of the query length (window mode)"));
     bandLabel_ = new QLabel(tr("band"));
     self_ = new QCheckBox(tr("include the query itself"));
-    self_->setToolTip(tr("Off: the query's own place (its start or end +- half its length) is not reported."));
+    self_->setToolTip(tr("Off: no match that overlaps the query's own place (same recording and channel) is "
+                         "reported, beyond the overlap allowed beside it."));
+    tolerance_ = new QDoubleSpinBox;
+    tolerance_->setRange(0, 3600);
+    tolerance_->setDecimals(2);
+    tolerance_->setSingleStep(0.1);
+    tolerance_->setSuffix(tr(" s"));
+    tolerance_->setToolTip(tr("Overlap with the query's own place still allowed, in seconds (0: no shared sample)"));
+    tolerance_->setAccessibleName(tr("overlap allowed with the query"));
     precision_ = new QComboBox;
     precision_->addItem(tr("fp32"));
     precision_->addItem(tr("half2"));
@@ -32,16 +41,27 @@ SearchOptionsBar::SearchOptionsBar(bool gpuPresent, QWidget* parent) : QWidget(p
     precisionLabel_ = new QLabel(tr("precision"));
     precision_->setVisible(gpuPresent);
     precisionLabel_->setVisible(gpuPresent);
-    auto* l = new QHBoxLayout(this);
-    l->setContentsMargins(0, 0, 0, 0);
+    // Two rows, so that the bar fits beside the traces: the mode and its settings, then what
+    // happens to the query's own place.
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto* l = new QHBoxLayout;
+    rows->addLayout(l);
     l->addWidget(new QLabel(tr("mode")));
     l->addWidget(mode_);
     l->addWidget(bandLabel_);
     l->addWidget(band_);
-    l->addWidget(self_);
     l->addWidget(precisionLabel_);
     l->addWidget(precision_);
     l->addStretch(1);
+    auto* self = new QHBoxLayout;
+    rows->addLayout(self);
+    self->addWidget(self_);
+    toleranceLabel_ = new QLabel(tr("overlap allowed"));
+    toleranceLabel_->setToolTip(tolerance_->toolTip());
+    self->addWidget(toleranceLabel_);
+    self->addWidget(tolerance_);
+    self->addStretch(1);
     auto changed = [this] {
         updateEnabled();
         emit choiceChanged();
@@ -49,6 +69,7 @@ SearchOptionsBar::SearchOptionsBar(bool gpuPresent, QWidget* parent) : QWidget(p
     connect(mode_, &QComboBox::currentIndexChanged, this, changed);
     connect(band_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(self_, &QCheckBox::toggled, this, changed);
+    connect(tolerance_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(precision_, &QComboBox::currentIndexChanged, this, changed);
     updateEnabled();
 }
@@ -58,6 +79,8 @@ void SearchOptionsBar::updateEnabled() {
     band_->setEnabled(window);
     bandLabel_->setEnabled(window);
     precision_->setEnabled(!window);
+    tolerance_->setEnabled(!self_->isChecked());
+    toleranceLabel_->setEnabled(!self_->isChecked());
 }
 
 SearchChoice SearchOptionsBar::choice() const {
@@ -65,6 +88,7 @@ SearchChoice SearchOptionsBar::choice() const {
     c.window = mode_->currentIndex() == 1;
     c.bandPercent = band_->value();
     c.includeSelf = self_->isChecked();
+    c.toleranceS = tolerance_->value();
     c.half2 = precision_->isVisible() && precision_->currentIndex() == 1;
     return c;
 }
@@ -73,6 +97,7 @@ void SearchOptionsBar::setChoice(const SearchChoice& c) {
     mode_->setCurrentIndex(c.window ? 1 : 0);
     band_->setValue(c.bandPercent);
     self_->setChecked(c.includeSelf);
+    tolerance_->setValue(c.toleranceS);
     precision_->setCurrentIndex(c.half2 ? 1 : 0);
 }
 

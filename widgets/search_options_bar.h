@@ -16,6 +16,7 @@ struct SearchChoice {
     bool window = false;       // false: subsequence DTW (METRICS.md sdtw)
     double bandPercent = 5.0;  // window mode: w = floor(bandPercent / 100 * m)
     bool includeSelf = false;  // keep the query's own place (excluded by default)
+    double toleranceS = 0.0;   // overlap with the query's own place still allowed, seconds
     bool half2 = false;        // subsequence mode on a GPU: half2 (rescored in fp32)
 };
 
@@ -36,6 +37,8 @@ private:
     QDoubleSpinBox* band_;
     QLabel* bandLabel_;
     QCheckBox* self_;
+    QDoubleSpinBox* tolerance_;
+    QLabel* toleranceLabel_ = nullptr;
     QComboBox* precision_;
     QLabel* precisionLabel_;
 };

@@ -1,5 +1,5 @@
 // `warplab-cli info FILE [--json]`: header facts of a recording or series file. The JSON form
-// has exactly the fields of DESIGN.md; the plain form is tab-separated text for shell use.
+// has exactly the fields of docs/CLI.md; the plain form is tab-separated text for shell use.
 #include <cstdio>
 #include <iostream>
 #include <memory>

@@ -57,6 +57,7 @@ void runSearch(const SearchOptions& o) {
     params.metric = compute::Metric::Sdtw;
     params.topk = o.top;
     compute::validate(params);
+    exclusionToleranceSamples(o.modes.exclusionTolerance, 1.0);  // its form, before any file is read
     const bool window = o.modes.mode == "window";
     // The GPUs the search may use start while the files are read (device_list.h), and the search
     // begins once they have: starting a context takes a good part of a second per device, which
@@ -90,9 +91,10 @@ void runSearch(const SearchOptions& o) {
             if (!o.modes.includeSelf &&
                 std::filesystem::path(o.query).filename().string() == src.recording)
                 if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, "")) {
-                    sc.excluded = selfExclusion(*span, q.length, window);
+                    sc.spans = {selfExclusion(*span, o.modes)};
                     // Said before the list, as for one reference, naming the series it applies to.
-                    log.notes += selfExclusionNote(*span, sc.excluded, window, src.recording + ", channel " + src.channel);
+                    log.notes += selfExclusionNote(sc.spans.front(), q.length, window,
+                                                   src.recording + ", channel " + src.channel);
                 }
             OneSearch one = searchOne(q, ref, p, ro, o.modes, sc);
             log.stats += one.stats;  // summed over every (recording, channel) searched
@@ -126,8 +128,8 @@ void runSearch(const SearchOptions& o) {
         const std::string refChannel = o.referenceChannel.empty() ? o.series.channel : o.referenceChannel;
         if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.reference.front(), refChannel,
                                              o.referenceWindow)) {
-            scope.excluded = selfExclusion(*span, query.length, window);
-            note = selfExclusionNote(*span, scope.excluded, window);
+            scope.spans = {selfExclusion(*span, o.modes)};
+            note = selfExclusionNote(scope.spans.front(), query.length, window);
         }
     }
     OneSearch found;

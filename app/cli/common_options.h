@@ -1,5 +1,5 @@
 // Options every warplab-cli command shares, declared once so that the spelling, defaults and
-// validation are the same everywhere (DESIGN.md "warplab-cli"):
+// validation are the same everywhere (docs/CLI.md):
 //   metric options  --metric --band --gamma --nu --lambda --degree --cost --znorm --sqrt -> compute::Params
 //   run options     --backend --kernel --threads --progress                          -> compute::RunOptions
 //   series options  --label-column --multivariate --channel --window --rate         -> io::SeriesFileOptions
@@ -22,7 +22,7 @@ class App;
 
 namespace warplab::cli {
 
-// Exit codes of DESIGN.md: 0 success, 1 failure, 2 bad input (parse errors included).
+// Exit codes of docs/CLI.md: 0 success, 1 failure, 2 bad input (parse errors included).
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;

@@ -1,4 +1,4 @@
-// warplab-cli: the headless front end of WarpLab (DESIGN.md "warplab-cli"). Each subcommand lives
+// warplab-cli: the headless front end of WarpLab (docs/CLI.md). Each subcommand lives
 // in its own cmd_*.cpp; this file only assembles them.
 #include <CLI/CLI.hpp>
 

@@ -111,6 +111,8 @@ std::vector<compute::Match> searchMpi(const compute::Series& query, const Refere
     if (r + 1 < K) sendColumn(mine.endColumn, r + 1);
     // Excluded ends (self-exclusion) leave every round, as the single-process search's do.
     for (const auto& [lo, hi] : scope.excluded) ref::sdtwStretchExclude(mine, lo, hi);
+    // Ends whose match overlaps the query's own place, by the starts of the exact stretch.
+    for (const compute::ExcludedSpan& s : scope.spans) ref::sdtwStretchExcludeOverlapping(mine, s);
 
     // METRICS.md's top-k over every stretch: the best (cost, then column) of all ranks, then
     // its neighbourhood excluded everywhere.
@@ -187,7 +189,11 @@ std::vector<compute::Match> windowSearchMpi(const compute::Series& query, const 
         local.begin = s0 - lo;
         local.end = s1 - lo;
         local.excluded.clear();
-        for (const auto& [x, y] : scope.excluded)
+        local.spans.clear();
+        std::vector<std::pair<std::size_t, std::size_t>> excluded = scope.excluded;  // global starts
+        for (const compute::ExcludedSpan& s : scope.spans)
+            if (auto r = compute::spanExcludedStarts(s, m)) excluded.push_back(*r);
+        for (const auto& [x, y] : excluded)
             if (y >= lo) local.excluded.emplace_back(std::max(x, lo) - lo, y - lo);
         compute::RunOptions o = options;
         o.shareIndex = 0;

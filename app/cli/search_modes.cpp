@@ -28,7 +28,13 @@ void addSearchModeOptions(CLI::App& cmd, SearchModeFlags& o) {
                    "window mode: half-width as a fraction of the query length, floor(F * m) (0 .. 1)");
     cmd.add_flag("--include-self", o.includeSelf,
                  "keep matches at the query's own place when the query is a --window of the searched channel "
-                 "(excluded by default: its start (window) or end (subsequence) +- floor(m/2))");
+                 "(by default no match overlapping the query's samples in the recording and channel it was cut "
+                 "from is reported; docs/SEARCH.md)");
+    cmd.add_option("--exclusion-tolerance", o.exclusionTolerance,
+                   "overlap with the query's own place still allowed: N samples, or seconds with an s suffix "
+                   "(0.25s); 0 = no shared sample")
+        ->option_text("N|Xs")
+        ->capture_default_str();
     cmd.add_flag("--stats", o.stats,
                  "print on stderr how long the search took (files not counted); window mode: also how many windows "
                  "each pruning stage removed");
@@ -62,7 +68,7 @@ std::optional<SelfSpan> querySpanInReference(const std::string& queryPath, const
     const long long rStart = std::llround(ro.windowStartS.value_or(0.0) * rate);
     const long long first = qStart - rStart, last = first + qLen - 1;
     if (qLen < 1 || last < 0) return std::nullopt;
-    return SelfSpan{std::size_t(std::max(0LL, first)), std::size_t(last)};
+    return SelfSpan{std::size_t(std::max(0LL, first)), std::size_t(last), rate};
 }
 
 int windowBand(const SearchModeFlags& o, std::size_t m) {
@@ -77,8 +83,27 @@ int windowBand(const SearchModeFlags& o, std::size_t m) {
     return int(std::floor(f * double(m)));
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> selfExclusion(const SelfSpan& span, std::size_t m, bool window) {
-    return {compute::exclusionZone(window ? span.first : span.last, m)};
+std::size_t exclusionToleranceSamples(const std::string& text, double rateHz) {
+    const bool seconds = !text.empty() && (text.back() == 's' || text.back() == 'S');
+    const std::string number = seconds ? text.substr(0, text.size() - 1) : text;
+    double v = -1;
+    std::size_t used = 0;
+    try {
+        v = std::stod(number, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (number.empty() || used != number.size() || !(v >= 0) || !std::isfinite(v) || (!seconds && v != std::floor(v)))
+        throw compute::EngineError(K::BadParameter, "exclusion-tolerance",
+                                   "'" + text + "' is not a whole number of samples (N) or seconds (Xs), >= 0");
+    if (seconds && !(rateHz > 0))
+        throw compute::EngineError(K::BadParameter, "exclusion-tolerance",
+                                   "seconds need a sampling rate; give samples (N) for this series");
+    return std::size_t(seconds ? std::llround(v * rateHz) : v);
+}
+
+compute::ExcludedSpan selfExclusion(const SelfSpan& span, const SearchModeFlags& o) {
+    return compute::ExcludedSpan{span.first, span.last, exclusionToleranceSamples(o.exclusionTolerance, span.rateHz)};
 }
 
 OneSearch searchOne(const compute::Series& query, const compute::Series& reference, compute::Params params,
@@ -106,12 +131,16 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
     return out;
 }
 
-std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<std::size_t, std::size_t>>& ex,
-                              bool window, const std::string& where) {
+std::string selfExclusionNote(const compute::ExcludedSpan& ex, std::size_t m, bool window, const std::string& where) {
     std::ostringstream s;
-    s << "# self-exclusion: the query is samples " << span.first << ".." << span.last
-      << " of " << where << "; matches with " << (window ? "start" : "end") << " in " << ex.front().first
-      << ".." << ex.front().second << " are not reported (--include-self keeps them)\n";
+    s << "# self-exclusion: the query is samples " << ex.first << ".." << ex.last << " of " << where
+      << "; no match overlapping it";
+    if (ex.tolerance > 0) s << " by more than " << ex.tolerance << " samples";
+    s << " is reported";
+    if (window) {
+        if (auto st = compute::spanExcludedStarts(ex, m)) s << " (starts " << st->first << ".." << st->second << ")";
+    }
+    s << " (--include-self keeps them)\n";
     return s.str();
 }
 

@@ -19,6 +19,7 @@ struct SearchModeFlags {
     std::optional<int> band;           // window: Sakoe-Chiba half-width in samples
     std::optional<double> bandFraction;  // window: half-width as a fraction of the query length
     bool includeSelf = false;
+    std::string exclusionTolerance = "0";  // samples, or seconds with an "s" suffix ("0.25s")
     bool stats = false;
     std::string precision = "fp32";    // fp32 | half2 (subsequence, GPU)
 };
@@ -28,6 +29,7 @@ void addSearchModeOptions(CLI::App& cmd, SearchModeFlags& o);
 // signal): the reference indices of its first and last sample.
 struct SelfSpan {
     std::size_t first = 0, last = 0;
+    double rateHz = 0;  // of the searched channel (turns a tolerance in seconds into samples)
 };
 // Same recording file and signal, query window given: the span in reference indices (the
 // reference window's start subtracted). std::nullopt when the query is not a region of the
@@ -41,10 +43,14 @@ std::optional<SelfSpan> querySpanInReference(const std::string& queryPath, const
 // the option for a negative band or a fraction outside [0, 1], or both given.
 int windowBand(const SearchModeFlags& o, std::size_t m);
 
-// The exclusion of the query's own place: window mode, starts first-h .. first+h; subsequence
-// mode, ends last-h .. last+h (h = floor(m/2)): exactly what the METRICS.md exclusion zone
-// removes had the query's own place been reported first. Clipped at 0.
-std::vector<std::pair<std::size_t, std::size_t>> selfExclusion(const SelfSpan& span, std::size_t m, bool window);
+// --exclusion-tolerance in samples: "N" samples, or "Xs" seconds at `rateHz` (rounded to the
+// nearest sample). Throws EngineError(BadParameter) naming the option for anything else.
+std::size_t exclusionToleranceSamples(const std::string& text, double rateHz);
+
+// The exclusion of the query's own place (compute/core/overlap_exclusion.h, docs/SEARCH.md):
+// no reported match overlaps samples span.first..span.last by more than the tolerance, in
+// both modes.
+compute::ExcludedSpan selfExclusion(const SelfSpan& span, const SearchModeFlags& o);
 
 struct OneSearch {
     std::vector<compute::Match> matches;
@@ -59,8 +65,9 @@ OneSearch searchOne(const compute::Series& query, const compute::Series& referen
 
 // The `#` lines printed on stderr before the CSV (self-exclusion, stats).
 // `where` names the searched series ("s_c.edf, channel CZ" in a search of several).
-std::string selfExclusionNote(const SelfSpan& span, const std::vector<std::pair<std::size_t, std::size_t>>& excluded,
-                              bool window, const std::string& where = "the searched channel");
+// `m` and `window`: the query's length and the mode, for the window mode's excluded starts.
+std::string selfExclusionNote(const compute::ExcludedSpan& excluded, std::size_t m, bool window,
+                              const std::string& where = "the searched channel");
 std::string statsNote(const compute::WindowSearchStats& s, double seconds);
 // What a search over many references says on stderr besides its list: the self-exclusion
 // notes and, in window mode, the pruning counts and the search time summed over them.

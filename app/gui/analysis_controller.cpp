@@ -31,6 +31,16 @@ QString bytesText(std::uint64_t b) {
     return g >= 1 ? QObject::tr("%1 GiB").arg(g, 0, 'f', 1) : QObject::tr("%1 MiB").arg(double(b) / (1024.0 * 1024), 0, 'f', 1);
 }
 
+// [s, e] clipped to where the channel has samples (0 .. its samples / rate): a window or a
+// region reaching past the end names, in every title, the stretch actually analysed.
+void clipToChannel(const io::Recording& rec, int channel, double& s, double& e) {
+    const auto& sigs = widgets::signalList(rec);
+    if (channel < 0 || channel >= int(sigs.size()) || !(sigs[std::size_t(channel)].rateHz > 0)) return;
+    const double end = double(sigs[std::size_t(channel)].samples) / sigs[std::size_t(channel)].rateHz;
+    s = std::clamp(s, 0.0, end);
+    e = std::clamp(e, s, end);
+}
+
 const io::Region* lastOfKind(const std::vector<io::Region>& regions, io::RegionKind kind) {
     for (auto it = regions.rbegin(); it != regions.rend(); ++it)
         if (it->kind == kind) return &*it;
@@ -75,6 +85,10 @@ quint64 AnalysisController::alignMarkedRegions() {
 }
 
 quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, double sy, double ey) {
+    if (auto rec = doc_->recording()) {
+        clipToChannel(*rec, cx, sx, ex);
+        clipToChannel(*rec, cy, sy, ey);
+    }
     compute::Series x, y;
     try {
         x = doc_->segment(cx, sx, ex);
@@ -119,7 +133,10 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
 quint64 AnalysisController::channelDistanceMatrix() {
     auto rec = doc_->recording();
     if (!rec) return 0;
-    const double s = v_.signal->windowStart(), e = s + v_.signal->windowLength();
+    double s = v_.signal->windowStart(), e = s + v_.signal->windowLength();
+    // The window clipped to the recording's longest channel (rec->durationS()).
+    s = std::clamp(s, 0.0, rec->durationS());
+    e = std::clamp(e, s, rec->durationS());
     compute::SeriesSet set;
     try {
         for (int c = 0; c < int(widgets::signalList(*rec).size()); ++c) set.push_back(doc_->segment(c, s, e));
@@ -224,7 +241,9 @@ quint64 AnalysisController::searchQuery(int topK) {
     const std::size_t m = query.length;
     // The same first sample as Document::segment (floor).
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(q->startS * rate)));
-    if (!choice.includeSelf) scope.excluded = {compute::exclusionZone(choice.window ? first : first + m - 1, m)};
+    // No match may overlap the query's samples (beyond the overlap allowed): overlap_exclusion.h.
+    if (!choice.includeSelf && m > 0)
+        scope.spans = {compute::ExcludedSpan{first, first + m - 1, std::size_t(std::llround(choice.toleranceS * rate))}};
     if (choice.half2 && !choice.window) scope.precision = compute::SearchPrecision::Half2;
     const int band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
     if (choice.window) {
@@ -237,7 +256,11 @@ quint64 AnalysisController::searchQuery(int topK) {
     const QString desc = tr("Top %1 matches of the query %2–%3 s in %4 (%5%6)")
                              .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel))
                              .arg(how)
-                             .arg(choice.includeSelf ? QString() : tr("; its own place excluded"));
+                             .arg(choice.includeSelf ? QString()
+                                  : choice.toleranceS > 0
+                                      ? tr("; its own place excluded: no match overlaps the query by more than %1 s")
+                                            .arg(choice.toleranceS)
+                                      : tr("; its own place excluded: no match overlaps the query"));
     Q_EMIT viewRequested(view);
     const bool window = choice.window;
     return runner_->submit("search", desc, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {

@@ -50,6 +50,8 @@ public:
     // by name, else they cover all channels. Returns false (and errorOccurred) when invalid.
     bool setMontage(const std::vector<std::string>& expressions);
     std::vector<std::string> montage() const;
+    // The recording as opened (what a montage derives from).
+    std::shared_ptr<const io::Recording> recordedRecording() const { return original_; }
 
     // Filters of the view; with applyToAnalysis also of what segment() returns (zero phase).
     const io::FilterSettings& filters() const { return filters_; }

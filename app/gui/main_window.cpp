@@ -19,6 +19,8 @@
 #include <QUndoStack>
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/annotated_seizures.h"
+#include "app/gui/montage_dialog.h"
 #include "app/gui/dock_layout.h"
 #include "app/gui/dock_tabs.h"
 #include "app/gui/document.h"
@@ -222,18 +224,10 @@ void MainWindow::buildActions() {
         if (dialog.exec() == QDialog::Accepted) signal_->setVisibleChannels(dialog.selected());
     });
     add("view.montage", view, tr("&Montage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M)}, [this] {
-        if (!doc_->recording()) return;
-        QStringList current;
-        for (const auto& e : doc_->montage()) current << QString::fromStdString(e);
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Montage"),
-            tr("One derivation per line: a channel as recorded (\"FP1-F7\") or the difference of two (\"Fp1.-F7..\").\n"
-               "Empty: the channels as recorded."), current.join('\n'), &ok);
-        if (!ok) return;
-        std::vector<std::string> expressions;
-        for (const QString& line : text.split('\n', Qt::SkipEmptyParts))
-            if (!line.trimmed().isEmpty()) expressions.push_back(line.trimmed().toStdString());
-        doc_->setMontage(expressions);
+        montageDialog(this, *doc_, *signal_, [this](const QString& t) { statusBar()->showMessage(t, 15000); });
+    });
+    add("view.annotatedSeizures", view, tr("Mark annotated seizures on &open"), {}, [this] {
+        setMarkAnnotatedSeizuresOnOpen(actions_.action("view.annotatedSeizures")->isChecked());
     });
     add("view.filters", view, tr("&Filters…"), {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] { editFilters(); });
     add("view.markSeizure", view, tr("Mark &seizures"), {QKeySequence(Qt::Key_S)}, [this] { signal_->setMarkKind(io::RegionKind::Seizure); });
@@ -296,6 +290,12 @@ void MainWindow::buildActions() {
     undo->setEnabled(false);
     redo->setEnabled(false);
 
+    QAction* annotated = actions_.action("view.annotatedSeizures");
+    annotated->setCheckable(true);
+    annotated->setChecked(markAnnotatedSeizuresOnOpen());
+    annotated->setToolTip(tr("Annotations whose text names a seizure (\"seizure\", \"sz\") become Seizure regions "
+                             "when a recording opens"));
+
     QMenu* fileMenu = actions_.menu(file);
     QMenu* recent = new QMenu(tr("Open &recent"), this);
     recent->setObjectName("recentMenu");
@@ -331,9 +331,13 @@ bool MainWindow::openFile(const QString& path) {
     addRecentFile(path);
     const int saved = guard_->opened();
     const auto rec = doc_->recording();
+    const int seizures = markAnnotatedSeizures(*doc_);  // none when saved regions were read back
     statusBar()->showMessage(tr("Opened %1: %2 channels, %3 s").arg(QFileInfo(path).fileName())
-                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1)
-                             + (saved > 0 ? tr("; %n saved region(s)", nullptr, saved) : QString()), 8000);
+                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1) +
+                                 (saved > 0 ? tr("; %n saved region(s)", nullptr, saved) : QString()) +
+                                 (seizures ? tr("; %n seizure(s) marked from its annotations (View ▸ Mark annotated "
+                                                "seizures on open)", "", seizures)
+                                           : QString()), 8000);
     return true;
 }
 

@@ -63,9 +63,12 @@ bool MainWindow::openStudy(const QString& path) {
     if (!study_->open(path)) return false;
     guard_->markClean();
     const auto st = study_->study();
+    const QString summary = study_->summaryUsed();
     statusBar()->showMessage(tr("Opened the study %1: %2 recordings, %3 channels, %4 seizures")
-                                 .arg(QFileInfo(path).fileName()).arg(st->recordings().size()).arg(st->channels().size())
-                                 .arg(st->seizures().size()), 8000);
+                                 .arg(QFileInfo(QString::fromStdString(st->sourcePath())).fileName()).arg(st->recordings().size())
+                                 .arg(st->channels().size()).arg(st->seizures().size()) +
+                                 (summary.isEmpty() ? QString() : tr(" (from %1)").arg(QFileInfo(summary).fileName())),
+                             8000);
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStringList>
@@ -13,7 +14,9 @@
 #include "compute/engine.h"
 #include "compute/multi_search.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "app/gui/study_missing_dialog.h"
 #include "io/io_error.h"
+#include "io/study_summary.h"
 #include "widgets/study_access.h"
 #include "widgets/metric_panel.h"
 #include "widgets/signal_view.h"
@@ -59,6 +62,10 @@ StudyController::StudyController(Document* doc, JobRunner* runner, widgets::Sign
         box.setDefaultButton(QMessageBox::Yes);
         return box.exec() == QMessageBox::Yes;
     };
+    chooseFolder_ = [this](const QString& title, const QString& text, const QStringList& paths, const QString& start) {
+        StudyMissingDialog dialog(title, text, paths, start, signal_ ? signal_->window() : nullptr);
+        return dialog.exec() == QDialog::Accepted ? dialog.folder() : QString();
+    };
     connect(doc_, &Document::recordingChanged, this, [this] { syncCurrentFromDocument(); });
     connect(signal_, &widgets::SignalView::windowChanged, this, [this] { updateNavigator(); });
     connect(doc_, &Document::regionsChanged, this, [this] {
@@ -71,10 +78,25 @@ StudyController::StudyController(Document* doc, JobRunner* runner, widgets::Sign
 
 StudyController::~StudyController() = default;
 
-bool StudyController::open(const QString& path) {
+bool StudyController::open(const QString& path, const QString& summary) {
     std::unique_ptr<io::Study> st;
+    // A folder with its CHB-MIT summary beside the recordings: seizures from the summary
+    // (a summary that does not parse is said, and the folder opens without it).
+    io::StudyOptions options;
+    QStringList notes;
+    if (QFileInfo(path).isDir()) {
+        const std::string found = summary.isEmpty() ? io::chbSummaryInFolder(path.toStdString()) : summary.toStdString();
+        if (!found.empty()) {
+            try {
+                io::parseChbSummary(found);
+                options.seizureSummary = found;
+            } catch (const std::exception& e) {
+                notes << tr("The summary beside the recordings is not used: %1").arg(q(e.what()));
+            }
+        }
+    }
     try {
-        st = io::Study::open(path.toStdString());
+        st = io::Study::open(path.toStdString(), options);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(tr("Cannot open the study %1").arg(QFileInfo(path).fileName()), q(e.what()));
         return false;
@@ -84,6 +106,20 @@ bool StudyController::open(const QString& path) {
     for (int i : st->missing()) bad << tr("%1: missing (%2)").arg(q(recs[std::size_t(i)].name), q(recs[std::size_t(i)].error));
     for (int i : st->damaged()) bad << tr("%1: damaged (%2)").arg(q(recs[std::size_t(i)].name), q(recs[std::size_t(i)].error));
     const auto first = std::find_if(recs.begin(), recs.end(), [](const io::StudyRecording& r) { return r.status == io::RecordingStatus::Ok; });
+    if (first == recs.end() && st->source() == io::StudySource::Summary) {
+        // A summary copied without its recordings: name it, list the paths it looked for, and
+        // offer to open the folder where they are.
+        const QString name = QFileInfo(path).fileName(), folder = QFileInfo(path).absolutePath();
+        QStringList paths;
+        for (const auto& r : recs) paths << QDir::toNativeSeparators(QFileInfo(q(r.path)).absoluteFilePath());
+        const QString title = tr("Cannot open the study %1").arg(name);
+        const QString text = tr("None of the %n recording(s) named by the summary %1 can be read. The summary looks for "
+                                "them in its own folder, %2; these files are not there:", "", int(recs.size()))
+                                 .arg(name, QDir::toNativeSeparators(folder));
+        const QString chosen = chooseFolder_ ? chooseFolder_(title, text, paths, folder) : QString();
+        if (!chosen.isEmpty()) return open(chosen, QFileInfo(path).absoluteFilePath());
+        return false;
+    }
     if (first == recs.end()) {
         QStringList shown = bad.mid(0, kMaxDialogLines);
         if (bad.size() > shown.size()) shown << tr("… and %1 more").arg(bad.size() - shown.size());
@@ -97,13 +133,14 @@ bool StudyController::open(const QString& path) {
         return false;
     runner_->cancelAll();  // study jobs of the previous study read through it
     study_ = std::shared_ptr<io::Study>(std::move(st));
+    summaryUsed_ = study_->source() == io::StudySource::Summary ? path : q(options.seizureSummary);
     current_ = -1;
     regions_.clear();
     navigator_->setStudy(study_);
     results_->clear();
     if (!goTo(int(first - study_->recordings().begin()), 0)) return false;
-    if (!study_->warnings().empty()) {
-        QStringList w;
+    if (!study_->warnings().empty() || !notes.isEmpty()) {
+        QStringList w = notes;
         for (const auto& s : study_->warnings()) w << q(s);
         Q_EMIT warningsReady(tr("Study warnings"), w.join('\n'));
     }
@@ -115,6 +152,7 @@ void StudyController::close() {
     if (!study_) return;
     runner_->cancelAll();
     study_.reset();
+    summaryUsed_.clear();
     current_ = -1;
     regions_.clear();
     navigator_->setStudy(nullptr);
@@ -275,13 +313,12 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
         p.cost = compute::Cost::Squared;
     }
     const bool window = choice.window, half2 = choice.half2 && !choice.window;
-    // The query would find itself in the series it was cut from (the open
-    // recording, its channel), so matches within floor(m/2) of its own place (its end for
-    // subsequence DTW, its start for windows) are not reported there, as the single-channel
+    // The query would find itself in the series it was cut from (the open recording, its
+    // channel), so no match overlapping its samples there is reported, as the single-channel
     // search does; other series are searched whole.
     const double queryRate = doc_->channelRate(channel);
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(region->startS * queryRate)));
-    const std::size_t selfAt = window ? first : first + (m ? m - 1 : 0);
+    const std::size_t toleranceSamples = std::size_t(std::llround(choice.toleranceS * queryRate));
     const int ownRecording = current_;
     const int ownChannel = (scope == SearchScope::Channel || scope == SearchScope::AllChannels)
                                ? channel
@@ -295,7 +332,8 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                                                 const compute::SearchSource& src, const compute::Params& pp,
                                                 const compute::RunOptions& ro) {
         compute::SearchScope sc;
-        if (selfExcluded && isOwn(src)) sc.excluded = {compute::exclusionZone(selfAt, m)};
+        // No match overlapping the query's samples there (overlap_exclusion.h).
+        if (selfExcluded && isOwn(src) && m > 0) sc.spans = {compute::ExcludedSpan{first, first + m - 1, toleranceSamples}};
         if (half2) sc.precision = compute::SearchPrecision::Half2;
         return window ? compute::Engine::windowSearch(qs, ref, pp, ro, sc) : compute::Engine::search(qs, ref, pp, ro, sc);
     };
@@ -310,7 +348,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
                                  return all;
                              }())))
                              .arg(how)
-                             .arg(selfExcluded ? tr("; its own place excluded") : QString());
+                             .arg(selfExcluded ? tr("; its own place excluded: no match overlaps the query") : QString());
     auto study = study_;  // the sources read through it: it lives as long as the job
     // Without a study, the open recording's own start gives the clock column (as the signal
     // view's clock axis does); empty when the file has no start time.

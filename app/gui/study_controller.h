@@ -12,6 +12,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include "io/regions.h"
 #include "io/session.h"
@@ -51,9 +52,20 @@ public:
     using Confirm = std::function<bool(const QString& title, const QString& text)>;
     void setConfirm(Confirm confirm) { confirm_ = std::move(confirm); }
 
-    // Opens a folder or a CHB-MIT summary and its first readable recording. False (and
-    // errorOccurred) when it cannot be opened; false without an error when the user cancels.
-    bool open(const QString& path);
+    // When none of a summary's recordings can be read: the message, the paths looked for (one
+    // per line) and the summary's folder; returns a folder to open instead (its recordings,
+    // seizures from the summary) or "" (default: StudyMissingDialog). Tests replace it.
+    using ChooseFolder = std::function<QString(const QString& title, const QString& text, const QStringList& paths,
+                                               const QString& startFolder)>;
+    void setChooseFolder(ChooseFolder choose) { chooseFolder_ = std::move(choose); }
+
+    // Opens a folder or a CHB-MIT summary and its first readable recording. A folder that holds
+    // one CHB-MIT summary (chbNN-summary.txt) takes its seizures from it, as does any folder
+    // with `summary` given. False (and errorOccurred) when it cannot be opened; false without
+    // an error when the user cancels.
+    bool open(const QString& path, const QString& summary = {});
+    // The summary the open study's seizures come from ("" when none).
+    QString summaryUsed() const { return summaryUsed_; }
     void close();
     std::shared_ptr<io::Study> study() const { return study_; }
     int currentRecording() const { return current_; }
@@ -107,6 +119,8 @@ private:
     // add, move or remove them), so the study itself is never changed.
     std::map<int, std::vector<io::Region>> regions_;
     Confirm confirm_;
+    ChooseFolder chooseFolder_;
+    QString summaryUsed_;
     std::function<widgets::SearchChoice()> searchChoice_;
 };
 

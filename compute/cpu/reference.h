@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "compute/core/overlap_exclusion.h"
 #include "compute/core/params.h"
 #include "compute/core/results.h"
 #include "compute/core/series.h"
@@ -46,6 +47,11 @@ std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int 
 // masked before the greedy selection (self-exclusion of a query cut from the reference).
 std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k,
                             const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds);
+// The same with, besides, every end column whose match (from its backtracked start to it)
+// overlaps one of `spans` beyond its tolerance masked (overlap_exclusion.h).
+std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k,
+                            const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds,
+                            const std::vector<ExcludedSpan>& spans);
 // Best match cost only.
 double sdtw(const Series& x, const Series& y, bool absCost);
 // Full matrix D (n x m) and the path of the best match (from its start in row 0 to its end).

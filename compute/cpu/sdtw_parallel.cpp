@@ -91,10 +91,12 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
 
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
                                     const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
-                                    const CancelToken* cancel, const ProgressFn& progress) {
+                                    const CancelToken* cancel, const ProgressFn& progress,
+                                    const std::vector<ExcludedSpan>& spans) {
     SdtwStretch s = sdtwStretchParallel(x, y, absCost, 0, y.length, threads, cancel, 0, true, progress);
     const std::size_t m = y.length, half = x.length / 2;
     for (const auto& [lo, hi] : excludedEnds) sdtwStretchExclude(s, lo, hi);
+    for (const ExcludedSpan& span : spans) sdtwStretchExcludeOverlapping(s, span);
     // METRICS.md's greedy top-k, as sdtwTopK: the best end (smallest column on ties), then its
     // neighbourhood +-floor(n/2) out of the later rounds.
     std::vector<Match> out;

@@ -32,6 +32,7 @@ SdtwStretch sdtwStretchParallel(const Series& x, const Series& y, bool absCost, 
 // sdtwTopK(x, y, absCost, k, excludedEnds) on up to `threads` cores; `progress` as above.
 std::vector<Match> sdtwTopKParallel(const Series& x, const Series& y, bool absCost, int k,
                                     const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds, int threads,
-                                    const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
+                                    const CancelToken* cancel = nullptr, const ProgressFn& progress = {},
+                                    const std::vector<ExcludedSpan>& spans = {});
 
 }  // namespace warplab::compute::reference

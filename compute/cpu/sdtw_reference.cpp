@@ -49,12 +49,21 @@ std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int 
 
 std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k,
                             const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds) {
+    return sdtwTopK(x, y, absCost, k, excludedEnds, {});
+}
+
+std::vector<Match> sdtwTopK(const Series& x, const Series& y, bool absCost, int k,
+                            const std::vector<std::pair<std::size_t, std::size_t>>& excludedEnds,
+                            const std::vector<ExcludedSpan>& spans) {
     std::vector<double> cost;
     std::vector<std::size_t> start;
     lastRow(x, y, absCost, cost, start);
     const std::size_t m = y.length, half = x.length / 2;
     for (const auto& r : excludedEnds)
         for (std::size_t j = r.first; j <= r.second && j < m; ++j) cost[j] = kInf;
+    for (const ExcludedSpan& s : spans)
+        for (std::size_t j = 0; j < m; ++j)
+            if (overlapsBeyond(start[j], j, s)) cost[j] = kInf;
     std::vector<Match> out;
     for (int r = 0; r < k; ++r) {
         std::size_t best = m;

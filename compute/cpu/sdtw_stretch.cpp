@@ -102,4 +102,9 @@ void sdtwStretchExclude(SdtwStretch& s, std::size_t lo, std::size_t hi) {
     for (std::size_t j = from; j < to; ++j) s.lastCost[j - s.begin] = kInf;
 }
 
+void sdtwStretchExcludeOverlapping(SdtwStretch& s, const ExcludedSpan& span) {
+    for (std::size_t k = 0; k < s.lastCost.size(); ++k)
+        if (overlapsBeyond(s.lastStart[k], s.begin + k, span)) s.lastCost[k] = kInf;
+}
+
 }  // namespace warplab::compute::reference

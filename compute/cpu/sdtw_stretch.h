@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/core/job.h"
+#include "compute/core/overlap_exclusion.h"
 #include "compute/core/results.h"
 #include "compute/core/series.h"
 
@@ -54,5 +55,8 @@ void sdtwStretchShift(SdtwStretch& s, std::size_t offset);
 Match sdtwStretchBest(const SdtwStretch& s);
 // Excludes columns [lo, hi] (inclusive, global indices) of the stretch from later rounds.
 void sdtwStretchExclude(SdtwStretch& s, std::size_t lo, std::size_t hi);
+// Excludes the end columns whose match overlaps `span` beyond its tolerance (overlap_exclusion.h),
+// judged by each column's start (the stretch must be exact: after sdtwReseed).
+void sdtwStretchExcludeOverlapping(SdtwStretch& s, const ExcludedSpan& span);
 
 }  // namespace warplab::compute::reference

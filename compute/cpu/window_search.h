@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "compute/core/job.h"
+#include "compute/core/overlap_exclusion.h"
 #include "compute/core/results.h"
 
 namespace warplab::compute {
@@ -73,6 +74,9 @@ struct SearchScope {
     std::size_t begin = 0, end = SIZE_MAX;  // window mode: stretch of starts, global indices
     // Inclusive [first, last] ranges never reported: starts (window mode) or ends (subsequence).
     std::vector<std::pair<std::size_t, std::size_t>> excluded;
+    // Spans no reported match may overlap (beyond each one's tolerance): the query's own place
+    // (overlap_exclusion.h). Masked before the top-k selection, like `excluded`.
+    std::vector<ExcludedSpan> spans;
     SearchPrecision precision = SearchPrecision::Fp32;  // subsequence on a GPU only
 };
 

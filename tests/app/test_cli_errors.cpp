@@ -1,5 +1,5 @@
 // Bad input: every case exits with code 2, prints a message naming the problem on stderr and
-// nothing on stdout (DESIGN.md "Bad input"). Failures that are not the user's exit with 1.
+// nothing on stdout (docs/CLI.md, docs/ERRORS.md). Failures that are not the user's exit with 1.
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
-// `warplab-cli info --json`: the fields of DESIGN.md, checked against the headers documented in
-// shared/data/PROVENANCE.md (CHB-MIT EDF, PhysioNet EDF+ with annotations, a UCR text file).
+// `warplab-cli info --json`: the fields of docs/CLI.md, checked against the headers documented in
+// tests/data/PROVENANCE.md (CHB-MIT EDF, PhysioNet EDF+ with annotations, a UCR text file).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -30,12 +30,12 @@ private slots:
         auto r = runCli({"search", "--query", edf_, "--reference", edf_, "--channel", "FP1-F7", "--window", "10:1",
                          "--top", "3"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.err.contains("# self-exclusion: the query is samples 2560..2815"), r.err.constData());
-        QVERIFY(r.err.contains("end in 2687..2943"));
+        QVERIFY2(r.err.contains("# self-exclusion: the query is samples 2560..2815 of the searched channel; no match "
+                                "overlapping it is reported"), r.err.constData());
         const auto rows = parseCsv(r.out);
         QCOMPARE(rows.size(), std::size_t(3));
         for (const auto& row : rows) {
-            QVERIFY(row[3] < 2687 || row[3] > 2943);
+            QVERIFY(row[3] < 2560 || row[2] > 2815);  // no shared sample with the query
             QVERIFY(row[1] > 0);
         }
         // --include-self: rank 1 is the query itself, cost 0, and no note.
@@ -57,11 +57,11 @@ private slots:
         auto r = runCli({"search", "--query", edf_, "--reference", edf_, "--channel", "FP1-F7", "--window", "10:1",
                          "--mode", "window", "--top", "5"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.err.contains("start in 2432..2688"), r.err.constData());
+        QVERIFY2(r.err.contains("(starts 2305..2815)"), r.err.constData());
         const auto rows = parseCsv(r.out);
         QCOMPARE(rows.size(), std::size_t(5));
         for (const auto& row : rows) {
-            QVERIFY(row[2] < 2432 || row[2] > 2688);
+            QVERIFY(row[2] < 2305 || row[2] > 2815);
             QCOMPARE(row[3], row[2] + 255);
         }
         r = runCli({"search", "--query", edf_, "--reference", edf_, "--channel", "FP1-F7", "--window", "10:1",
@@ -72,7 +72,49 @@ private slots:
         r = runCli({"search", "--query", edf_, "--reference", edf_, "--channel", "FP1-F7", "--window", "10:1",
                     "--reference-window", "5:30", "--mode", "window"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.err.contains("samples 1280..1535") && r.err.contains("start in 1152..1408"), r.err.constData());
+        QVERIFY2(r.err.contains("samples 1280..1535") && r.err.contains("(starts 1025..1535)"), r.err.constData());
+    }
+
+    // The query inside the reference: F7-T7, 47.98-51.93 s of the bundled sample (a match of
+    // 47.977-49.770 s, the query on its own first half, was once rank 1). No match overlaps
+    // 47.98-51.93 s; --exclusion-tolerance lets a set overlap through, in samples or seconds,
+    // and a bad one is refused naming the option.
+    void queryInsideReferenceNeverOverlaps() {
+        const QString sample = WARPLAB_SOURCE_DIR "/resources/sample/chb01_03_sample.edf";
+        const QStringList base = {"search", "--query", sample, "--reference", sample, "--channel", "F7-T7",
+                                  "--window", "47.98:3.95", "--top", "10"};
+        auto r = runCli(base);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto rows = parseCsv(r.out);
+        QCOMPARE(rows.size(), std::size_t(10));
+        for (const auto& row : rows) {
+            const double s = row[2] / 256.0, e = (row[3] + 1) / 256.0;
+            QVERIFY2(e <= 47.98 || s >= 51.93, qPrintable(QString("%1-%2 s").arg(s).arg(e)));
+        }
+        // The path of several references, in window mode: the rule applies in the sample's
+        // F7-T7 (said once), not in the other recording.
+        r = runCli(base + QStringList{"--reference", edf_, "--mode", "window"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.err.count("# self-exclusion"), 1);
+        QVERIFY2(r.err.contains("of chb01_03_sample.edf, channel F7-T7; no match overlapping it is reported (starts "),
+                 r.err.constData());
+        for (const QByteArray& line : r.out.split('\n')) {
+            const QList<QByteArray> f = line.split(',');
+            if (f.size() < 6 || f[4] != "chb01_03_sample.edf") continue;
+            const double s0 = f[2].toDouble() / 256.0, e0 = (f[3].toDouble() + 1) / 256.0;
+            QVERIFY2(e0 <= 47.98 || s0 >= 51.93, line.constData());
+        }
+        // Tolerance in seconds: 0.5 s = 128 samples at 256 Hz; every match overlaps by at most that.
+        r = runCli(base + QStringList{"--exclusion-tolerance", "0.5s"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("by more than 128 samples"), r.err.constData());
+        for (const auto& row : parseCsv(r.out)) {
+            const double lo = std::max(row[2], 12283.0), hi = std::min(row[3], 12283.0 + 1011 - 1);
+            QVERIFY(hi < lo || hi - lo + 1 <= 128);
+        }
+        r = runCli(base + QStringList{"--exclusion-tolerance", "two"});
+        QCOMPARE(r.exitCode, 2);  // a bad parameter, as every option's
+        QVERIFY2(r.err.contains("exclusion-tolerance"), r.err.constData());
     }
 
     // The pruned default and cpu.reference print the same bytes (costs round-trip exactly).

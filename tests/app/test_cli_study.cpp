@@ -1,5 +1,5 @@
 // warplab-cli on studies: `info STUDY` (text and JSON) on a generated study
-// and ../shared/data; `patterns --study` equals the in-process study ranking (cpu.reference)
+// and tests/data; `patterns --study` equals the in-process study ranking (cpu.reference)
 // with recording and clock-time columns, --dm-out streams the whole matrix; `search
 // --reference-study / several --reference / --reference-channel all` equals searching each
 // source with Engine::search and merging by cost; bad input (missing files without
@@ -216,31 +216,41 @@ private slots:
                                                    st->clockText(m.off + m.start / 64.0), st->clockText(m.off + (m.end + 1) / 64.0)};
             QCOMPARE(normal(got[k + 1]), normal(line));
         }
-        // By default the query does not find itself: in s_c.edf / CZ (and only there) no match ends
-        // within floor(m/2) = 32 samples of its own end (12 * 64 + 63), and stderr says so.
+        // By default the query does not find itself: in s_c.edf / CZ (and only there) no match
+        // overlaps its own samples 768..831, and stderr says so.
         QCOMPARE(all.front().rec, std::string("s_c.edf"));  // with itself included, it is rank 1
         QCOMPARE(all.front().ch, std::string("CZ"));
         const auto noSelf = runCli(QStringList{"search", "--reference-study", folder_, "--reference-channel", "all",
                                                "--kernel", "cpu.reference"} + query);
         QVERIFY2(noSelf.exitCode == 0, why(noSelf));
-        QVERIFY2(noSelf.err.contains("# self-exclusion: the query is samples 768..831 of s_c.edf, channel CZ; matches "
-                                     "with end in 799..863 are not reported"), why(noSelf));
+        QVERIFY2(noSelf.err.contains("# self-exclusion: the query is samples 768..831 of s_c.edf, channel CZ; no match "
+                                     "overlapping it is reported"), why(noSelf));
         QCOMPARE(noSelf.err.count("# self-exclusion"), 1);
         const auto gotNoSelf = rows(noSelf.out);
         QCOMPARE(gotNoSelf.size(), std::size_t(7));
-        // The best match left is the best one of `all` outside that zone (s_c.edf / CZ's own second
-        // match is in `all`: each source's top 6 is there), the list is sorted, nothing is excluded.
-        double bestLeft = -1;
+        // The best match left: the best of every other source's list in `all`, or s_c.edf / CZ's
+        // best with the overlapping ends removed (the engine's rule, checked against an oracle in
+        // compute's test_overlap_exclusion); the list is sorted, nothing overlaps the query.
+        double bestLeft = std::numeric_limits<double>::infinity();
         for (const M& m : all)
-            if (!(m.rec == "s_c.edf" && m.ch == "CZ" && m.end >= 799 && m.end <= 863)) {
+            if (!(m.rec == "s_c.edf" && m.ch == "CZ")) {
                 bestLeft = m.cost;
                 break;
             }
+        {
+            compute::SearchScope sc;
+            sc.spans = {compute::ExcludedSpan{768, 831, 0}};
+            const int sc_ = 2, cz = st->findChannel("CZ");  // s_c.edf is the study's third recording
+            QCOMPARE(st->recordings()[sc_].name, std::string("s_c.edf"));
+            const compute::Series own(st->read(sc_, cz, 0, st->sampleCount(sc_, cz)));
+            const auto ownBest = compute::Engine::search(q, own, params, o, sc);
+            if (!ownBest.empty()) bestLeft = std::min(bestLeft, ownBest.front().cost);
+        }
         QCOMPARE(gotNoSelf[1][1], fmt(bestLeft));
         for (std::size_t k = 1; k < gotNoSelf.size(); ++k) {
             const auto& g = gotNoSelf[k];
-            const long end = std::stol(g[3]);
-            QVERIFY2(!(g[4] == "s_c.edf" && g[5] == "CZ" && end >= 799 && end <= 863), g[3].c_str());
+            const long start = std::stol(g[2]), end = std::stol(g[3]);
+            QVERIFY2(!(g[4] == "s_c.edf" && g[5] == "CZ" && start <= 831 && end >= 768), g[3].c_str());
             if (k > 1) QVERIFY(std::stod(g[1]) >= std::stod(gotNoSelf[k - 1][1]));
         }
         // Several --reference files, one channel: the same as the study restricted to them.
@@ -290,13 +300,13 @@ private slots:
         QCOMPARE(fast.out, slow.out);
         const auto got = rows(fast.out);
         QCOMPARE(got.size(), std::size_t(9));
-        // The query's own place: s_c.edf / CZ starts within floor(64/2) of sample 768 are not reported.
-        QVERIFY2(fast.err.contains("# self-exclusion: the query is samples 768..831 of s_c.edf, channel CZ; matches "
-                                   "with start in 736..800"),
+        // The query's own place: no s_c.edf / CZ window overlapping samples 768..831 (starts 705..831).
+        QVERIFY2(fast.err.contains("# self-exclusion: the query is samples 768..831 of s_c.edf, channel CZ; no match "
+                                   "overlapping it is reported (starts 705..831)"),
                  why(fast));
         for (std::size_t k = 1; k < got.size(); ++k) {
             const long start = std::stol(got[k][2]);
-            QVERIFY2(!(got[k][4] == "s_c.edf" && got[k][5] == "CZ" && start >= 736 && start <= 800), got[k][2].c_str());
+            QVERIFY2(!(got[k][4] == "s_c.edf" && got[k][5] == "CZ" && start >= 705 && start <= 831), got[k][2].c_str());
             QCOMPARE(std::stol(got[k][3]), start + 63);
         }
         // --stats: one summary over all sources; evaluated + excluded windows = the sum over
@@ -314,7 +324,7 @@ private slots:
         const auto mt = counts.match(QString::fromUtf8(fast.err));
         QVERIFY2(mt.hasMatch(), why(fast));
         QCOMPARE(mt.captured(1).toULongLong() + mt.captured(2).toULongLong(), windows);
-        QCOMPARE(mt.captured(2).toULongLong(), 65ULL);  // starts 736..800 of s_c.edf / CZ
+        QCOMPARE(mt.captured(2).toULongLong(), 127ULL);  // starts 705..831 of s_c.edf / CZ
     }
 
     void badInput() {

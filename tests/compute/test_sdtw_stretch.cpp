@@ -166,7 +166,7 @@ private slots:
         };
         const auto train = readUcr(WARPLAB_TEST_DATA "/ucr/ECG200/ECG200_TRAIN.txt");
         const auto test = readUcr(WARPLAB_TEST_DATA "/ucr/ECG200/ECG200_TEST.txt");
-        if (train.empty() || test.size() < 3) QSKIP("ECG200 not found under WARPLAB_TEST_DATA");
+        QVERIFY2(!train.empty() && test.size() >= 3, "ECG200 missing under " WARPLAB_TEST_DATA "/ucr/ECG200");
         std::vector<float> all;
         for (const auto& s : train) all.insert(all.end(), s.values.begin(), s.values.end());
         const Series y = znormalized(Series(std::move(all))), x = znormalized(test[2]);

@@ -222,7 +222,7 @@ private slots:
     void ucrRealData() {
         QFETCH(QString, file);
         SeriesSet set = testutil::readUcr(file.toStdString());
-        if (set.empty()) QSKIP("UCR file not found");
+        QVERIFY2(!set.empty(), qPrintable(file + " is missing or empty (tests/data)"));
         QVERIFY(set.size() >= 50);
         if (set.size() > 60) set.resize(60);  // keeps the reference side short
         const int n = int(set[0].length);

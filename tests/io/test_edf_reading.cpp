@@ -1,4 +1,4 @@
-// Every EDF/EDF+/BDF file of shared/data opened through Recording::open and checked against
+// Every EDF/EDF+/BDF file of tests/data opened through Recording::open and checked against
 // its header and against an independent reading of the raw bytes (edf_reference.h).
 #include <QtTest>
 #undef signals  // Qt keyword macro; io::Recording::signals() is meant here

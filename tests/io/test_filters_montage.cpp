@@ -127,6 +127,15 @@ private slots:
         QCOMPARE(d[0].minus, 1);
         const auto a = chb->read(0, 100, 50), b = chb->read(1, 100, 50), v = readDerivation(*chb, d[0], 100, 50);
         for (int i = 0; i < 50; ++i) QCOMPARE(v[i], a[i] - b[i]);
+        // Hyphens inside labels: "F7-T7-T7-P7" splits into signals one way only, (F7-T7) minus
+        // (T7-P7), and the reading is said; a plain label or "#0-#1" needs no explanation.
+        auto h = resolveMontage(*chb, {"F7-T7-T7-P7", "FP1-F7"});
+        QCOMPARE(h[0].plus, chb->findSignal("F7-T7"));
+        QCOMPARE(h[0].minus, chb->findSignal("T7-P7"));
+        QCOMPARE(derivationReading(*chb, h[0]), std::string("\"F7-T7-T7-P7\" read as (F7-T7) minus (T7-P7)"));
+        QCOMPARE(derivationReading(*chb, h[1]), std::string());
+        const std::string unknown = errorOf([&] { resolveMontage(*chb, {"F7-T7-XX"}); });
+        QVERIFY2(unknown.find(": line 1: \"F7-T7-XX\" names no signal") != std::string::npos, unknown.c_str());
 
         auto mm = Recording::open(std::string(WARPLAB_TEST_DATA) + "/eegmmidb/S001R03.edf");
         auto bip = resolveMontage(*mm, {"Fc5.-Fc3.", " C3..-Cz.. "});
@@ -134,7 +143,7 @@ private slots:
         QCOMPARE(bip[0].minus, mm->findSignal("Fc3."));
         QCOMPARE(bip[1].name, std::string("C3..-Cz.."));
         const std::string e = errorOf([&] { resolveMontage(*mm, {"Fc5.", "Fc5.-Xx"}); });
-        QVERIFY2(e.find("S001R03.edf: montage[1]: \"Fc5.-Xx\" names no signal") != std::string::npos, e.c_str());
+        QVERIFY2(e.find("S001R03.edf: line 2: \"Fc5.-Xx\" names no signal") != std::string::npos, e.c_str());
     }
 };
 

@@ -1,5 +1,5 @@
 // Regions out and in (io/regions_exchange.h): CSV and EDF+ annotation round trips on the
-// bundled sample and the CHB-MIT file of shared/data, the sample's own annotations, and bad
+// bundled sample and the CHB-MIT file of tests/data, the sample's own annotations, and bad
 // input named by file, line/field and reason.
 #include <QtTest>
 #undef signals  // Qt keyword macro; io::Recording::signals() is meant here

@@ -45,7 +45,7 @@ private slots:
 
     void chbSummaryWithoutSeizures() { QVERIFY(seizuresFromChbSummary(kSummary, "chb01_01.edf").empty()); }
 
-    // The cropped files in shared/data have other names: the summary does not name them.
+    // The cropped files in tests/data have other names: the summary does not name them.
     void chbSummaryWithoutTheFile() {
         const std::string m = errorOf([&] { seizuresFromChbSummary(kSummary, "chb01_03_Seizure.edf"); });
         QVERIFY2(m.rfind(kSummary + ": File Name: no entry for \"chb01_03_Seizure.edf\"", 0) == 0, m.c_str());

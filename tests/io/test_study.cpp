@@ -1,7 +1,7 @@
 // io::Study on generated studies (EdfWriter files in a temporary folder: order, gaps, a
 // channel missing from one file, a repeated label, seizures from a summary and from
 // annotations, lazy reads equal to the recording's own, and every kind of bad input) and on
-// ../shared/data (the two CHB-MIT excerpts as a two-file study; chb01-summary.txt parsed whole).
+// tests/data (the two CHB-MIT excerpts as a two-file study; chb01-summary.txt parsed whole).
 #include <QtTest>
 #undef signals
 
@@ -348,7 +348,7 @@ private slots:
         QCOMPARE(src[2].load().values, st->read(1, 0, 0, 45 * fx::kRate));
     }
 
-    // The two CHB-MIT excerpts of ../shared/data as a folder study.
+    // The two CHB-MIT excerpts of tests/data as a folder study.
     void realExcerpts() {
         auto st = Study::openFolder(kData + "/chbmit");
         QCOMPARE(int(st->recordings().size()), 2);

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # mpi_check.sh CLI MPIEXEC NP UCR_DIR WORKDIR MATRIX_EQUAL: warplab-cli dm, patterns and search under
 # `mpirun -n NP` against one process (byte for byte), and failing ranks. Prints one line per
-# check; exit 1 on a failure, 77 when ECG200 is missing.
+# check; exit 1 on a failure (a missing data file of tests/data is one).
 set -u
 cli=$1 mpiexec=$2 np=$3 ucr=$4 work=$5 matrix_equal=$6
 train=$ucr/ECG200/ECG200_TRAIN.txt test=$ucr/ECG200/ECG200_TEST.txt
-[ -f "$train" ] && [ -f "$test" ] || { echo "SKIP: $ucr/ECG200 not found"; exit 77; }
+[ -f "$train" ] && [ -f "$test" ] || { echo "FAIL $ucr/ECG200 not found (tests/data)"; exit 1; }
 # CI runs as root on two cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
@@ -133,7 +133,7 @@ if [ -f "$edf" ] && [ -f "$edf2" ]; then
   [ $rc -ne 0 ] && grep -q "rank 1: injected failure" failed_multi.log && [ ! -s failed_multi.csv ] \
     && pass "rank 1 fails in a multi-source search: exit $rc, no list" || { fail "rank 1 fails in multi-source search: exit $rc"; cat failed_multi.log; }
 else
-  echo "SKIP: CHB-MIT excerpts not found beside $ucr (self-exclusion and multi-source checks)"
+  fail "CHB-MIT excerpts not found beside $ucr (tests/data/chbmit)"
 fi
 
 # The subsequence search on the ranks' GPUs (only where the CLI finds one: the GPU machine):

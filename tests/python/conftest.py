@@ -7,20 +7,20 @@ import pytest
 
 import warplab
 
-DATA = os.environ.get("WARPLAB_TEST_DATA", "")
+DATA = os.environ.get("WARPLAB_TEST_DATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
 CLI = os.environ.get("WARPLAB_CLI", "")
 SAMPLE = os.environ.get("WARPLAB_SAMPLE", "")
 
 
 def ucr(name, split="TRAIN"):
-    """(labels, series float32) of a UCR set from the test data, or skip when it is absent."""
+    """(labels, series float32) of a UCR set from the test data (tests/data); a missing file fails."""
     folder = os.path.join(DATA, "ucr", name)
     for ext in (".tsv", ".txt"):
         path = os.path.join(folder, f"{name}_{split}{ext}")
         if os.path.exists(path):
             table = np.loadtxt(path, delimiter="\t" if ext == ".tsv" else None)
             return table[:, 0].astype(int), np.ascontiguousarray(table[:, 1:], dtype=np.float32)
-    pytest.skip(f"{folder}: no {name}_{split} file (WARPLAB_TEST_DATA)")
+    pytest.fail(f"{folder}: no {name}_{split} file (tests/data)")
 
 
 def cli(*args, check=True):

@@ -1,6 +1,6 @@
 // Cancelling an alignment in the GUI stops its worker: the pair job passes its
 // token to Engine::align, which checks it after every row. Runs the real main window offscreen
-// on a CHB-MIT crop of shared/data.
+// on a CHB-MIT crop of tests/data.
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -25,7 +25,7 @@ private Q_SLOTS:
 
     void cancelStopsTheAlignmentWorker() {
         const QString file = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
-        if (!QFile::exists(file)) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(file), qPrintable(file + " is missing (tests/data)"));
         app::MainWindow w;
         w.resize(1400, 900);
         w.show();

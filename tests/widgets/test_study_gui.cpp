@@ -7,7 +7,11 @@
 // Before any Qt header: its constructor has a parameter named `signals` (a Qt macro).
 #include "io/edf_writer.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -19,6 +23,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/study_missing_dialog.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
@@ -194,10 +199,10 @@ private Q_SLOTS:
         // The query does not find itself: its own place in a is excluded and
         // the header says so, so the best match is the twin burst of c at 40 s.
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
-        // The query is samples 320..383 of a's FP1-F7 (64 Hz): no match there ends in 351..415
-        // (its end +- floor(64/2)), i.e. none has an end time (end + 1) / 64 in [5.5, 6.5] s.
+        // The query is samples 320..383 of a's FP1-F7 (64 Hz): no match there overlaps it, i.e.
+        // none starts before 6 s and ends after 5 s.
         auto isSelf = [](const widgets::StudyResultRow& r) {
-            return r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.endS >= 5.5 - 1e-9 && r.endS <= 6.5 + 1e-9;
+            return r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS < 6 - 1e-9 && r.endS > 5 + 1e-9;
         };
         for (const auto& r : view->rows())
             QVERIFY2(!isSelf(r), qPrintable(QString("the query itself at %1-%2").arg(r.startS).arg(r.endS)));
@@ -231,8 +236,8 @@ private Q_SLOTS:
         for (const auto& r : view->rows()) channels << r.channel;
         QVERIFY(channels.contains("FP1-F7"));
         QVERIFY(view->description().contains("its own place excluded"));
-        for (const auto& r : view->rows())  // ends within floor(m/2) of the query's own end, in a's FP1-F7
-            QVERIFY(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.endS >= 5.5 - 1e-9 && r.endS <= 6.5 + 1e-9));
+        for (const auto& r : view->rows())  // nothing overlaps the query (5-6 s) in a's FP1-F7
+            QVERIFY(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS < 6 - 1e-9 && r.endS > 5 + 1e-9));
         for (std::size_t i = 1; i < view->rows().size(); ++i) QVERIFY(view->rows()[i - 1].value <= view->rows()[i].value);
     }
 
@@ -258,9 +263,8 @@ private Q_SLOTS:
             // The recording's own clock (its header starts at 14:32:59 on 06.11.76, read as 2076
             // by EDF's rule), as the signal view's clock axis shows it.
             QVERIFY2(r.clock.startsWith("2076-11-06T14:3"), qPrintable(r.clock));
-            // 256 samples from 10 s at 256 Hz: in its own channel no match ends within 128 samples
-            // of sample 2815, i.e. no end time (end + 1) / 256 in [10.5, 11.5] s.
-            QVERIFY2(!(r.channel == own && r.endS >= 10.5 - 1e-9 && r.endS <= 11.5 + 1e-9),
+            // 256 samples from 10 s at 256 Hz: in its own channel no match overlaps 10-11 s.
+            QVERIFY2(!(r.channel == own && r.startS < 11 - 1e-9 && r.endS > 10 + 1e-9),
                      qPrintable(QString("the query itself at %1-%2").arg(r.startS).arg(r.endS)));
         }
         QVERIFY2(channels.size() > 1, "matches from several channels");
@@ -291,9 +295,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 60000);
         QVERIFY2(view->description().contains("z-normalised window search, band 3"), qPrintable(view->description()));
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
-        // 64 samples at 64 Hz from sample 320: no window of a's FP1-F7 starts in 288..352.
+        // 64 samples at 64 Hz from sample 320: no window of a's FP1-F7 overlaps them (starts 257..383).
         for (const auto& r : view->rows()) {
-            QVERIFY2(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS >= 4.5 - 1e-9 && r.startS <= 5.5 + 1e-9),
+            QVERIFY2(!(r.recordingName == "s_a.edf" && r.channel == "FP1-F7" && r.startS > 4 + 1e-9 && r.startS < 6 - 1e-9),
                      qPrintable(QString("the query itself at %1").arg(r.startS)));
             QVERIFY2(std::abs(r.endS - r.startS - 1.0) < 1e-9, "a window match is as long as the query");
         }
@@ -358,12 +362,12 @@ private Q_SLOTS:
         QCOMPARE(cancelled.size(), 0);
     }
 
-    // The two CHB-MIT excerpts of ../shared/data as a two-file study (23 channels, 256 Hz): a
+    // The two CHB-MIT excerpts of tests/data as a two-file study (23 channels, 256 Hz): a
     // search of every channel of both recordings finds the query itself first (cost 0, at its
     // place), and a click on another match opens its recording at its time.
     void realTwoFileStudySearch() {
         const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
-        if (!QFile::exists(folder + "/chb01_03_Seizure.edf")) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(folder + "/chb01_03_Seizure.edf"), qPrintable(folder + "/chb01_03_Seizure.edf is missing (tests/data)"));
         QVERIFY(w_->openStudy(folder));
         QCOMPARE(w_->studyNavigator()->recordingCount(), 2);
         QCOMPARE(w_->studyNavigator()->gapCount(), 1);
@@ -375,11 +379,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 120000);
         QVERIFY(view->description().contains("46 series"));  // 2 recordings x 23 channels
         // The query (2-3 s of channel 0, 256 Hz: samples 512..767) does not find itself: in its own
-        // recording and channel no match ends in 639..895, i.e. at (end + 1) / 256 in [2.5, 3.5] s.
+        // recording and channel no match overlaps 2-3 s.
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
         for (const auto& r : view->rows())
-            QVERIFY2(!(r.recording == open && r.channel == w_->document()->channelName(0) && r.endS >= 2.5 - 1e-9 &&
-                       r.endS <= 3.5 + 1e-9),
+            QVERIFY2(!(r.recording == open && r.channel == w_->document()->channelName(0) && r.startS < 3 - 1e-9 &&
+                       r.endS > 2 + 1e-9),
                      qPrintable(QString("%1 %2-%3").arg(r.channel).arg(r.startS).arg(r.endS)));
         const auto other = view->rows()[1];
         view->activate(1);
@@ -387,6 +391,76 @@ private Q_SLOTS:
         QVERIFY(shows(*w_->signalView(), other.startS));
         QCOMPARE(w_->document()->channelName(w_->signalView()->currentChannel()), other.channel);
         snap(w_, "study-search-chbmit");
+    }
+
+    // File > Open study on a folder that holds a CHB-MIT summary: its seizures come from it. The
+    // CHB-MIT excerpts are not named by the summary (chb01_03.edf is); each is placed by its
+    // clock start: chb01_03_Seizure.edf starts 2995 s into chb01_03, so the summary's seizure
+    // (2996-3036 s) is 1-41 s there; chb01_03_NonSeizure.edf (0-41 s) has none.
+    void folderWithSummaryUsesIt() {
+        const QString folder = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
+        QVERIFY2(QFile::exists(folder + "/chb01-summary.txt"), "chb01-summary.txt is missing (tests/data/chbmit)");
+        QVERIFY(w_->openStudy(folder));
+        const auto st = w_->studyController()->study();
+        QVERIFY(w_->studyController()->summaryUsed().endsWith("chb01-summary.txt"));
+        QCOMPARE(st->seizures().size(), std::size_t(1));
+        const auto& sz = st->seizures().front();
+        QCOMPARE(QString::fromStdString(st->recordings()[std::size_t(sz.recording)].name), QString("chb01_03_Seizure.edf"));
+        QCOMPARE(sz.startS, 1.0);
+        QCOMPARE(sz.endS, 41.0);
+        const QString msg = w_->statusBar()->currentMessage();
+        QVERIFY2(msg.contains("1 seizures") && msg.contains("(from chb01-summary.txt)"), qPrintable(msg));
+        // Opening that recording shows the seizure as a region.
+        QVERIFY(w_->studyController()->goTo(sz.recording, 0));
+        bool marked = false;
+        for (const auto& r : w_->document()->regions())
+            marked = marked || (r.kind == io::RegionKind::Seizure && r.startS == 1.0 && r.endS == 41.0);
+        QVERIFY(marked);
+    }
+
+    // A summary copied without its recordings: the message names the summary and its folder,
+    // the 42 paths come one per line (never wrapped), and the way on is to choose the folder
+    // where the recordings are, which then opens with the summary's seizures.
+    void summaryWithoutRecordingsOffersFolder() {
+        const QString data = QStringLiteral(WARPLAB_TEST_DATA "/chbmit");
+        QVERIFY2(QFile::exists(data + "/chb01-summary.txt"), "chb01-summary.txt is missing (tests/data/chbmit)");
+        QTemporaryDir alone;
+        const QString summary = alone.path() + "/chb01-summary.txt";
+        QVERIFY(QFile::copy(data + "/chb01-summary.txt", summary));
+        QString title, text, start;
+        QStringList paths;
+        QString answer;
+        w_->studyController()->setChooseFolder([&](const QString& t, const QString& x, const QStringList& p, const QString& s) {
+            title = t;
+            text = x;
+            paths = p;
+            start = s;
+            return answer;
+        });
+        QSignalSpy errors(w_, &app::MainWindow::errorShown);
+        QVERIFY(!w_->openStudy(summary));  // the user closes the box: nothing opens
+        QVERIFY(!w_->studyController()->study());
+        QVERIFY2(title.contains("chb01-summary.txt"), qPrintable(title));
+        QVERIFY2(text.contains("named by the summary chb01-summary.txt") && text.contains(QDir::toNativeSeparators(alone.path())),
+                 qPrintable(text));
+        QCOMPARE(paths.size(), 42);
+        QCOMPARE(paths.front(), QDir::toNativeSeparators(alone.path() + "/chb01_01.edf"));
+        for (const QString& p : paths) QVERIFY(!p.contains('\n') && p.endsWith(".edf"));
+        QCOMPARE(start, alone.path());
+        QCOMPARE(errors.size(), 0);  // the box was the message; no second one
+        // The dialog itself: the paths one per line, unwrapped, and the button beside Close.
+        app::StudyMissingDialog box(title, text, paths, start);
+        QCOMPARE(box.pathList()->lineWrapMode(), QPlainTextEdit::NoWrap);
+        QCOMPARE(box.pathList()->blockCount(), 42);
+        QVERIFY(box.findChild<QPushButton*>("chooseFolder"));
+        // Choosing the folder with the recordings opens it with the summary's seizures.
+        answer = data;
+        QVERIFY(w_->openStudy(summary));
+        const auto st = w_->studyController()->study();
+        QVERIFY(st);
+        QCOMPARE(st->recordings().size(), std::size_t(2));
+        QCOMPARE(st->seizures().size(), std::size_t(1));
+        QCOMPARE(w_->studyController()->summaryUsed(), summary);
     }
 
     void sessionKeepsStudy() {

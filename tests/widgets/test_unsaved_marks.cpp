@@ -102,7 +102,7 @@ class TestUnsavedMarks : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (!QFile::exists(kSeizure)) QSKIP("shared/data is not beside the checkout");
+        QVERIFY2(QFile::exists(kSeizure), qPrintable(kSeizure + " is missing (tests/data)"));
         qputenv("XDG_DATA_HOME", data_.path().toLocal8Bit());
         QCoreApplication::setOrganizationName("WarpLabTests");
         QCoreApplication::setApplicationName("test_unsaved_marks");
