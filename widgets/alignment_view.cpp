@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
 
 namespace warplab::widgets {
@@ -37,8 +38,12 @@ AlignmentView::AlignmentView(QWidget* parent) : QWidget(parent) {
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
     info_ = new QLabel(tr("No alignment yet."));
+    info_->setWordWrap(true);  // a long pair's line must not widen the dock
+    source_ = new ElidedLabel;
+    source_->setObjectName("resultSource");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(source_);
     layout->addWidget(info_);
     layout->addWidget(plot_, 1);
     installPlotExportMenu(plot_, "alignment");
@@ -49,6 +54,7 @@ void AlignmentView::clear() {
     plot_->clearGraphs();
     plot_->clearItems();
     lines_ = 0;
+    info_->setText(tr("No alignment yet."));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -92,6 +98,12 @@ void AlignmentView::setAlignment(std::shared_ptr<const compute::Alignment> a, st
                        .arg(valueUnit_.isEmpty() ? QString() : "(" + valueUnit_.toHtmlEscaped() + ")"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void AlignmentView::setSource(const QString& text) {
+    source_->setFullText(text);
+    plot_->setProperty(kExportTitleProperty, text);
+}
+QString AlignmentView::source() const { return source_->fullText(); }
 
 void AlignmentView::setValueUnit(const QString& unit) { valueUnit_ = unit; }
 QString AlignmentView::infoText() const { return info_->text(); }

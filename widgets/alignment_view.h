@@ -10,6 +10,7 @@
 
 class QCustomPlot;
 class QLabel;
+namespace warplab::widgets { class ElidedLabel; }
 
 namespace warplab::widgets {
 
@@ -20,6 +21,10 @@ public:
     void setAlignment(std::shared_ptr<const compute::Alignment> alignment, std::vector<float> x,
                       std::vector<float> y, const QString& xName, const QString& yName);
     void clear();
+    // What the result was computed on (recording, channel set, metric, band, time range): the
+    // first line of the view and the title of its exported plots. Cleared with the result.
+    void setSource(const QString& text);
+    QString source() const;
     int joiningLineCount() const { return lines_; }
     QCustomPlot* plot() const { return plot_; }
     void setValueUnit(const QString& unit);  // of the distance in the info line
@@ -28,6 +33,7 @@ public:
 private:
     QCustomPlot* plot_;
     QLabel* info_;
+    ElidedLabel* source_;
     int lines_ = 0;
     QString valueUnit_;
 };

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "widgets/matrix_downsample.h"
+#include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
 
 namespace warplab::widgets {
@@ -87,8 +88,11 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     info_ = new QLabel(tr("No pair aligned yet: mark a query and a reference region, then run Align."));
     info_->setWordWrap(true);
     hover_ = new QLabel(" ");
+    source_ = new ElidedLabel;
+    source_->setObjectName("resultSource");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(source_);
     layout->addWidget(info_);
     layout->addWidget(plot_, 1);
     layout->addWidget(hover_);
@@ -106,6 +110,9 @@ void CostMatrixView::clear() {
     plot_->graph(1)->data()->clear();
     displayRows_ = displayCols_ = 0;
     plot_->setVisible(false);
+    scale_->setVisible(false);
+    setSource({});
+    hover_->setText(" ");
     info_->setText(tr("No pair aligned yet: mark a query and a reference region, then run Align."));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -126,11 +133,13 @@ void CostMatrixView::setAlignment(std::shared_ptr<const compute::Alignment> a, s
         for (std::size_t i = 0; i < d.rows; ++i)
             for (std::size_t j = 0; j < d.cols; ++j) map_->data()->setCell(int(j), int(i), d.values[i * d.cols + j]);
         map_->rescaleDataRange(true);
+        scale_->setVisible(true);
         if (d.rowStep > 1 || d.colStep > 1)
             shown = tr(" · shown block-averaged %1×%2 (blocks of %3×%4)").arg(d.rows).arg(d.cols).arg(d.rowStep).arg(d.colStep);
     } else {
         displayRows_ = displayCols_ = 0;
         map_->data()->clear();
+        scale_->setVisible(false);  // no colours to explain; an earlier pair's scale would mislead
         shown = tr(" · cost matrix not kept (low-memory path)");
     }
     const std::size_t step = std::max<std::size_t>(1, alignment_->path.size() / kMaxPathPoints);
@@ -177,13 +186,20 @@ QPoint CostMatrixView::cellPoint(std::size_t i, std::size_t j) const {
                   int(std::lround(main_->axis(QCPAxis::atLeft)->coordToPixel(double(i)))));
 }
 
-void CostMatrixView::setUnits(const QString& valueUnit, const QString& signalUnit) {
+void CostMatrixView::setUnits(const QString& valueUnit, const QString& signalUnit, const QString& scaleLabel) {
     valueUnit_ = valueUnit;
-    scale_->axis()->setLabel(tr("accumulated cost, %1").arg(valueUnit));
+    scale_->axis()->setLabel(scaleLabel.isEmpty() ? tr("accumulated cost (%1)").arg(valueUnit) : scaleLabel);
     left_->axis(QCPAxis::atBottom)->setLabel(tr("x (%1)").arg(signalUnit));
     bottom_->axis(QCPAxis::atLeft)->setLabel(tr("y (%1)").arg(signalUnit));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void CostMatrixView::setSource(const QString& text) {
+    source_->setFullText(text);
+    plot_->setProperty(kExportTitleProperty, text);
+}
+QString CostMatrixView::source() const { return source_->fullText(); }
+bool CostMatrixView::colorScaleShown() const { return scale_->visible(); }
 
 QString CostMatrixView::colorScaleLabel() const { return scale_->axis()->label(); }
 QString CostMatrixView::infoText() const { return info_->text(); }

@@ -17,6 +17,7 @@ class QCPColorScale;
 class QCPCurve;
 class QCPAxisRect;
 class QLabel;
+namespace warplab::widgets { class ElidedLabel; }
 class QMouseEvent;
 
 namespace warplab::widgets {
@@ -30,6 +31,11 @@ public:
     void setAlignment(std::shared_ptr<const compute::Alignment> alignment, std::vector<float> x,
                       std::vector<float> y, const QString& xName, const QString& yName, const QString& note = {});
     void clear();
+    // What the result was computed on (recording, channel set, metric, band, time range): the
+    // first line of the view and the title of its exported plots. Cleared with the result.
+    void setSource(const QString& text);
+    QString source() const;
+    bool colorScaleShown() const;
 
     std::size_t rows() const { return alignment_ ? alignment_->n : 0; }
     std::size_t cols() const { return alignment_ ? alignment_->m : 0; }
@@ -41,7 +47,8 @@ public:
     QPoint cellPoint(std::size_t i, std::size_t j) const;  // plot-widget pixel of cell (i, j), for tests
     QCustomPlot* plot() const { return plot_; }
     // Units of the values (widgets/value_units.h) and of the two series' samples ("µV").
-    void setUnits(const QString& valueUnit, const QString& signalUnit);
+    // `scaleLabel` names the colour bar ("accumulated cost (µV²)", widgets/value_units.h).
+    void setUnits(const QString& valueUnit, const QString& signalUnit, const QString& scaleLabel = {});
     QString colorScaleLabel() const;
     QString infoText() const;
 
@@ -59,6 +66,7 @@ private:
     QCPCurve* path_;
     QLabel* info_;
     QLabel* hover_;
+    ElidedLabel* source_;
     QString valueUnit_;
 };
 

@@ -18,6 +18,7 @@
 #include "io/matrix_io.h"
 #include "io/matrix_order_io.h"
 #include "widgets/matrix_downsample.h"
+#include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
 
 namespace warplab::widgets {
@@ -90,7 +91,7 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     info_ = new QLabel(tr("No distance matrix yet: run Distance matrix (channels of the visible window)."));
     info_->setWordWrap(true);
     hover_ = new QLabel(" ");
-    auto* exportButton = new QPushButton(tr("Export matrix…"));
+    auto* exportButton = new QPushButton(tr("E&xport matrix…"));  // Alt+X while the view shows
     auto* top = new QHBoxLayout;
     top->addWidget(info_, 1);
     top->addWidget(new QLabel(tr("Order:")));
@@ -98,8 +99,11 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(hover_, 1);
     bottom->addWidget(exportButton);
+    source_ = new ElidedLabel;
+    source_->setObjectName("resultSource");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(source_);
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
     layout->addLayout(bottom);
@@ -117,6 +121,7 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
         if (path.isEmpty()) return;
         const QString err = exportMatrix(path);
         if (!err.isEmpty()) QMessageBox::warning(this, tr("Export failed"), err);
+        else emit matrixExported(path);
     });
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         int r, c;
@@ -136,15 +141,40 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(300, 250);
 }
 
-void DistanceMatrixView::setValueUnit(const QString& unit) {
+void DistanceMatrixView::setValueUnit(const QString& unit, const QString& scaleLabel) {
     valueUnit_ = unit;
-    scale_->axis()->setLabel(unit.isEmpty() ? tr("distance (unit of the metric)") : tr("distance, %1").arg(unit));
+    scale_->axis()->setLabel(!scaleLabel.isEmpty() ? scaleLabel : unit.isEmpty() ? tr("distance (unit of the metric)") : tr("distance (%1)").arg(unit));
     // The strip is narrow: the unit's symbol only (the colour scale spells it out).
     QString symbol = unit.section(", ", -1);
     if (symbol.startsWith(tr("unitless"))) symbol = tr("unitless");
     dendroRect_->axis(QCPAxis::atBottom)->setLabel(unit.isEmpty() ? tr("merge height") : tr("merge height, %1").arg(symbol));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void DistanceMatrixView::clear() {
+    matrix_.reset();
+    labels_.clear();
+    rowOrder_.clear();
+    colOrder_.clear();
+    dendrogram_.reset();
+    showDendrogram(false);
+    dendroCurve_->data()->clear();
+    map_->data()->clear();
+    scale_->setVisible(false);
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    hover_->setText(" ");
+    setSource({});
+    info_->setText(tr("No distance matrix yet: run Distance matrix (channels of the visible window)."));
+    updateOrderItems();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void DistanceMatrixView::setSource(const QString& text) {
+    source_->setFullText(text);
+    plot_->setProperty(kExportTitleProperty, text);
+}
+QString DistanceMatrixView::source() const { return source_->fullText(); }
 
 QString DistanceMatrixView::colorScaleLabel() const { return scale_->axis()->label(); }
 
@@ -273,6 +303,7 @@ void DistanceMatrixView::redraw() {
     for (std::size_t i = 0; i < d.rows; ++i)
         for (std::size_t j = 0; j < d.cols; ++j) map_->data()->setCell(int(j), int(i), d.values[i * d.cols + j]);
     map_->rescaleDataRange(true);
+    scale_->setVisible(true);
     auto labelAxis = [](QCPAxis* axis, const std::vector<std::string>& names, std::size_t count) {
         if (!names.empty() && count <= std::size_t(kMaxLabels)) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();

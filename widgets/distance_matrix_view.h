@@ -23,6 +23,7 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPCurve;
 class QLabel;
+namespace warplab::widgets { class ElidedLabel; }
 class QMouseEvent;
 
 namespace warplab::widgets {
@@ -34,6 +35,11 @@ public:
 
     explicit DistanceMatrixView(QWidget* parent = nullptr);
     void setMatrix(std::shared_ptr<const compute::DistanceMatrix> matrix, const QString& title);
+    void clear();  // no matrix: no hover, no click, no export
+    // What the result was computed on (recording, channel set, metric, band, time range): the
+    // first line of the view and the title of its exported plots. Cleared with the result.
+    void setSource(const QString& text);
+    QString source() const;
     const compute::DistanceMatrix* matrix() const { return matrix_.get(); }
     // One label per row (e.g. "seizure", "" for none), named by `what` ("region kind"); offers
     // the Label order. Empty labels: no Label order. Set after setMatrix.
@@ -46,7 +52,8 @@ public:
     const std::vector<std::size_t>& colOrder() const { return colOrder_; }
     bool dendrogramShown() const { return dendrogramShown_; }
     // The unit of the values ("accumulated squared cost (uV²)"), for the colour scale.
-    void setValueUnit(const QString& unit);
+    // `scaleLabel` names the colour bar ("dtw distance (µV²)"); empty: "distance (<unit>)".
+    void setValueUnit(const QString& unit, const QString& scaleLabel = {});
     // Writes the matrix in the order shown and "<path>.order.csv"; "" on success, else why not.
     QString exportMatrix(const QString& path) const;
     QCustomPlot* plot() const { return plot_; }
@@ -57,6 +64,7 @@ public:
 
 signals:
     void cellActivated(int row, int col);  // matrix (original) indices
+    void matrixExported(const QString& path);  // written by the Export button
 
 private:
     bool cellAt(const QPoint& pos, int& row, int& col) const;  // display indices
@@ -82,6 +90,7 @@ private:
     QComboBox* orderBox_;
     QLabel* info_;
     QLabel* hover_;
+    ElidedLabel* source_;
     QString title_;
 };
 

@@ -48,6 +48,9 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     kernels_ = new QListWidget;
     kernels_->setMaximumHeight(130);
     lengths_ = new QLineEdit("128,256,512,1024");
+    // Wide enough for the default list whole (a narrower box hid "128,").
+    lengths_->setMinimumWidth(lengths_->fontMetrics().horizontalAdvance(lengths_->text()) + 20);
+    lengths_->setToolTip(tr("Series lengths in samples, separated by commas"));
     pairs_ = new QSpinBox;
     pairs_->setRange(1, 10000000);
     pairs_->setValue(256);
@@ -66,22 +69,25 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     repeats_->setValue(3);
     run_ = new QPushButton(tr("Run benchmark"));
     export_ = new QPushButton(tr("Export table (CSV)…"));
-    // Controls in two compact rows above the charts: the view usually lives in a dock.
+    // Controls in three compact rows above the charts: the view usually lives in a dock of
+    // about 560 px on a 1280 x 800 screen, where six columns cut the lengths box.
     auto* controls = new QGridLayout;
     controls->addWidget(new QLabel(tr("Metric")), 0, 0);
     controls->addWidget(metric_, 0, 1);
     controls->addWidget(new QLabel(tr("Lengths")), 0, 2);
     controls->addWidget(lengths_, 0, 3);
-    controls->addWidget(pairsLabel_, 0, 4);
-    controls->addWidget(pairs_, 0, 5);
-    controls->addWidget(bandLabel_, 1, 0);
-    controls->addWidget(band_, 1, 1);
-    controls->addWidget(reference_, 1, 1);
+    controls->addWidget(pairsLabel_, 1, 0);
+    controls->addWidget(pairs_, 1, 1);
+    controls->addWidget(bandLabel_, 1, 2);
+    controls->addWidget(band_, 1, 3);
+    controls->addWidget(reference_, 1, 3);
     reference_->hide();
-    controls->addWidget(new QLabel(tr("Timed runs")), 1, 2);
-    controls->addWidget(repeats_, 1, 3);
-    controls->addWidget(run_, 1, 4);
-    controls->addWidget(export_, 1, 5);
+    controls->addWidget(new QLabel(tr("Timed runs")), 2, 0);
+    controls->addWidget(repeats_, 2, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(export_);
+    controls->addLayout(buttons, 2, 2, 1, 2);
     controls->setColumnStretch(3, 1);
     kernels_->setMaximumHeight(16777215);
     kernels_->setMinimumWidth(140);
@@ -143,7 +149,10 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     // The line chart gets the width of the dock (beside the narrow kernel list); the table
     // and the bar chart share the lower part as tabs. Side by side, three columns left the
     // line chart too narrow for its axis and legend in a dock at 1400 x 900.
-    kernels_->setMaximumWidth(170);
+    kernels_->setMaximumWidth(210);
+    kernels_->setWordWrap(true);  // a greyed kernel's reason on lines of its own, not cut
+    kernels_->setTextElideMode(Qt::ElideNone);
+    kernels_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     lines_->setMinimumWidth(280);
     auto* split = new QSplitter(Qt::Vertical);
     auto* charts = new QSplitter(Qt::Horizontal);
@@ -204,7 +213,7 @@ void KernelComparisonView::fillKernels() {
         } else {
             item->setFlags(Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked);
-            item->setText(item->text() + tr(" — %1").arg(why));
+            item->setText(item->text() + "\n" + tr("— %1").arg(why));
             item->setToolTip(describeWhy ? QString::fromStdString(description) + "\n" + why : why);
         }
     };
@@ -221,7 +230,7 @@ void KernelComparisonView::fillKernels() {
 QStringList KernelComparisonView::checkedKernels() const {
     QStringList out;
     for (int i = 0; i < kernels_->count(); ++i)
-        if (kernels_->item(i)->checkState() == Qt::Checked) out << kernels_->item(i)->text().section(' ', 0, 0);
+        if (kernels_->item(i)->checkState() == Qt::Checked) out << kernels_->item(i)->text().section('\n', 0, 0).section(' ', 0, 0);
     return out;
 }
 

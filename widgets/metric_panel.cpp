@@ -10,6 +10,7 @@
 
 #include "compute/device_list.h"
 #include "compute/kernels/registry.h"
+#include "widgets/elided_label.h"
 
 namespace warplab::widgets {
 namespace {
@@ -62,9 +63,10 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
         if (b != compute::Backend::Auto) setItemAvailable(backend_, backend_->count() - 1, backendUnavailableReason(b));
     }
     kernel_ = new QComboBox;
-    devices_ = new QLabel;
+    // One line, cut with the whole text in its tooltip: wrapped lines were cut off at top and
+    // bottom once the study strip made the dock short.
+    devices_ = new ElidedLabel;
     devices_->setObjectName("devices");
-    devices_->setWordWrap(true);
 
     form_ = new QFormLayout(this);
     form_->addRow(tr("Metric"), metric_);
@@ -110,13 +112,13 @@ void MetricPanel::refreshDevices() {
     QStringList names;
     for (const auto& g : gpus) names << QString::fromStdString(g);
     if (b == compute::Backend::Cpu || cpuKernel) {
-        devices_->setText(tr("all CPU cores"));
+        static_cast<ElidedLabel*>(devices_)->setFullText(tr("all CPU cores"));
     } else if (!gpus.empty()) {
-        devices_->setText(names.join(", "));
+        static_cast<ElidedLabel*>(devices_)->setFullText(names.join(", "));
     } else if (b == compute::Backend::Auto) {
-        devices_->setText(tr("all CPU cores (no GPU: %1)").arg(QString::fromStdString(compute::gpuUnavailableReason())));
+        static_cast<ElidedLabel*>(devices_)->setFullText(tr("all CPU cores (no GPU: %1)").arg(QString::fromStdString(compute::gpuUnavailableReason())));
     } else {
-        devices_->setText(tr("none: %1").arg(QString::fromStdString(compute::gpuUnavailableReason())));
+        static_cast<ElidedLabel*>(devices_)->setFullText(tr("none: %1").arg(QString::fromStdString(compute::gpuUnavailableReason())));
     }
 }
 

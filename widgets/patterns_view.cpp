@@ -4,6 +4,7 @@
 #include "widgets/patterns_view.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QFile>
 #include <QFileDialog>
@@ -21,7 +22,9 @@
 
 #include "compute/core/error.h"
 #include "io/matrix_io.h"
+#include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
+#include "widgets/value_units.h"
 
 namespace warplab::widgets {
 
@@ -72,6 +75,7 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     installPlotExportMenu(histogramPlot_, QStringLiteral("pattern-distances"));
 
     nearest_ = new QListWidget(this);
+    nearest_->setWordWrap(true);  // a narrow dock wraps an entry instead of cutting it
     nearest_->setToolTip(tr("Epochs nearest to the selected pattern; double-click or Enter to jump there"));
     connect(nearest_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         emit epochActivated(item->data(Qt::UserRole).toDouble());
@@ -106,13 +110,33 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
+    source_ = new ElidedLabel(this);
+    source_->setObjectName("resultSource");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(source_);
+    layout->addWidget(split, 1);
     clear();
 }
 
 PatternsView::~PatternsView() = default;
+
+void PatternsView::setSource(const QString& text) {
+    source_->setFullText(text);
+    signalPlot_->setProperty(kExportTitleProperty, text);
+    histogramPlot_->setProperty(kExportTitleProperty, text);
+}
+QString PatternsView::source() const { return source_->fullText(); }
+
+void PatternsView::setClockStart(const QDateTime& start) {
+    clockStart_ = start;
+    table_->horizontalHeaderItem(ColClock)->setText(start.isValid() ? tr("clock time") : tr("start (h:m:s)"));
+}
+
+QString PatternsView::clockText(double s) const {
+    if (!clockStart_.isValid()) return clock(s);
+    return clockStart_.addMSecs(qint64(std::llround(s * 1000))).toString("hh:mm:ss.zzz");
+}
 
 void PatternsView::clear() {
     ranking_.reset();
@@ -136,7 +160,7 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
     if (!ranking) return;
     ranking_ = std::move(ranking);
     fetch_ = std::move(fetch);
-    unit_ = unit;
+    unit_ = displayUnit(unit);  // "µV", as everywhere else
     const auto& r = *ranking_;
     summary_->setText(tr("%1: %2 patterns × %3 epochs (%4 ictal), epoch e = %5 samples, stride s = %6 samples, band w = %7 samples, quality %8, kernel %9, %10 s")
                           .arg(QString::fromStdString(r.channel))
@@ -150,11 +174,13 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                           .arg(QString::fromStdString(r.kernel))
                           .arg(r.seconds, 0, 'f', 2));
     signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
-    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("quality (AUC, unitless)")
-                                                                                     : tr("quality (information gain, bits)"));
+    // Short headers: the table shares a dock of about 500 px with the plots.
+    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("AUC (unitless)") : tr("gain (bits)"));
+    table_->horizontalHeaderItem(ColQuality)->setToolTip(r.quality == compute::Quality::Auc
+                                                             ? tr("quality: area under the ROC curve of the pattern's distances, unitless")
+                                                             : tr("quality: information gain of the best split of the distances, bits"));
     // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
-    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ +
-                                    QString::fromUtf8("\u00b2, squared cost)"));
+    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ + QString::fromUtf8("\u00b2)"));
 
     table_->setRowCount(int(r.ranked.size()));
     for (int k = 0; k < int(r.ranked.size()); ++k) {
@@ -169,7 +195,7 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
         set(ColQuality, QString::number(p.quality, 'f', 4), p.quality);
         set(ColPattern, QString::number(p.index), double(p.index));
         set(ColStart, QString::number(p.startS, 'f', 3), p.startS);
-        set(ColClock, clock(p.startS), p.startS);
+        set(ColClock, clockText(p.startS), p.startS);
     }
     table_->resizeColumnsToContents();
     exportRanking_->setEnabled(true);
@@ -283,13 +309,17 @@ void PatternsView::drawHistogram(const compute::PatternScore& p) {
 void PatternsView::fillNearest(const compute::PatternScore& p) {
     nearest_->clear();
     for (const auto& n : p.nearest) {
-        auto* item = new QListWidgetItem(tr("%1 s (%2)  epoch %3  distance %4  %5")
-                                             .arg(n.startS, 0, 'f', 3)
-                                             .arg(clock(n.startS))
+        // The time as the traces' top axis shows it (clock time when the recording has one).
+        auto* item = new QListWidgetItem(tr("%1 · epoch %2 · %3 %4 · %5")
+                                             .arg(clockText(n.startS))
                                              .arg(n.epoch)
                                              .arg(n.distance, 0, 'g', 6)
+                                             .arg(unit_ + QString::fromUtf8("\u00b2"))
                                              .arg(n.ictal ? tr("ictal") : tr("interictal")),
                                          nearest_);
+        item->setToolTip(tr("%1 (%2 s from the start), epoch %3, cdtw distance %4 %5, %6")
+                             .arg(clockText(n.startS)).arg(n.startS, 0, 'f', 3).arg(n.epoch).arg(n.distance, 0, 'g', 8)
+                             .arg(unit_ + QString::fromUtf8("\u00b2")).arg(n.ictal ? tr("ictal") : tr("interictal")));
         item->setData(Qt::UserRole, n.startS);
         if (n.ictal) item->setForeground(QColor(200, 30, 30));
     }

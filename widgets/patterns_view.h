@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include <QDateTime>
 #include <QString>
 #include <QWidget>
 
@@ -16,6 +17,7 @@
 
 class QCustomPlot;
 class QLabel;
+namespace warplab::widgets { class ElidedLabel; }
 class QListWidget;
 class QPushButton;
 class QTableWidget;
@@ -43,6 +45,13 @@ public:
     void setRanking(std::shared_ptr<const compute::PatternRanking> ranking,
                     std::shared_ptr<const io::Recording> recording, int signal);
     void clear();
+    // What the result was computed on (recording, channel set, metric, band, time range): the
+    // first line of the view and the title of its exported plots. Cleared with the result.
+    void setSource(const QString& text);
+    QString source() const;
+    // The recording's clock at 0 s: the nearest epochs and the table then show clock time, as
+    // the traces' top axis does. Invalid: time from the start (h:m:s).
+    void setClockStart(const QDateTime& start);
     std::shared_ptr<const compute::PatternRanking> ranking() const { return ranking_; }
 
     // Selects the pattern at `rank` (0 = best) in the table; -1 clears the selection.
@@ -78,6 +87,9 @@ private:
     std::shared_ptr<const compute::PatternRanking> ranking_;
     SampleFetcher fetch_;
     QString unit_;
+    QDateTime clockStart_;
+    ElidedLabel* source_ = nullptr;
+    QString clockText(double s) const;
     int selected_ = -1;
 
     QLabel* summary_ = nullptr;

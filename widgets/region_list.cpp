@@ -45,7 +45,10 @@ void RegionList::setRegions(const std::vector<io::Region>& regions, const QStrin
         table_->setItem(r, 2, new QTableWidgetItem(QString::number(g.startS, 'f', 3)));
         table_->setItem(r, 3, new QTableWidgetItem(QString::number(g.endS, 'f', 3)));
         table_->setItem(r, 4, new QTableWidgetItem(QString::fromStdString(g.note)));
+        for (int c = 0; c < table_->columnCount(); ++c) table_->item(r, c)->setToolTip(table_->item(r, c)->text());
     }
+    // Kind, channel and times whole ("Reference", "FP1-F7"): only the note may be cut.
+    for (int c = 0; c < 4; ++c) table_->resizeColumnToContents(c);
 }
 
 void RegionList::selectRegion(int index) {

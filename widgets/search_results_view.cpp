@@ -2,10 +2,13 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "compute/kernels/registry.h"
+#include "widgets/elided_label.h"
 #include "widgets/search_options_bar.h"
 
 namespace warplab::widgets {
@@ -31,7 +34,20 @@ SearchResultsView::SearchResultsView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     options_ = new SearchOptionsBar(gpuSearchAvailable());
-    layout->addWidget(options_);
+    // The options in one row are wider than the dock on a 1280 x 800 screen: they scroll
+    // sideways there instead of widening the whole window past the screen.
+    auto* optionsScroll = new QScrollArea;
+    optionsScroll->setWidget(options_);
+    optionsScroll->setWidgetResizable(true);
+    optionsScroll->setFrameShape(QFrame::NoFrame);
+    optionsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    optionsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    optionsScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    optionsScroll->setFixedHeight(options_->sizeHint().height() + optionsScroll->horizontalScrollBar()->sizeHint().height());
+    layout->addWidget(optionsScroll);
+    source_ = new ElidedLabel;
+    source_->setObjectName("resultSource");
+    layout->addWidget(source_);
     layout->addWidget(info_);
     layout->addWidget(table_, 1);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {
@@ -63,11 +79,25 @@ void SearchResultsView::setMatches(const std::vector<compute::Match>& matches, i
     info_->setText(description);
 }
 
+void SearchResultsView::clear() {
+    const QSignalBlocker block(table_);
+    matches_.clear();
+    table_->setRowCount(0);
+    setSource({});
+    info_->setText(tr("No search yet: mark a query region, then run Search."));
+}
+
+void SearchResultsView::setSource(const QString& text) { source_->setFullText(text); }
+QString SearchResultsView::source() const { return source_->fullText(); }
+
 int SearchResultsView::matchCount() const { return table_->rowCount(); }
 
-void SearchResultsView::setValueUnit(const QString& unit) {
-    table_->setHorizontalHeaderLabels({tr("rank"), unit.isEmpty() ? tr("cost (unit of the metric)") : tr("cost (%1)").arg(unit),
-                                       tr("start (s)"), tr("end (s)"), tr("samples (first–last index)")});
+void SearchResultsView::setValueUnit(const QString& unit, const QString& symbol) {
+    const QString shown = !symbol.isEmpty() ? symbol : unit;
+    table_->setHorizontalHeaderLabels({tr("rank"), shown.isEmpty() ? tr("cost (unit of the metric)") : tr("cost (%1)").arg(shown),
+                                       tr("start (s)"), tr("end (s)"), tr("samples (first–last)")});
+    table_->horizontalHeaderItem(1)->setToolTip(unit.isEmpty() ? QString() : tr("cost: %1").arg(unit));
+    table_->horizontalHeaderItem(4)->setToolTip(tr("indices of the first and last sample of the match"));
 }
 
 QStringList SearchResultsView::headers() const {

@@ -13,6 +13,7 @@ namespace warplab::widgets {
 class SearchOptionsBar;
 }
 class QLabel;
+namespace warplab::widgets { class ElidedLabel; }
 
 namespace warplab::widgets {
 
@@ -24,7 +25,13 @@ public:
     void setMatches(const std::vector<compute::Match>& matches, int channel, double rateHz, double offsetS,
                     const QString& description);
     int matchCount() const;
-    void setValueUnit(const QString& unit);  // of the cost column
+    // Of the cost column: the header shows `symbol` ("µV²") when given, its tooltip the whole unit.
+    void setValueUnit(const QString& unit, const QString& symbol = {});
+    void clear();
+    // What the result was computed on (recording, channel set, metric, band, time range): the
+    // first line of the view and the title of its exported plots. Cleared with the result.
+    void setSource(const QString& text);
+    QString source() const;
     QStringList headers() const;
     const std::vector<compute::Match>& matches() const { return matches_; }
     // The search options above the results (mode, band, include-self, precision).
@@ -36,6 +43,7 @@ signals:
 private:
     QTableWidget* table_;
     QLabel* info_;
+    ElidedLabel* source_ = nullptr;
     SearchOptionsBar* options_;
     int channel_ = -1;
     std::vector<compute::Match> matches_;

@@ -1,6 +1,7 @@
 #include "widgets/signal_view.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include <QComboBox>
@@ -12,12 +13,16 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QScrollBar>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <qcustomplot.h>
 
 #include "io/io_error.h"
+#include "widgets/elided_label.h"
+#include "widgets/filter_text.h"
 #include "widgets/min_max_envelope.h"
+#include "widgets/value_units.h"
 #include "widgets/plot_export.h"
 #include "widgets/region_style.h"
 
@@ -52,11 +57,20 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     for (auto k : {io::RegionKind::Seizure, io::RegionKind::Query, io::RegionKind::Reference})
         kindBox_->addItem(regionKindLabel(k), static_cast<int>(k));
     kindBox_->setFocusPolicy(Qt::NoFocus);
-    kindBox_->setToolTip(tr("Kind of region a drag marks (Ctrl+drag: one channel only)"));
+    kindBox_->setToolTip(tr("Kind of region a drag marks (Ctrl+drag: one channel only; Alt+drag inside a region moves it)"));
     top->addWidget(kindBox_);
     top->addSpacing(12);
     scaleLabel_ = new QLabel;
     top->addWidget(scaleLabel_);
+    top->addSpacing(12);
+    auto* filterLabel = new ElidedLabel;  // cut before it would widen the window
+    filterLabel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    filterLabel_ = filterLabel;
+    filterLabel_->setObjectName("filterLabel");
+    filterLabel_->setStyleSheet("QLabel { background: #fff3c4; color: #6b4e00; border: 1px solid #d9b44a; padding: 0 4px; }");
+    filterLabel_->setToolTip(tr("Filters applied to the traces (View ▸ Filters…, Ctrl+T)"));
+    filterLabel_->setVisible(false);
+    top->addWidget(filterLabel_);
     top->addStretch(1);
 
     plot_ = new QCustomPlot;
@@ -230,6 +244,16 @@ void SignalView::setFirstChannel(int channel) {
 }
 
 bool SignalView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::ToolTip) {
+        const QPoint pos = static_cast<QHelpEvent*>(event)->pos();
+        for (const auto& l : annotationLabels_)
+            if (l.rect.contains(pos)) {
+                QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), l.text, plot_, l.rect);
+                return true;
+            }
+        QToolTip::hideText();
+        return true;
+    }
     if (watched == plot_ && event->type() == QEvent::Wheel) {
         const int steps = static_cast<QWheelEvent*>(event)->angleDelta().y() / 120;
         if (steps != 0) setFirstChannel(std::max(0, firstLane_ - steps * std::max(1, channelsShown() / 4)));
@@ -280,6 +304,7 @@ void SignalView::setWindow(double startS, double lengthS) {
     const int idx = windowBox_->findData(length_);
     if (idx >= 0) windowBox_->setCurrentIndex(idx);
     syncScrollBar();
+    updateExportTitle();
     reloadTraces();
     rebuildOverlays();
     emit windowChanged(start_, length_);
@@ -299,8 +324,10 @@ void SignalView::syncScrollBar() {
 void SignalView::setUnitsPerLane(double units) {
     if (!(units > 0)) return;
     unitsPerLane_ = units;
-    const QString unit = rec_ && !signalList(*rec_).empty() ? QString::fromStdString(signalList(*rec_)[0].unit) : QString();
-    scaleLabel_->setText(tr("Scale: %1 %2 per channel (+/−)").arg(units, 0, 'g', 4).arg(unit));
+    const QString unit = rec_ && !signalList(*rec_).empty() ? displayUnit(QString::fromStdString(signalList(*rec_)[0].unit)) : QString();
+    // Short, so that the filters beside it keep their room; the keys are in the tooltip.
+    scaleLabel_->setText(tr("Scale: %1 %2/channel").arg(units, 0, 'g', 4).arg(unit));
+    scaleLabel_->setToolTip(tr("Amplitude per channel lane: + / − change it, right-click a channel for its own gain"));
     reloadTraces();
 }
 
@@ -363,7 +390,25 @@ void SignalView::reloadTraces() {
 
 void SignalView::setFilters(const io::FilterSettings& filters) {
     filters_ = filters;
+    const QString text = filterText();
+    static_cast<ElidedLabel*>(filterLabel_)->setFullText(text);
+    filterLabel_->setVisible(!text.isEmpty());
+    updateExportTitle();
     reloadTraces();
+}
+
+QString SignalView::filterText() const {
+    const QString f = filterSummary(filters_);
+    return f.isEmpty() ? QString() : tr("Filters: %1").arg(f);
+}
+
+void SignalView::updateExportTitle() {
+    if (!rec_) return;
+    const QString file = QString::fromStdString(rec_->path()).section('/', -1);
+    const QString f = filterText();
+    plot_->setProperty(kExportTitleProperty, tr("%1 · %2 channels · %3–%4 s%5").arg(file).arg(lanes_.size())
+                                                  .arg(start_, 0, 'f', 1).arg(start_ + length_, 0, 'f', 1)
+                                                  .arg(f.isEmpty() ? QString() : " · " + f));
 }
 
 int SignalView::drawnPointCount(int channel) const {
@@ -431,6 +476,41 @@ void SignalView::rebuildOverlays() {
     };
     const double t0 = start_, t1 = start_ + length_;
     const double visTop = plot_->yAxis->range().upper, visBottom = plot_->yAxis->range().lower;
+    const double pixelY = (visTop - visBottom) / std::max(1, plot_->axisRect()->height());
+    annotationLabels_.clear();
+    // Annotation labels along the bottom in up to three staggered rows; where even that is too
+    // crowded the earlier label of the row is cut to fit (its tooltip has the whole text).
+    const QFont labelFont(font().family(), 8, QFont::Bold);
+    const QFontMetrics fm(labelFont);
+    const QRect area = plot_->axisRect()->rect();
+    constexpr int kRows = 3, kGap = 4;
+    struct Placed { double onset; QString text, shown; int row, left, width; };
+    std::vector<Placed> placed;
+    {
+        std::vector<std::pair<double, QString>> visible;
+        for (const auto& a : rec_->annotations())
+            if (a.onsetS + a.durationS >= t0 && a.onsetS <= t1) visible.push_back({a.onsetS, QString::fromStdString(a.text)});
+        std::stable_sort(visible.begin(), visible.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        int rowEnd[kRows], last[kRows];
+        for (int r = 0; r < kRows; ++r) rowEnd[r] = INT_MIN / 2, last[r] = -1;
+        for (const auto& [onset, text] : visible) {
+            const int left = int(std::lround(plot_->xAxis->coordToPixel(std::max(onset, t0))));
+            const int width = fm.horizontalAdvance(text) + 4;
+            int row = -1;
+            for (int r = 0; r < kRows && row < 0; ++r)
+                if (rowEnd[r] + kGap <= left) row = r;
+            if (row < 0) {  // every row busy: cut the earliest-ending row's last label short
+                row = int(std::min_element(rowEnd, rowEnd + kRows) - rowEnd);
+                Placed& prev = placed[std::size_t(last[row])];
+                prev.width = std::max(0, left - kGap - prev.left);
+                prev.shown = prev.width >= fm.horizontalAdvance(QStringLiteral("W…")) + 4
+                                 ? fm.elidedText(prev.text, Qt::ElideRight, prev.width - 4) : QString();
+            }
+            placed.push_back({onset, text, text, row, left, width});
+            rowEnd[row] = left + width;
+            last[row] = int(placed.size()) - 1;
+        }
+    }
     for (const auto& a : rec_->annotations()) {
         const double end = a.onsetS + a.durationS;
         if (end < t0 || a.onsetS > t1) continue;
@@ -448,8 +528,16 @@ void SignalView::rebuildOverlays() {
         line->setPen(QPen(QColor(230, 120, 0), 1, Qt::DashLine));
         line->setSelectable(false);
         overlayItems_.push_back(line);
-        // Annotation labels sit at the bottom so that they never cover region labels at the top.
-        addText(a.onsetS, visBottom, QString::fromStdString(a.text), QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignBottom);
+    }
+    // Annotation labels sit at the bottom so that they never cover region labels at the top.
+    for (const Placed& p : placed) {
+        const int bottom = area.bottom() - 6 - p.row * (fm.height() + 1);
+        annotationLabels_.push_back({p.text, p.shown, p.row, QRect(p.left - 3, bottom - fm.height(), std::max(6, p.width + 3), fm.height())});
+        if (p.shown.isEmpty()) continue;
+        addText(p.onset, visBottom, p.shown, QColor(180, 90, 0), Qt::AlignLeft | Qt::AlignBottom);
+        auto* label = static_cast<QCPItemText*>(overlayItems_.back());
+        label->position->setTypeY(QCPItemPosition::ptAbsolute);
+        label->position->setCoords(std::max(p.onset, t0), bottom);
     }
     for (int i = 0; i < int(regions_.size()); ++i) {
         const auto& r = regions_[i];
@@ -457,9 +545,13 @@ void SignalView::rebuildOverlays() {
         QColor c = regionColor(r.kind);
         QColor fill = c;
         fill.setAlpha(i == selected_ ? 80 : 45);
-        addRect(r.startS, r.endS, r.channel, fill, QPen(c, i == selected_ ? 2.5 : 1));
-        const double top = std::min(visTop, r.channel < 0 ? n : laneCenter(r.channel) + 0.5);
-        addText(std::max(r.startS, t0), top, regionKindLabel(r.kind) + (r.note.empty() ? QString() : ": " + QString::fromStdString(r.note)),
+        addRect(r.startS, r.endS, r.channel, fill, QPen(c, i == selected_ ? 2.5 : 1.5));
+        // A solid strip along the region's top edge: the tint alone vanishes under dense traces.
+        const double stripTop = std::min(visTop, r.channel < 0 ? n : laneCenter(r.channel) + 0.5);
+        auto* strip = addRect(std::max(r.startS, t0), std::min(r.endS, t1), r.channel, c, QPen(c, 1));
+        strip->topLeft->setCoords(std::max(r.startS, t0), stripTop);
+        strip->bottomRight->setCoords(std::min(r.endS, t1), stripTop - 4 * pixelY);
+        addText(std::max(r.startS, t0), stripTop - 4 * pixelY, regionKindLabel(r.kind) + (r.note.empty() ? QString() : ": " + QString::fromStdString(r.note)),
                 c.darker(130), Qt::AlignLeft | Qt::AlignTop);
     }
     if (highlight_.on)
@@ -493,17 +585,19 @@ void SignalView::onPress(QMouseEvent* e) {
     pressPos_ = e->pos();
     dragAnchorS_ = dragNowS_ = t;
     dragMoved_ = false;
+    // Marking never moves what is already there: a drag (Ctrl: one channel) always marks, even
+    // inside a region; only Alt+drag inside a region moves it. A press inside selects it.
     const int hit = regionAt(t, lane);
-    if (hit >= 0) {
+    const bool alt = e->modifiers() & Qt::AltModifier;
+    if (hit >= 0 && alt) {
         drag_ = Drag::Move;
         dragRegion_ = hit;
-        selected_ = hit;
-        emit regionSelected(hit);
     } else {
         drag_ = Drag::Mark;
         dragChannel_ = (e->modifiers() & Qt::ControlModifier) ? lane : -1;
-        selected_ = -1;
     }
+    selected_ = hit;
+    if (hit >= 0) emit regionSelected(hit);
     rebuildOverlays();
 }
 
@@ -599,6 +693,7 @@ void SignalView::keyPressEvent(QKeyEvent* event) {
 void SignalView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     reloadTraces();
+    rebuildOverlays();  // annotation labels are laid out in pixels
 }
 
 }  // namespace warplab::widgets

@@ -4,9 +4,9 @@
 // visible window is read from the recording and each trace is reduced to min/max per pixel.
 //
 // Mouse: drag on the traces marks a region over all channels (Ctrl: only the channel under
-// the cursor); press inside a region and drag moves it; double-click edits it; Delete
-// removes the selected region. The view never changes regions itself: it emits requests
-// that the document turns into undoable commands.
+// the cursor), inside an existing region too; Alt+drag inside a region moves it; a click
+// selects it; double-click edits it; Delete removes the selected region. The view never
+// changes regions itself: it emits requests that the document turns into undoable commands.
 #pragma once
 #include <memory>
 #include <vector>
@@ -74,6 +74,10 @@ public:
     QCustomPlot* plot() const { return plot_; }
     QPoint plotPoint(double timeS, int channel) const;
     int drawnPointCount(int channel) const;  // points handed to the plot for a channel
+    QString filterText() const;              // "Filters: 1–30 Hz, notch 60 Hz", "" when none
+    // Annotation labels drawn in the window: full text, shown text and row (0 = bottom).
+    struct AnnotationLabel { QString text, shown; int row; QRect rect; };
+    std::vector<AnnotationLabel> annotationLabels() const { return annotationLabels_; }
 
 signals:
     void regionDrawn(const warplab::io::Region& region);
@@ -129,6 +133,9 @@ private:
     QComboBox* windowBox_ = nullptr;
     QComboBox* kindBox_ = nullptr;
     QLabel* scaleLabel_ = nullptr;
+    QLabel* filterLabel_ = nullptr;  // the active filters, on the traces' bar while any is on
+    void updateExportTitle();
+    std::vector<AnnotationLabel> annotationLabels_;
     std::vector<QCPAbstractItem*> overlayItems_;
     QCPItemRect* rubber_ = nullptr;
 };

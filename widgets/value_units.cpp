@@ -32,4 +32,22 @@ QString distanceUnit(const compute::Params& p, const QString& signalUnit) {
     return with(what, squared ? sq : QString());
 }
 
+QString unitSymbol(const compute::Params& p, const QString& signalUnit) {
+    if (p.znorm) return QObject::tr("unitless");
+    const QString u = displayUnit(signalUnit);
+    if (p.metric == compute::Metric::Twed) return QObject::tr("%1 + penalties").arg(u);
+    const bool squared = p.cost == compute::Cost::Squared;
+    if (p.sqrt) return squared ? u : u + QString::fromUtf8("^\u00bd");
+    return squared ? u + QString::fromUtf8("\u00b2") : u;
+}
+
+QString costScaleLabel(const compute::Params& p, const QString& signalUnit) {
+    const QString what = p.metric == compute::Metric::SoftDtw ? QObject::tr("accumulated soft-DTW cost") : QObject::tr("accumulated cost");
+    return QStringLiteral("%1 (%2)").arg(what, unitSymbol(p, signalUnit));
+}
+
+QString distanceScaleLabel(const compute::Params& p, const QString& signalUnit) {
+    return QObject::tr("%1 distance (%2)").arg(QString::fromLatin1(compute::metricName(p.metric).data()), unitSymbol(p, signalUnit));
+}
+
 }  // namespace warplab::widgets

@@ -16,4 +16,14 @@ QString displayUnit(const QString& recorded);
 // (as recorded, e.g. "uV"), e.g. "accumulated squared cost, µV²".
 QString distanceUnit(const compute::Params& p, const QString& signalUnit);
 
+// The unit alone, for colour bars and column headers where room is short: "µV²" (squared
+// cost), "µV" (absolute cost, or the square root of a squared one), "mV^½", "unitless"
+// (z-normalised), "µV + penalties" (TWED).
+QString unitSymbol(const compute::Params& p, const QString& signalUnit);
+
+// One colour-bar label per quantity: "accumulated cost (µV²)" for a pair's cost matrix,
+// "dtw distance (µV²)" for a distance matrix.
+QString costScaleLabel(const compute::Params& p, const QString& signalUnit);
+QString distanceScaleLabel(const compute::Params& p, const QString& signalUnit);
+
 }  // namespace warplab::widgets

@@ -6,6 +6,7 @@
 // distance matrix (file, average, complete, single, label) before the grab. Without
 // --screenshot, the states a crash left are offered first (restored: instead of the file).
 #include <QApplication>
+#include <QScreen>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QTimer>
@@ -43,7 +44,13 @@ int main(int argc, char** argv) {
 
     warplab::app::MainWindow window;
     const QStringList wh = parser.value(size).split('x');
-    if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+    if (wh.size() == 2) {
+        QSize wanted(wh[0].toInt(), wh[1].toInt());
+        // The default must fit a 1280 x 800 screen (a laptop): never larger than the screen.
+        if (!parser.isSet(size))
+            if (const QScreen* screen = QGuiApplication::primaryScreen()) wanted = wanted.boundedTo(screen->availableSize());
+        window.resize(wanted);
+    }
     window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(skipMissing)) window.studyController()->setConfirm([](const QString&, const QString&) { return true; });

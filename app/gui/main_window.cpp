@@ -22,7 +22,11 @@
 #include "app/gui/annotated_seizures.h"
 #include "app/gui/montage_dialog.h"
 #include "app/gui/dock_layout.h"
+#include "app/gui/dock_tabs.h"
 #include "app/gui/document.h"
+#include "app/gui/error_dialogs.h"
+#include "app/gui/focus_return.h"
+#include "app/gui/result_sources.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/channel_dialog.h"
 #include "app/gui/copy_as_script.h"
@@ -97,6 +101,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     costDock->raise();
 
     analysis_ = new AnalysisController(doc_, runner_, Views{signal_, metric_, cost_, alignment_, distances_, search_, patterns_, kernels_}, this);
+    errors_ = new ErrorDialogs(this);
+    new ResultSources(doc_, runner_, {metric_, cost_, alignment_, distances_, search_, patterns_}, this);
+    new FocusReturn(this, signal_);
+    new DockTabs(this);
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
@@ -128,7 +136,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         const int ch = r ? doc_->recording() ? doc_->recording()->findSignal(r->channel) : -1 : -1;
         signal_->setHighlight(ch, start, start + length);
     });
-    connect(analysis_, &AnalysisController::errorOccurred, this, &MainWindow::showError);
+    connect(analysis_, &AnalysisController::errorOccurred, this, [this](const QString& title, const QString& message) {
+        errors_->show(title, message, ErrorDialogs::slotOfAnalysis(title));
+        Q_EMIT errorShown(title, message);
+    });
+    connect(distances_, &widgets::DistanceMatrixView::matrixExported, this,
+            [this](const QString& path) { statusBar()->showMessage(tr("Matrix exported to %1").arg(path), 10000); });
     connect(analysis_, &AnalysisController::viewRequested, this, &MainWindow::showView);
     // Signal view requests -> undoable edits.
     connect(signal_, &widgets::SignalView::regionDrawn, doc_, &Document::addRegion);
@@ -141,6 +154,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Jobs -> progress strip and error dialogs.
     connect(runner_, &JobRunner::jobStarted, progress_, [this](quint64 id, const QString&, const QString& title) { progress_->start(id, title); });
     connect(runner_, &JobRunner::jobStarted, this, [this](quint64, const QString& slot, const QString&) {
+        errors_->closeForSlot(slot);  // what was missing is there now
         applyJobUnits(slot, metric_->params(), doc_->recording() ? commonSignalUnit(*doc_->recording()) : QString(), cost_, alignment_,
                       distances_, search_);
     });
@@ -260,7 +274,8 @@ void MainWindow::buildActions() {
     };
     mouse("signal.drag", tr("Mark a region on all channels"), tr("Drag"));
     mouse("signal.ctrlDrag", tr("Mark a region on one channel"), tr("Ctrl+Drag"));
-    mouse("signal.move", tr("Move a region"), tr("Drag inside it"));
+    mouse("signal.move", tr("Move a region (a plain or Ctrl+drag inside it marks a new one)"), tr("Alt+Drag inside it"));
+    mouse("signal.select", tr("Select a region"), tr("Click inside it"));
     mouse("signal.edit", tr("Edit a region"), tr("Double-click"));
     mouse("signal.wheel", tr("Scroll through the channels"), tr("Wheel"));
     mouse("signal.gain", tr("One channel larger / smaller"), tr("Right-click"));
@@ -395,11 +410,14 @@ bool MainWindow::openSession(const QString& path) {
     addRecentFile(doc_->path());
     // A session is data: what it names outside its own folder is opened for reading only, and
     // said, so that a session from elsewhere cannot quietly point the application anywhere.
+    QString note = tr("Session opened from %1: %2, %3 region(s)").arg(path, QFileInfo(doc_->path()).fileName())
+                       .arg(doc_->regions().size());
     if (const auto outside = io::sessionPathsOutside(s, path.toStdString()); !outside.empty()) {
         QStringList names;
         for (const auto& p : outside) names << QString::fromStdString(p);
-        statusBar()->showMessage(tr("The session opened %1 (outside the session's folder)").arg(names.join(", ")), 15000);
+        note += tr("; it opened %1 (outside the session's folder)").arg(names.join(", "));
     }
+    statusBar()->showMessage(note, 15000);
     return true;
 }
 
@@ -414,12 +432,7 @@ void MainWindow::showView(QWidget* view) {
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
-    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
-    box->setTextFormat(Qt::PlainText);  // messages quote file contents: never read them as HTML
-    box->setObjectName("errorDialog");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setModal(false);
-    box->show();
+    errors_->show(title, message);
     Q_EMIT errorShown(title, message);
 }
 

@@ -31,6 +31,7 @@ class JobRunner;
 class AnalysisController;
 class DockLayout;
 class StudyController;
+class ErrorDialogs;
 class UnsavedGuard;
 struct RecoveryEntry;
 
@@ -122,6 +123,7 @@ private:
     QList<QDockWidget*> resultDocks_;
     DockLayout* layout_ = nullptr;  // result docks collapsed until a result; saved layout
     ActionTable actions_;
+    ErrorDialogs* errors_ = nullptr;  // error_dialogs.h: replaced, closed once obsolete
     UnsavedGuard* guard_ = nullptr;
 };
 

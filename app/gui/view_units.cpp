@@ -25,13 +25,13 @@ void applyJobUnits(const QString& slot, compute::Params p, const QString& signal
                    widgets::AlignmentView* alignment, widgets::DistanceMatrixView* distances, widgets::SearchResultsView* search) {
     if (slot == "pair") {
         const QString unit = widgets::distanceUnit(p, signalUnit);
-        cost->setUnits(unit, widgets::displayUnit(signalUnit));
+        cost->setUnits(unit, widgets::displayUnit(signalUnit), widgets::costScaleLabel(p, signalUnit));
         alignment->setValueUnit(unit);
     } else if (slot == "matrix") {
-        distances->setValueUnit(widgets::distanceUnit(p, signalUnit));
+        distances->setValueUnit(widgets::distanceUnit(p, signalUnit), widgets::distanceScaleLabel(p, signalUnit));
     } else if (slot == "search") {
         p.metric = compute::Metric::Sdtw;  // the search is subsequence DTW whatever the panel shows
-        search->setValueUnit(widgets::distanceUnit(p, signalUnit));
+        search->setValueUnit(widgets::distanceUnit(p, signalUnit), widgets::unitSymbol(p, signalUnit));
     }
 }
 

@@ -190,9 +190,10 @@ void TestMainWindow::movesRegionWithMouse() {
     auto* doc = w_->document();
     doc->addRegion({io::RegionKind::Seizure, -1, 2.0, 4.0, ""});
     const QPoint a = sv->plotPoint(3.0, 5), b = sv->plotPoint(6.0, 5);
-    QTest::mousePress(sv->plot(), Qt::LeftButton, Qt::NoModifier, a);
+    QTest::mousePress(sv->plot(), Qt::LeftButton, Qt::AltModifier, a);  // Alt+drag moves; a plain drag marks
     QTest::mouseMove(sv->plot(), b);
-    QTest::mouseRelease(sv->plot(), Qt::LeftButton, Qt::NoModifier, b);
+    QTest::mouseRelease(sv->plot(), Qt::LeftButton, Qt::AltModifier, b);
+    QCOMPARE(int(doc->regions().size()), 1);
     const io::Region r = doc->regions().at(0);
     const double pixel = sv->windowLength() / sv->plot()->axisRect()->width();
     QVERIFY2(std::abs(r.startS - 5.0) <= 2 * pixel, qPrintable(QString::number(r.startS)));

@@ -13,6 +13,7 @@
 #include "io/matrix_io.h"
 #include "io/pattern_input.h"
 #include "widgets/patterns_view.h"
+#include "widgets/value_units.h"
 
 using namespace warplab;
 
@@ -66,7 +67,7 @@ private slots:
         QCOMPARE(float(pattern->data()->begin()->value), x.front());
         QCOMPARE(float((pattern->data()->end() - 1)->value), x.back());
         QVERIFY(view.signalPlot()->xAxis->label().contains("s"));
-        QVERIFY(view.signalPlot()->yAxis->label().contains("uV"));
+        QVERIFY(view.signalPlot()->yAxis->label().contains(QString::fromUtf8("\u00b5V")));  // as shown everywhere, never "uV"
     }
 
     void recordingOverloadFetchesAndLabels() {
@@ -76,7 +77,7 @@ private slots:
         view.setRanking(ranking_, shared, signal_);
         QCOMPARE(view.signalPlot()->graph(1)->data()->size(), 256);
         const auto& unit = widgets::signalList(*shared)[std::size_t(signal_)].unit;
-        QVERIFY(view.signalPlot()->yAxis->label().contains(QString::fromStdString(unit)));
+        QVERIFY(view.signalPlot()->yAxis->label().contains(widgets::displayUnit(QString::fromStdString(unit))));
     }
 
     void histogramCountsEveryEpoch() {

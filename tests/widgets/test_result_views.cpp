@@ -367,9 +367,19 @@ private slots:
         compute::Params p;
         search.setValueUnit(widgets::distanceUnit(p, "uV"));
         QCOMPARE(search.headers().at(1), QString::fromUtf8("cost (accumulated squared cost, \u00b5V\u00b2)"));
+        search.setValueUnit(widgets::distanceUnit(p, "uV"), widgets::unitSymbol(p, "uV"));
+        QCOMPARE(search.headers().at(1), QString::fromUtf8("cost (\u00b5V\u00b2)"));
         widgets::DistanceMatrixView dm;
-        dm.setValueUnit(widgets::distanceUnit(p, "uV"));
-        QCOMPARE(dm.colorScaleLabel(), QString::fromUtf8("distance, accumulated squared cost, \u00b5V\u00b2"));
+        dm.setValueUnit(widgets::distanceUnit(p, "uV"), widgets::distanceScaleLabel(p, "uV"));
+        QCOMPARE(dm.colorScaleLabel(), QString::fromUtf8("dtw distance (\u00b5V\u00b2)"));
+        // One label per quantity: squared cost in µV², absolute cost in µV, never both words.
+        QCOMPARE(widgets::costScaleLabel(p, "uV"), QString::fromUtf8("accumulated cost (\u00b5V\u00b2)"));
+        compute::Params abs = p;
+        abs.cost = compute::Cost::Absolute;
+        QCOMPARE(widgets::costScaleLabel(abs, "uV"), QString::fromUtf8("accumulated cost (\u00b5V)"));
+        compute::Params z = p;
+        z.znorm = true;
+        QCOMPARE(widgets::costScaleLabel(z, "uV"), QString("accumulated cost (unitless)"));
     }
     void unitsOfEachMetricSetting() {
         compute::Params p;

@@ -161,17 +161,17 @@ private slots:
         QSignalSpy finished(w.jobs(), &app::JobRunner::jobFinished);
         QVERIFY(w.analysis()->alignExample() != 0);
         QVERIFY(finished.wait(60000));
-        QCOMPARE(w.costView()->colorScaleLabel(), "accumulated cost, " + kSquaredUv);
+        QCOMPARE(w.costView()->colorScaleLabel(), QString::fromUtf8("accumulated cost (\u00b5V\u00b2)"));
         QVERIFY2(w.costView()->infoText().contains("(" + kSquaredUv + ")"), qPrintable(w.costView()->infoText()));
         QVERIFY2(w.alignmentView()->infoText().contains("(" + kSquaredUv + ")"), qPrintable(w.alignmentView()->infoText()));
         w.signalView()->setWindow(0, 1);
         QVERIFY(w.analysis()->channelDistanceMatrix() != 0);
         QVERIFY(finished.wait(120000));
-        QCOMPARE(w.distanceView()->colorScaleLabel(), "distance, " + kSquaredUv);
+        QCOMPARE(w.distanceView()->colorScaleLabel(), QString::fromUtf8("dtw distance (\u00b5V\u00b2)"));
         w.document()->addRegion({io::RegionKind::Query, 0, 10.0, 10.5, ""});
         QVERIFY(w.analysis()->searchQuery() != 0);
         QVERIFY(finished.wait(120000));
-        QCOMPARE(w.searchView()->headers().at(1), "cost (" + kSquaredUv + ")");
+        QCOMPARE(w.searchView()->headers().at(1), QString::fromUtf8("cost (\u00b5V\u00b2)"));  // the whole unit in its tooltip
         QVERIFY(w.statusBar()->currentMessage().endsWith(" s"));  // "Finished in 0.1 s"
     }
     void regionsOutAndInWithUndo() {

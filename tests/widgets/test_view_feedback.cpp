@@ -1,0 +1,378 @@
+// What a first-time user sees, driven offscreen through the real main window: mouse gestures
+// that mark without moving, result views that never go stale (error dialogs, montage, another
+// recording, an empty cost matrix), titles that say what a result was computed on, one unit
+// spelling, feedback in the status bar and on the traces, annotation labels that do not
+// overlap, and the keyboard back on the traces after a dialog.
+#include <QApplication>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "app/gui/analysis_controller.h"
+#include "app/gui/dock_layout.h"
+#include "app/gui/document.h"
+#include "app/gui/job_runner.h"
+#include "app/gui/main_window.h"
+#include "app/gui/unsaved_guard.h"
+#include "widgets/alignment_view.h"
+#include "widgets/cost_matrix_view.h"
+#include "widgets/distance_matrix_view.h"
+#include "widgets/elided_label.h"
+#include "widgets/patterns_view.h"
+#include "widgets/plot_export.h"
+#include "widgets/recording_access.h"
+#include "widgets/search_results_view.h"
+#include "widgets/signal_view.h"
+
+using namespace warplab;
+
+namespace {
+const QString kSeizure = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
+const QString kNonSeizure = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_NonSeizure.edf");
+const QString kMotor = QStringLiteral(WARPLAB_TEST_DATA "/eegmmidb/S001R03.edf");
+
+int visibleErrorDialogs(QWidget* w) {
+    int n = 0;
+    for (auto* box : w->findChildren<QMessageBox*>("errorDialog"))
+        if (box->isVisible()) ++n;
+    return n;
+}
+
+void drag(QWidget* plot, Qt::KeyboardModifiers mods, QPoint from, QPoint to) {
+    QTest::mousePress(plot, Qt::LeftButton, mods, from);
+    QTest::mouseMove(plot, (from + to) / 2);
+    QTest::mouseMove(plot, to);
+    QTest::mouseRelease(plot, Qt::LeftButton, mods, to);
+}
+
+int g_answered = 0;  // dialogs answered by answerNextDialog
+
+// Closes the next modal dialog once it is up: a file dialog gets `file` typed into its name
+// field and accepts (empty: cancel); `typed` goes to the dialog's focused field first.
+void answerNextDialog(const QString& file = {}, const QString& typed = {}, int triesLeft = 50) {
+    QTimer::singleShot(100, [file, typed, triesLeft] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (!modal || !modal->isVisible()) {
+            if (triesLeft > 0) answerNextDialog(file, typed, triesLeft - 1);
+            return;
+        }
+        ++g_answered;
+        if (!typed.isEmpty() && QApplication::focusWidget()) QTest::keyClicks(QApplication::focusWidget(), typed);
+        auto* fd = qobject_cast<QFileDialog*>(modal);
+        if (fd && !file.isEmpty()) {
+            auto* name = fd->findChild<QLineEdit*>("fileNameEdit");
+            if (name) name->setText(file);
+            else fd->selectFile(file);
+            QTest::keyClick(name ? static_cast<QWidget*>(name) : fd, Qt::Key_Return);
+        } else if (auto* d = qobject_cast<QDialog*>(modal)) {
+            d->reject();
+        }
+    });
+}
+}  // namespace
+
+class TestViewFeedback : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("WarpLabTests");
+        QCoreApplication::setApplicationName("test_view_feedback");
+        QSettings().remove(app::DockLayout::settingsKey());
+        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+        if (!QFile::exists(kSeizure)) QSKIP("shared/data is not beside the checkout");
+    }
+    void init() {
+        w_ = new app::MainWindow;
+        w_->resize(1280, 800);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_));
+        w_->unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });  // test_unsaved_marks asks
+        QVERIFY(w_->openFile(kSeizure));
+    }
+    void cleanup() {
+        w_->jobs()->cancelAll();
+        w_->jobs()->waitForIdle(60000);
+        delete w_;
+        w_ = nullptr;
+    }
+
+    void ctrlDragInsideSeizureMarksQueryAltDragMoves() {
+        auto* sv = w_->signalView();
+        auto* doc = w_->document();
+        QCustomPlot* plot = sv->plot();
+        doc->addRegion({io::RegionKind::Seizure, -1, 2.0, 8.0, ""});
+        sv->setMarkKind(io::RegionKind::Query);
+        drag(plot, Qt::ControlModifier, sv->plotPoint(3.0, 5), sv->plotPoint(5.0, 5));
+        QCOMPARE(int(doc->regions().size()), 2);
+        QCOMPARE(doc->regions()[0].kind, io::RegionKind::Seizure);
+        QCOMPARE(doc->regions()[0].startS, 2.0);  // where it was
+        QCOMPARE(doc->regions()[0].endS, 8.0);
+        const io::Region q = doc->regions()[1];
+        QCOMPARE(q.kind, io::RegionKind::Query);
+        QCOMPARE(q.channel, 5);
+        const double pixel = sv->windowLength() / plot->axisRect()->width();
+        QVERIFY2(std::abs(q.startS - 3.0) <= 2 * pixel && std::abs(q.endS - 5.0) <= 2 * pixel, qPrintable(QString::number(q.startS)));
+        // A plain drag inside marks too (over all channels), never moves.
+        drag(plot, Qt::NoModifier, sv->plotPoint(6.0, 9), sv->plotPoint(7.0, 9));
+        QCOMPARE(int(doc->regions().size()), 3);
+        QCOMPARE(doc->regions()[0].startS, 2.0);
+        // Alt+drag inside the seizure (away from the query) moves it by the drag.
+        drag(plot, Qt::AltModifier, sv->plotPoint(2.5, 12), sv->plotPoint(3.5, 12));
+        QCOMPARE(int(doc->regions().size()), 3);
+        QVERIFY2(std::abs(doc->regions()[0].startS - 3.0) <= 2 * pixel, qPrintable(QString::number(doc->regions()[0].startS)));
+        QVERIFY(std::abs((doc->regions()[0].endS - doc->regions()[0].startS) - 6.0) < 1e-9);
+        QCOMPARE(doc->regions()[1].startS, q.startS);  // the query stayed
+        // Both gestures are in the help (built from the action table).
+        QString move, mark;
+        for (const auto& s : w_->actions().specs()) {
+            if (s.id == "signal.move") move = s.keysText;
+            if (s.id == "signal.ctrlDrag") mark = s.keysText;
+        }
+        QVERIFY2(move.contains("Alt"), qPrintable(move));
+        QVERIFY2(mark.contains("Ctrl"), qPrintable(mark));
+    }
+
+    void missingReferenceDialogClosesOnceAlignRuns() {
+        auto* doc = w_->document();
+        doc->addRegion({io::RegionKind::Query, 0, 1.0, 2.0, ""});
+        QCOMPARE(w_->analysis()->alignMarkedRegions(), quint64(0));
+        QCOMPARE(visibleErrorDialogs(w_), 1);
+        QCOMPARE(w_->analysis()->alignMarkedRegions(), quint64(0));  // a second try replaces, no pile
+        QTest::qWait(50);
+        QCOMPARE(visibleErrorDialogs(w_), 1);
+        // Another error's dialog is not this analysis's business.
+        w_->showError("Cannot open x.edf", "unrelated");
+        QCOMPARE(visibleErrorDialogs(w_), 2);
+        doc->addRegion({io::RegionKind::Reference, 0, 5.0, 6.0, ""});
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignMarkedRegions() != 0);
+        QTRY_COMPARE(visibleErrorDialogs(w_), 1);
+        for (auto* box : w_->findChildren<QMessageBox*>("errorDialog"))
+            if (box->isVisible()) QCOMPARE(box->windowTitle(), QString("Cannot open x.edf"));
+        QVERIFY(finished.wait(60000));
+    }
+
+    void montageClearsTheDistanceMatrix() {
+        QVERIFY(w_->openFile(kMotor));
+        w_->signalView()->setWindow(0, 2);
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        auto* dm = w_->distanceView();
+        QVERIFY(dm->matrix());
+        QVERIFY2(dm->source().contains("S001R03.edf"), qPrintable(dm->source()));
+        QVERIFY(w_->document()->setMontage({"Fc5.-Fc3.", "Fc1."}));
+        QVERIFY(!dm->matrix());
+        QVERIFY(dm->source().isEmpty());
+        // Hovering where a cell was names nothing.
+        QTest::mouseMove(dm->plot(), dm->plot()->rect().center());
+        QCOMPARE(dm->hoverText().trimmed(), QString());
+    }
+
+    void anotherRecordingClearsEveryResult() {
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(w_->costView()->alignment());
+        QVERIFY(w_->costView()->source().contains("chb01_03_Seizure.edf"));
+        QVERIFY(w_->analysis()->searchQuery() != 0);
+        QVERIFY(finished.wait(120000));
+        QVERIFY(w_->searchView()->matchCount() > 0);
+        QVERIFY(w_->openFile(kNonSeizure));
+        QVERIFY(!w_->costView()->alignment());
+        QVERIFY(w_->costView()->source().isEmpty());
+        QVERIFY(w_->alignmentView()->source().isEmpty());
+        QCOMPARE(w_->searchView()->matchCount(), 0);
+        QVERIFY(w_->searchView()->source().isEmpty());
+        QVERIFY(!w_->distanceView()->matrix());
+        QVERIFY(!w_->patternsView()->ranking());
+    }
+
+    void emptyCostMatrixShowsNoColourBar() {
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(w_->costView()->hasMatrix());
+        QVERIFY(w_->costView()->colorScaleShown());
+        w_->analysis()->setMemoryBudget(16);  // the low-memory path: a distance, no matrix
+        QVERIFY(w_->analysis()->alignMarkedRegions() != 0);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!w_->costView()->hasMatrix());
+        QVERIFY(!w_->costView()->colorScaleShown());
+    }
+
+    void resultTitlesNameRecordingChannelsMetricBandAndRange() {
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        for (const QString& s : {w_->costView()->source(), w_->alignmentView()->source()}) {
+            QVERIFY2(s.contains("chb01_03_Seizure.edf"), qPrintable(s));
+            QVERIFY2(s.contains("23 channels as recorded"), qPrintable(s));
+            QVERIFY2(s.contains("dtw, no band"), qPrintable(s));
+            QVERIFY2(s.contains(" s]"), qPrintable(s));  // the time ranges of x and y
+        }
+        w_->signalView()->setWindow(10, 1);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        const QString dm = w_->distanceView()->source();
+        QVERIFY2(dm.startsWith("from chb01_03_Seizure.edf") && dm.contains("dtw"), qPrintable(dm));
+        const QString dmTitle = w_->distanceView()->plot()->property(widgets::kExportTitleProperty).toString();
+        QVERIFY2(dmTitle.contains("10.0–11.0 s") && dmTitle.contains("chb01_03_Seizure.edf"), qPrintable(dmTitle));
+        QVERIFY(w_->analysis()->searchQuery() != 0);
+        QVERIFY(finished.wait(120000));
+        const QString se = w_->searchView()->source();
+        QVERIFY2(se.contains("sdtw") && se.contains("chb01_03_Seizure.edf") && se.contains("channels as recorded"), qPrintable(se));
+    }
+
+    void nearestEpochsInTheAxisClockTime() {
+        auto* doc = w_->document();
+        doc->addRegion({io::RegionKind::Seizure, -1, 20.0, 41.0, ""});
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->findPatterns(0) != 0);
+        QVERIFY(finished.wait(120000));
+        auto ranking = w_->patternsView()->ranking();
+        QVERIFY(ranking && !ranking->ranked.empty());
+        const QString source = w_->patternsView()->source();
+        QVERIFY2(source.contains("cdtw, band") && source.contains("chb01_03_Seizure.edf"), qPrintable(source));
+        // The recording's clock, as the traces' top axis: its start plus the epoch's time.
+        QDateTime start = QDateTime::fromString(QString::fromStdString(doc->recording()->startIso()), Qt::ISODate);
+        QVERIFY(start.isValid());
+        start.setTimeSpec(Qt::UTC);
+        const auto& first = ranking->ranked[0].nearest.at(0);
+        const QString expected = start.addMSecs(qint64(std::llround(first.startS * 1000))).toString("hh:mm:ss.zzz");
+        const QString item = w_->patternsView()->nearestList()->item(0)->text();
+        QVERIFY2(item.startsWith(expected), qPrintable(item + " / " + expected));
+        QVERIFY2(item.contains(QString::fromUtf8("\u00b5V\u00b2")), qPrintable(item));  // µV, never uV
+    }
+
+    void exportedPlotCarriesItsTitle() {
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        QTemporaryDir dir;
+        QCustomPlot* plot = w_->costView()->plot();
+        const QString title = w_->costView()->source();
+        QVERIFY(!title.isEmpty());
+        QCOMPARE(widgets::exportPlot(plot, dir.filePath("c.png")), QString());
+        const QImage png(dir.filePath("c.png"));
+        QVERIFY(png.height() > plot->height());  // the title block above the plot
+        QCOMPARE(png.text("Title"), title);
+        QCOMPARE(widgets::exportPlot(plot, dir.filePath("c.svg")), QString());
+        QFile svg(dir.filePath("c.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(svg.readAll()).contains(title.toHtmlEscaped()));
+        QCOMPARE(widgets::exportPlot(plot, dir.filePath("c.pdf")), QString());
+        QVERIFY(QFileInfo(dir.filePath("c.pdf")).size() > 1000);
+        // The traces export with the recording and the window.
+        QCOMPARE(widgets::exportPlot(w_->signalView()->plot(), dir.filePath("t.png")), QString());
+        QVERIFY(QImage(dir.filePath("t.png")).text("Title").contains("chb01_03_Seizure.edf · 23 channels · 0.0–10.0 s"));
+    }
+
+    void matrixExportAndSessionOpenSaySo() {
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        w_->signalView()->setWindow(0, 1);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("m.csv");
+        QPushButton* button = nullptr;
+        for (auto* b : w_->distanceView()->findChildren<QPushButton*>())
+            if (QString(b->text()).remove('&').startsWith("Export matrix")) button = b;
+        QVERIFY(button);
+        answerNextDialog(path);
+        button->click();
+        QVERIFY(QFile::exists(path));
+        QVERIFY2(w_->statusBar()->currentMessage().contains(path), qPrintable(w_->statusBar()->currentMessage()));
+
+        const QString session = dir.filePath("s.warplab.json");
+        w_->document()->addRegion({io::RegionKind::Seizure, -1, 1.0, 3.0, ""});
+        QVERIFY(w_->saveSession(session));
+        w_->statusBar()->clearMessage();
+        QVERIFY(w_->openSession(session));
+        const QString said = w_->statusBar()->currentMessage();
+        QVERIFY2(said.contains("Session opened") && said.contains(session) && said.contains("1 region"), qPrintable(said));
+    }
+
+    void filtersAreShownOnTheTraces() {
+        auto* label = w_->signalView()->findChild<widgets::ElidedLabel*>("filterLabel");
+        QVERIFY(label);
+        QVERIFY(!label->isVisible());
+        io::FilterSettings f;
+        f.highpassHz = 1;
+        f.lowpassHz = 30;
+        f.notchHz = 60;
+        w_->document()->setFilters(f);
+        QCOMPARE(w_->signalView()->filterText(), QString::fromUtf8("Filters: 1\u201330 Hz, notch 60 Hz"));
+        QVERIFY(label->isVisible());
+        QCOMPARE(label->fullText(), w_->signalView()->filterText());
+        w_->document()->setFilters({});
+        QVERIFY(!label->isVisible());
+    }
+
+    void annotationLabelsDoNotOverlap() {
+        if (!QFile::exists(kMotor)) QSKIP("eegmmidb not in shared/data");
+        QVERIFY(w_->openFile(kMotor));  // task markers every ~4 s
+        auto* sv = w_->signalView();
+        sv->setWindow(0, 300);  // 125 s of markers in 40 % of the width: crowded
+        QTest::qWait(50);
+        const auto labels = sv->annotationLabels();
+        QVERIFY(labels.size() > 20);
+        int shown = 0;
+        bool staggered = false;
+        for (std::size_t a = 0; a < labels.size(); ++a) {
+            if (labels[a].shown.isEmpty()) continue;
+            ++shown;
+            staggered = staggered || labels[a].row > 0;
+            const int width = QFontMetrics(QFont(sv->font().family(), 8, QFont::Bold)).horizontalAdvance(labels[a].shown);
+            const QRect ra(labels[a].rect.left() + 3, labels[a].rect.top(), width, labels[a].rect.height());
+            for (std::size_t b = a + 1; b < labels.size(); ++b) {
+                if (labels[b].shown.isEmpty() || labels[b].row != labels[a].row) continue;
+                const QRect rb(labels[b].rect.left() + 3, labels[b].rect.top(), 1, labels[b].rect.height());
+                QVERIFY2(ra.right() < rb.left(), qPrintable(QString("%1 over %2").arg(labels[a].shown, labels[b].shown)));
+            }
+        }
+        QVERIFY(shown > 10);
+        QVERIFY(staggered);
+    }
+
+    void focusReturnsToTheTracesAfterADialog() {
+        auto* sv = w_->signalView();
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_));
+        // A file dialog opened and cancelled.
+        g_answered = 0;
+        answerNextDialog();
+        w_->actions().action("file.open")->trigger();
+        QCOMPARE(g_answered, 1);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(sv));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Q);
+        QCOMPARE(sv->markKind(), io::RegionKind::Query);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_S);
+        QCOMPARE(sv->markKind(), io::RegionKind::Seizure);
+        // Typed text in a dialog stays there: "-" in the montage text does not change the scale.
+        const double scale = sv->unitsPerLane();
+        answerNextDialog({}, "-T7");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(sv));
+        QCOMPARE(g_answered, 2);  // Ctrl+Shift+M opened the montage dialog
+        QCOMPARE(sv->unitsPerLane(), scale);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_R);
+        QCOMPARE(sv->markKind(), io::RegionKind::Reference);
+    }
+
+private:
+    app::MainWindow* w_ = nullptr;
+};
+
+QTEST_MAIN(TestViewFeedback)
+#include "test_view_feedback.moc"
