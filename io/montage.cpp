@@ -2,17 +2,9 @@
 
 #include "io/io_error.h"
 #include "io/recording.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
-
-namespace {
-
-std::string trim(const std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-}  // namespace
 
 std::vector<Derivation> resolveMontage(const Recording& rec, const std::vector<std::string>& expressions) {
     std::vector<Derivation> out;

@@ -39,8 +39,7 @@ public:
         : path_(std::move(path)), handle_(hdr.handle) {
         const bool bdf = hdr.filetype == EDFLIB_FILETYPE_BDF || hdr.filetype == EDFLIB_FILETYPE_BDFPLUS;
         const bool plus = hdr.filetype == EDFLIB_FILETYPE_EDFPLUS || hdr.filetype == EDFLIB_FILETYPE_BDFPLUS;
-        format_ = bdf ? (plus ? (own.discontinuous ? Format::BDFPlusD : Format::BDFPlusC) : Format::BDF)
-                      : (plus ? (own.discontinuous ? Format::EDFPlusD : Format::EDFPlusC) : Format::EDF);
+        format_ = edfFormat(bdf, plus, own.discontinuous);
         if (own.discontinuous) warnings_.push_back(kDiscontinuousWarning);
         const double recordS = double(hdr.datarecord_duration) / EDFLIB_TIME_DIMENSION;
         duration_ = double(hdr.datarecords_in_file) * recordS;

@@ -73,12 +73,7 @@ Layout layoutOf(const PatternRequest& r) {
     L.patterns = epochCount(L.query, r.epoch, r.stride);
     L.ictal = ictalEpochs(L.spans, L.epochs, r.epoch, r.stride);
     L.ictalCount = std::size_t(std::count(L.ictal.begin(), L.ictal.end(), 1));
-    if (L.ictalCount == 0)
-        throw EngineError(K::BadInput, "seizures",
-                          "no epoch of " + ch + " lies at least half inside a marked seizure, so no epoch is ictal");
-    if (L.ictalCount == L.ictal.size())
-        throw EngineError(K::BadInput, "seizures",
-                          "every epoch of " + ch + " is ictal: there are no interictal epochs to compare with");
+    requireIctalAndInterictal(L, ch);
     addSingleSegment(r, L);
     return L;
 }

@@ -62,6 +62,10 @@ struct EpochBlock {
 // recording as long as one epoch).
 SegmentedLayout segmentedLayoutOf(const PatternRequest& r);
 
+// Throws EngineError (BadInput "seizures") unless `L` has an ictal and an interictal epoch:
+// quality compares the two classes. `ch` names the channel in the message.
+void requireIctalAndInterictal(const SegmentedLayout& L, const std::string& ch);
+
 // The one-segment plan of a single-recording request whose totals are already in `L`.
 void addSingleSegment(const PatternRequest& r, SegmentedLayout& L);
 

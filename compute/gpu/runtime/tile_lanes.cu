@@ -10,12 +10,6 @@
 #include <cstring>
 #include <string>
 
-#if WL_GPU_HIP
-#define gpuSetDevice hipSetDevice
-#else
-#define gpuSetDevice cudaSetDevice
-#endif
-
 namespace warplab::compute::gpu {
 
 namespace {
