@@ -1,4 +1,4 @@
-// Engine entry points of the search modes added for issue 11: z-normalised window search and
+// Engine entry points of the search modes beyond subsequence DTW: z-normalised window search and
 // subsequence search with a scope (self-exclusion, half2 precision). engine.cpp keeps the
 // original Engine::search.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Search over many references (issue 11, section 2): every (recording, channel) of a study, or
+// Search over many references: every (recording, channel) of a study, or
 // several reference files, searched one at a time with the per-series search (Engine::search
 // today; the window search of `--mode window` plugs in through `SeriesSearch`), their top-k
 // lists merged into one ranked list.
@@ -39,7 +39,7 @@ struct SourceMatch {
 
 // The per-series search: top-k of `query` in `reference` (which is `source`, loaded). Default:
 // Engine::search. `source` lets a caller exclude the query's own place when the query was cut
-// from that very recording and channel (issue 11, section 3).
+// from that very recording and channel.
 using SeriesSearch = std::function<std::vector<Match>(const Series& query, const Series& reference,
                                                       const SearchSource& source, const Params& params,
                                                       const RunOptions& options)>;

@@ -1,5 +1,5 @@
-// Queries x windows of one channel buffer, on the GPU, without cutting the windows on the host
-// (issue 10): the channel goes to the device once and the band kernel reads window j at its
+// Queries x windows of one channel buffer, on the GPU, without cutting the windows on the host:
+// the channel goes to the device once and the band kernel reads window j at its
 // offset in that buffer. The windows are those of length e at stride s inside each *stretch*
 // (a span of the buffer: one recording of a study laid end to end with the others), so that a
 // window never crosses a file boundary or a gap. Rows come back in blocks, and the caller's sink

@@ -24,7 +24,7 @@ struct Session {
     std::string channel;                   // channel analysed (display name), may be empty
     std::string backend = "auto";          // auto | cpu | cuda | hip
     std::string kernel;                    // registry name, empty = best
-    // A study (issue 10): its folder or summary file ("" when none), and the user's regions of
+    // A study: its folder or summary file ("" when none), and the user's regions of
     // each of its recordings by file name ("chb01_03.edf"). Written as {"study": {"source",
     // "regions"}} only when a study is open; older sessions have none and still load.
     std::string studyPath;

@@ -1,4 +1,4 @@
-// A study: the recordings of one subject (issue 10), e.g. a CHB-MIT case of 20-60 one-hour
+// A study: the recordings of one subject, e.g. a CHB-MIT case of 20-60 one-hour
 // EDF files. Opened from (a) a folder of EDF/EDF+/BDF files, (b) a CHB-MIT chbNN-summary.txt,
 // or (c) an explicit list of files. Qt-free; used by `warplab-cli info/patterns/search`, the
 // GUI's study navigator and benchmarks.

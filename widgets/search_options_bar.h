@@ -1,4 +1,4 @@
-// The Search panel's options (issue 11): mode (subsequence / window), the window mode's band
+// The Search panel's options: mode (subsequence / window), the window mode's band
 // as a percentage of the query, whether the query may find itself, and, when a GPU is present,
 // the subsequence search's precision (fp32 / half2). The controller reads choice() when it runs
 // a search; nothing here computes.

@@ -1,4 +1,4 @@
-// The study navigator (issue 10): every recording of an io::Study on one clock time line, gaps
+// The study navigator: every recording of an io::Study on one clock time line, gaps
 // drawn as gaps (never as signal), seizures as red marks, missing and damaged recordings
 // marked, the open recording and the signal view's window outlined. A click on a recording asks
 // for it to be opened at that time (placeActivated); a click in a gap asks for the next

@@ -1,4 +1,4 @@
-// `warplab-cli patterns`: seizure pattern discovery (METRICS.md, issue 5). For each --channel,
+// `warplab-cli patterns`: seizure pattern discovery (METRICS.md). For each --channel,
 // every window of the concatenated seizures is compared by band DTW with every epoch of the
 // channel; prints CSV `rank,quality,pattern_index,start_seconds` (a `channel` column first
 // when several channels are asked for). --dm-out streams the patterns x epochs matrix to

@@ -14,7 +14,7 @@ void addInfoCommand(CLI::App& app);      // cmd_info.cpp
 void addDmCommand(CLI::App& app);        // cmd_dm.cpp
 void addAlignCommand(CLI::App& app);     // cmd_align.cpp
 void addSearchCommand(CLI::App& app);    // cmd_search.cpp
-void addBenchCommand(CLI::App& app);     // cmd_bench.cpp (GPU engineer)
-void addPatternsCommand(CLI::App& app);  // cmd_patterns.cpp (patterns engineer)
+void addBenchCommand(CLI::App& app);     // cmd_bench.cpp
+void addPatternsCommand(CLI::App& app);  // cmd_patterns.cpp
 
 }  // namespace warplab::cli

@@ -1,4 +1,4 @@
-// Issue 11's search options and the per-series search call (search_modes.h).
+// The search options (mode, band, self-exclusion, precision) and the per-series search call (search_modes.h).
 #include "app/cli/search_modes.h"
 
 #include <algorithm>

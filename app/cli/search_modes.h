@@ -1,4 +1,4 @@
-// `warplab-cli search` options of issue 11 (window mode, band, self-exclusion, precision) and
+// `warplab-cli search` options (window mode, band, self-exclusion, precision) and
 // the one call that searches ONE query in ONE reference series with them. cmd_search.cpp (and
 // a loop over recordings/channels around it) only reads files and prints.
 #pragma once

@@ -1,4 +1,4 @@
-// `warplab-cli search` over many references (issue 11, section 2): --reference-study
+// `warplab-cli search` over many references: --reference-study
 // FOLDER|SUMMARY, several --reference files, or --reference-channel all. Every (recording,
 // channel) is searched with the per-series search as it is (Engine::search, or what cmd_search
 // passes, e.g. the window search) and the top-k lists are merged into one exact ranked list

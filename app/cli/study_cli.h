@@ -1,4 +1,4 @@
-// What the study-aware commands share (issue 10): the options that open a study (--skip-missing,
+// What the study-aware commands share: the options that open a study (--skip-missing,
 // and for folder studies --summary / --annotation as seizure sources), opening it with its
 // warnings on stderr and its missing or damaged files refused (exit 2) unless --skip-missing,
 // and `info STUDY`.

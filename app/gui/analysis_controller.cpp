@@ -217,7 +217,7 @@ quint64 AnalysisController::searchQuery(int topK) {
     const double rate = doc_->channelRate(channel);
     auto* view = v_.search;
     auto* signal = v_.signal;
-    // Issue 11: the options above the results; the query always comes from the searched
+    // The options above the results; the query always comes from the searched
     // channel here, so its own place is excluded unless "include the query itself" is ticked.
     const widgets::SearchChoice choice = view->options()->choice();
     compute::SearchScope scope;

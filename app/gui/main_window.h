@@ -54,7 +54,7 @@ public:
     widgets::PatternsView* patternsView() const { return patterns_; }
     widgets::KernelComparisonView* kernelView() const { return kernels_; }
     widgets::RegionList* regionList() const { return regionList_; }
-    // Studies (issue 10): File ▸ Open study, the navigator strip, study-wide results.
+    // Studies: File ▸ Open study, the navigator strip, study-wide results.
     bool openStudy(const QString& path);  // a folder or a CHB-MIT summary; errors in the dialog
     StudyController* studyController() const { return study_; }
     widgets::StudyNavigator* studyNavigator() const { return studyNav_; }

@@ -1,4 +1,4 @@
-// The main window's study parts (issue 10; issue 11 section 2), kept out of main_window.cpp:
+// The main window's study parts, kept out of main_window.cpp:
 // the navigator strip, the study results dock, the File ▸ Open study actions and the
 // study-wide analyses. StudyController does the work; this only places and connects it.
 #include <QDockWidget>

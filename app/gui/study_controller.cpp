@@ -275,7 +275,7 @@ quint64 StudyController::searchQuery(SearchScope scope, int topK) {
         p.cost = compute::Cost::Squared;
     }
     const bool window = choice.window, half2 = choice.half2 && !choice.window;
-    // Issue 11, section 3: the query would find itself in the series it was cut from (the open
+    // The query would find itself in the series it was cut from (the open
     // recording, its channel), so matches within floor(m/2) of its own place (its end for
     // subsequence DTW, its start for windows) are not reported there, as the single-channel
     // search does; other series are searched whole.

@@ -1,4 +1,4 @@
-// The open study (issue 10; issue 11 section 2) behind the main window: opens it (asking before
+// The open study behind the main window: opens it (asking before
 // going on without missing or damaged files), keeps the navigator in step with the open
 // recording, opens a recording at a time when the navigator or a result asks, keeps the user's
 // regions of every recording while another one is open, and runs the study-wide jobs (search

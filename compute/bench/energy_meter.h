@@ -1,4 +1,4 @@
-// GPU board energy over a benchmark's timed runs (issue 12, item 5: distances per millisecond
+// GPU board energy over a benchmark's timed runs (distances per millisecond
 // per watt): NVML's total-energy counter of each board the kernel ran on, read before and after
 // the runs. The counter integrates power in the driver, so short bursts between power samples
 // are not missed, but it advances only every few tens of milliseconds: a window shorter than

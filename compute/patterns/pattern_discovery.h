@@ -1,4 +1,4 @@
-// Seizure pattern discovery (METRICS.md, "Seizure pattern discovery"; issue 5): for one EEG
+// Seizure pattern discovery (METRICS.md, "Seizure pattern discovery"): for one EEG
 // channel, every window of the concatenated seizures (a pattern) is compared by band DTW with
 // every epoch of the channel, and the patterns are ranked by how well their distances separate
 // ictal from interictal epochs.
@@ -29,7 +29,7 @@ namespace warplab::compute {
 // Called from one thread at a time; may throw (an IoError of a lazy recording, say).
 using SampleReader = std::function<void(long long start, long long count, float* out)>;
 
-// One recording of a study (issue 10): its samples of the channel, its seizures, and what
+// One recording of a study: its samples of the channel, its seizures, and what
 // results call it. Patterns are cut from this recording's own seizures (their concatenation,
 // windows never crossing into another recording) and epochs from this recording only, so
 // nothing ever spans a file boundary or a gap between recordings.

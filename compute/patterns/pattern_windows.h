@@ -1,4 +1,4 @@
-// The device-epoch path of findPatterns (issue 10): the channel (a study: its segments laid end
+// The device-epoch path of findPatterns: the channel (a study: its segments laid end
 // to end) goes to the GPU once, epochs are windows of it read by the band kernel at their
 // offsets (compute/window_matrix.h), and each block of finished rows is reduced on the host
 // while the device computes the next. Called by pattern_discovery.cpp, which keeps the layout

@@ -1,5 +1,5 @@
 // Where patterns and epochs lie when a pattern request has several segments (a study: one
-// segment per recording; issue 10). The single-recording request is the one-segment case.
+// segment per recording). The single-recording request is the one-segment case.
 //
 // Numbering: rows (patterns) and columns (epochs) are numbered globally, segment after
 // segment. Segment k's patterns are the windows (e, s) of its own query (the concatenation of

@@ -1,4 +1,4 @@
-// A generated EEG-like channel for the scale benchmark of pattern discovery (issue 5): the
+// A generated EEG-like channel for the scale benchmark of pattern discovery: the
 // published workload is one channel of 150,995,456 samples at 256 Hz (589,823 epochs of 1024
 // at stride 256, about 164 h) with seizures totalling 107,263 samples (415 patterns), i.e.
 // 244,776,545 band-DTW distances. No real recording of that size ships with WarpLab, so the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Window search benchmark of issue 11 with the file read included, as the UCR Suite is timed:
+# Window search benchmark with the file read included, as the UCR Suite is timed:
 # a 1,000,000-sample random walk and a 128-sample random-walk query as text files (one number a
 # line), 1-NN, R = 5 % (band floor(0.05 * 128) = 6), wall clock of the whole warplab-cli run.
 # Usage: scripts/bench/window_search.sh [BUILD_DIR] [RUNS]   (not a test; figures go to

@@ -1,4 +1,4 @@
-// `warplab-cli bench` output (issue 12, item 5): the energy columns of the table and the JSON
+// `warplab-cli bench` output: the energy columns of the table and the JSON
 // rows. A CPU kernel has no board energy counter: its figures are missing ("-" in the table,
 // null in JSON) and energy_note says why.
 #include <QJsonArray>

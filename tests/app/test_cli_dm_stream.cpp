@@ -1,4 +1,4 @@
-// `dm` without --out streams its CSV rows (issue 14): on the real UCR files of shared/data the
+// `dm` without --out streams its CSV rows: on the real UCR files of shared/data the
 // stdout text equals, byte for byte, the numbers of the --out FILE.csv export of the same
 // matrix (that file adds a `name` header line and a first column of row names).
 #include <QTemporaryDir>

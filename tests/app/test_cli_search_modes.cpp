@@ -1,4 +1,4 @@
-// `warplab-cli search` options of issue 11: --mode window (pruned == cpu.reference), the
+// `warplab-cli search` options: --mode window (pruned == cpu.reference), the
 // self-exclusion of a query cut from the searched channel (both modes, --include-self), and
 // the errors of the new options (exit 2 naming the option).
 #include <QTemporaryDir>

@@ -1,4 +1,4 @@
-// warplab-cli on studies (issues 10 and 11): `info STUDY` (text and JSON) on a generated study
+// warplab-cli on studies: `info STUDY` (text and JSON) on a generated study
 // and ../shared/data; `patterns --study` equals the in-process study ranking (cpu.reference)
 // with recording and clock-time columns, --dm-out streams the whole matrix; `search
 // --reference-study / several --reference / --reference-channel all` equals searching each

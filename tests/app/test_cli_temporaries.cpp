@@ -1,4 +1,4 @@
-// Issue 14: `dm ... --out x.npy` killed with SIGKILL leaves its temporary; the next run for the
+// `dm ... --out x.npy` killed with SIGKILL leaves its temporary; the next run for the
 // same target removes it (its process is gone) and never a live process's temporary.
 #include <QProcess>
 #include <QTemporaryDir>

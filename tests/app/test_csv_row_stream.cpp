@@ -1,4 +1,4 @@
-// `dm` without --out streams CSV rows (app/cli/csv_row_stream.h, issue 14): the output is
+// `dm` without --out streams CSV rows (app/cli/csv_row_stream.h): the output is
 // byte-identical to writing the whole matrix (csv_output.h's writeMatrixCsv of
 // Engine::distanceMatrix) for every metric, kernel and band size, mirrors kept or recomputed;
 // and the reorder buffer never holds more than one band of rows.

@@ -1,4 +1,4 @@
-// Engine::align is a job like the others (issue 14): the reference recurrences report every
+// Engine::align is a job like the others: the reference recurrences report every
 // row, the engine turns that into cancellation (EngineError Cancelled, within one row) and
 // throttled progress, and results are unchanged by the watching.
 #include <QTest>

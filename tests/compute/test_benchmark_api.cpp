@@ -1,5 +1,5 @@
 // runBenchmark (compute/bench/bench.h): the one way in to the benchmarks for the CLI and the
-// GUI (issue 14). Its engine rows are runBench's; the device is named; sdtw gives a device row
+// GUI. Its engine rows are runBench's; the device is named; sdtw gives a device row
 // (GPU builds) and two CPU rows (all cores == one core, bit for bit) per length; cancel and progress behave as for every job; and no entry point (app/, widgets/)
 // includes compute/gpu/ any more.
 #include <QDirIterator>
@@ -147,7 +147,7 @@ private slots:
         }
     }
 
-    // The rule of issue 14, checked on the sources: only compute/ (and the GPU test programs in
+    // The rule, checked on the sources: only compute/ (and the GPU test programs in
     // tests/gpu) include compute/gpu/ headers.
     void noEntryPointIncludesTheGpuRoom() {
         QStringList offenders;

@@ -13,7 +13,7 @@ class TestChipCeiling : public QObject {
     Q_OBJECT
 private slots:
     void hopperCeilings() {
-        // The ceilings issue 4 quotes for the H100 (the H200 has the same GH100 compute die):
+        // The published ceilings of the H100 (the H200 has the same GH100 compute die):
         // fp32 DTW 8.4 T cells/s (min/max pipe at half the FMA rate), soft-DTW 1.4 T (exp/log
         // unit), fp32 TWED 3.3 T.
         const auto d = ceilingFor("NVIDIA H100 80GB HBM3", Metric::Dtw);

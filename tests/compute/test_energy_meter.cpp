@@ -1,4 +1,4 @@
-// The GPU energy figures of the benchmark (issue 12, item 5; compute/bench/energy_meter.h):
+// The GPU energy figures of the benchmark (compute/bench/energy_meter.h):
 // the arithmetic from counter readings, a fake NVML counter through the meter, and every path
 // that gives no figure a reason (no NVML library, no counter on the board, a window too short
 // for the counter, a CPU kernel). The real counter is checked on a GPU by

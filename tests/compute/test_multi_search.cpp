@@ -1,4 +1,4 @@
-// compute::searchSources / mergeTopK (issue 11, section 2): the merged list over several
+// compute::searchSources / mergeTopK: the merged list over several
 // references equals the k best of every source's own top-k list, on random walks; ties go to
 // the earlier source, then the smaller start; a reference shorter than the query is skipped and
 // reported; all too short, no source, and cancel are errors; progress covers all sources.

@@ -216,7 +216,7 @@ private slots:
         }
     }
 
-    // Segments (the recordings of a study, issue 10) cut from one channel with gaps between
+    // Segments (the recordings of a study) cut from one channel with gaps between
     // them and stride 48 < e = 64, so segment ends fall inside the epoch grid: epochs only
     // inside each segment, starting again at its first sample; patterns from each segment's own
     // seizures; labels, distances and ranking as the naive reference computes them on epochs and

@@ -1,4 +1,4 @@
-// Window search (issue 11): the pruned CPU path must return exactly what brute force returns,
+// Window search: the pruned CPU path must return exactly what brute force returns,
 // and brute force must agree with an independent full-matrix implementation written here.
 // io/recording.h has a member named signals(): read the EEG before Qt's keywords exist.
 #include "io/recording.h"

@@ -1,4 +1,4 @@
-// The GPU board energy of the benchmark rows (issue 12, item 5; compute/bench/energy_meter.h)
+// The GPU board energy of the benchmark rows (compute/bench/energy_meter.h)
 // on a real NVIDIA board: NVML's energy counter is found for the device the kernels run on,
 // a busy kernel gives a positive energy and a plausible mean power (10 W .. 1000 W) above the
 // idle board's, short runs are repeated until the counter's window is long enough, engine rows

@@ -1,6 +1,6 @@
 // GPU window search (compute/gpu/kernels/window/window_gpu.h) against cpu.reference (brute force): the same
 // matches, costs equal bit for bit (both compute the final cost in double with the same
-// operation order). Then the half2 subsequence search of issue 11: every reported match's cost
+// operation order). Then the half2 subsequence search: every reported match's cost
 // equals the fp32 cost row at its end, and with self-exclusion no end falls in the zone. The
 // window candidates of stretches (what mpirun's ranks send), merged, against one search.
 #include <cmath>

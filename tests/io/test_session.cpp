@@ -109,7 +109,7 @@ private slots:
         QCOMPARE(out["regions"][0]["note"].get<std::string>(), std::string("edited"));
     }
 
-    // A session with a study (issue 10): its source and the regions of each recording come
+    // A session with a study: its source and the regions of each recording come
     // back exactly; a session without one (every older file) has none and writes no "study".
     void studyRoundTrip() {
         const std::string p = path("study.warplab.json");

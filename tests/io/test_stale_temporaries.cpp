@@ -1,4 +1,4 @@
-// Temporaries of killed runs (issue 14): names carry pid and process start time; the next
+// Temporaries of killed runs: names carry pid and process start time; the next
 // temporary for the same target removes those whose writer is gone, never a live one's.
 #include <QTemporaryDir>
 #include <QTest>
@@ -51,7 +51,7 @@ private slots:
         const std::string deadNew = target + ".tmp-" + std::to_string(dead) + "-12345-0";
         // Our pid with another start time: a dead writer whose pid was reused.
         const std::string reused = target + ".tmp-" + std::to_string(me) + "-1-0";
-        const std::string deadOld = target + ".tmp-" + std::to_string(dead) + "-0";  // the form before issue 14
+        const std::string deadOld = target + ".tmp-" + std::to_string(dead) + "-0";  // the older form without the start time
         // The older form with a live pid that is not a WarpLab program (this test) is stale too.
         const std::string notWarplab = target + ".tmp-" + std::to_string(me) + "-3";
         const std::string otherTarget = dir.filePath("other.npy").toStdString() + ".tmp-" + std::to_string(dead) + "-5-0";

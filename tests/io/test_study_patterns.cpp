@@ -1,4 +1,4 @@
-// Pattern discovery over a generated study (issue 10): the ranking, matrix, pattern places and
+// Pattern discovery over a generated study: the ranking, matrix, pattern places and
 // nearest epochs equal what this test computes itself from each recording's own patterns and
 // epochs (read with Recording, not through the study) with a naive band DTW and pairwise AUC;
 // cpu.reference and the default CPU kernel both; a one-segment study equals the

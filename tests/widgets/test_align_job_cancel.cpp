@@ -1,4 +1,4 @@
-// Cancelling an alignment in the GUI stops its worker (issue 14): the pair job passes its
+// Cancelling an alignment in the GUI stops its worker: the pair job passes its
 // token to Engine::align, which checks it after every row. Runs the real main window offscreen
 // on a CHB-MIT crop of shared/data.
 #include <QElapsedTimer>

@@ -371,7 +371,7 @@ void TestMainWindow::searchFindsQueryItself() {
     auto* doc = w_->document();
     doc->addRegion({io::RegionKind::Query, 4, 10.0, 11.0, ""});  // 256 samples of FP1-F3 from sample 2560
     QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
-    // "include the query itself" ticked: the query finds itself (issue 11 keeps this opt-in).
+    // "include the query itself" ticked: the query finds itself (opt-in).
     auto* opts = w_->searchView()->options();
     widgets::SearchChoice c = opts->choice();
     c.includeSelf = true;

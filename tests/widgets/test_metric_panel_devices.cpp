@@ -1,4 +1,4 @@
-// The Metric panel's "Devices" row (issue 13): every GPU the engine would spread a job over,
+// The Metric panel's "Devices" row: every GPU the engine would spread a job over,
 // or the CPU cores — following the backend and kernel chosen. Saves a picture of the panel
 // (metric_panel_devices.png in the build folder) for a look.
 #include <QtTest/QtTest>

@@ -231,7 +231,7 @@ private slots:
         for (int i = 0; i < legend->itemCount(); ++i) QVERIFY(plot->rect().contains(legend->item(i)->outerRect()));
     }
     void kernelEnergyColumns() {
-        // Issue 12, item 5: a GPU row's J / distance and mean board power; a CPU row says why
+        // A GPU row's J / distance and mean board power; a CPU row says why
         // it has none, in the cell, its tooltip and the CSV.
         widgets::KernelComparisonView view;
         compute::BenchRow cpu;
@@ -265,7 +265,7 @@ private slots:
         QVERIFY2(lines[2].contains(",0.0015,250,\"\","), qPrintable(lines[2]));
     }
     void kernelSdtwDesigns() {
-        // Issue 12, item 4: the subsequence-search designs side by side. Choosing sdtw lists
+        // The subsequence-search designs side by side. Choosing sdtw lists
         // every design with its one-line description (device ones greyed with the reason
         // where there is no GPU), asks for queries and a reference instead of pairs and a band,
         // and a run of the checked designs fills the table and the chart.

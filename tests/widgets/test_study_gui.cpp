@@ -1,4 +1,4 @@
-// The study GUI (issue 10; issue 11 section 2), offscreen on the real main window: a generated
+// The study GUI, offscreen on the real main window: a generated
 // study of three short EDF files (io::EdfWriter) with a gap and a CHB-MIT style summary with a
 // seizure; the navigator shows the three recordings and the gap; a click opens that recording
 // at that time; missing files are listed and the user may cancel or go on; study-wide search
@@ -189,7 +189,7 @@ private Q_SLOTS:
         auto* view = w_->studyResults();
         QTRY_VERIFY_WITH_TIMEOUT(!view->rows().empty(), 60000);
         QVERIFY(view->description().contains("every recording"));
-        // The query does not find itself (issue 11, section 3): its own place in a is excluded and
+        // The query does not find itself: its own place in a is excluded and
         // the header says so, so the best match is the twin burst of c at 40 s.
         QVERIFY2(view->description().contains("its own place excluded"), qPrintable(view->description()));
         // The query is samples 320..383 of a's FP1-F7 (64 Hz): no match there ends in 351..415

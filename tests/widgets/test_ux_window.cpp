@@ -1,4 +1,4 @@
-// The main window as a new user meets it (issue 14): the traces take the room until a result
+// The main window as a new user meets it: the traces take the room until a result
 // arrives and the user's dock layout survives a restart; results name their units; regions go
 // out to CSV / EDF+ and come back in as one undoable step, bad files named. Offscreen, on the
 // bundled sample and shared/data.

@@ -97,7 +97,7 @@ void registerGpuKernels(KernelRegistry& registry) {
         gpu::Design::Shuffle, false, 20));
     // Full DTW on series of one length (<= 1024 rows): two columns per step, whole rounds of pairs
     // per group; other inputs go where cuda.band_dpx / cuda.band would send them. Above shuffle
-    // (the engine's default for dtw: 5.9-6.0 T against 3.9-4.3 T cells/s on the H100), below band_dpx (cdtw: the same kernels either way).
+    // (the engine's default for dtw, about 1.5 times shuffle's throughput), below band_dpx (cdtw: the same kernels either way).
 #if !WL_GPU_HIP  // DPX is Hopper's: on AMD this kernel would be shuffle_wave under another name
     registry.add(std::make_unique<GpuMatrixKernel>(
         "shuffle_dpx", "dtw, rows of one length <= 1024: lanes of 32 rows, two columns per step, DPX minimum (else as band_dpx)",
@@ -107,7 +107,7 @@ void registerGpuKernels(KernelRegistry& registry) {
         "shuffle_wave", "as shuffle_dpx with two fminf per cell instead of DPX (else as band)",
         gpu::Design::ShuffleWave, false, 21));
     // Above shuffle, so that the engine's default GPU kernel for cdtw is one of these two (the DPX
-    // one: 7.07 T against 6.34 T cells/s at band 16, length 1024, on the H100, docs/PERFORMANCE.md); bands over
+    // one, about 11 % faster at band 16, length 1024); bands over
     // 32, unequal lengths and several channels go to the shuffle kernel inside them.
     registry.add(std::make_unique<GpuMatrixKernel>(
         "band", "cdtw, band <= 32, one length: one thread per pair, the band in registers (else as shuffle)",

@@ -25,10 +25,8 @@ namespace warplab::compute::gpu {
 
 namespace band {
 
-// Threads per block. Blocks of 64 with chunks of 13 rows (below): H100, w = 16, 1,048,576 pairs
-// of 128, 6.55 T cells/s against 6.52 with blocks of 96 and 6.51-6.54 with 128 (session 13,
-// docs/gpu-h100-session13.log). WL_BAND_BLOCK: a compile-time knob for A/B runs
-// (scripts/device/ab-variants.sh).
+// Threads per block. Blocks of 64 with chunks of 13 rows (below) are the fastest measured at
+// w = 16 (96 and 128 are within 1 %). WL_BAND_BLOCK: a compile-time knob for A/B runs.
 #ifndef WL_BAND_BLOCK
 #define WL_BAND_BLOCK 64
 #endif
@@ -79,17 +77,12 @@ template <int W, bool ABS, bool DPX>
 __global__ void __launch_bounds__(kBlock, W <= 24 ? WL_BAND_MIN_BLOCKS : 3) bandKernel(SetView rows, SetView cols, PairsView pairs, int n) {
     constexpr int L = 2 * W + 1;
     // Rows per chunk: the 2W moves of the y window are paid once per C rows, and the window
-    // (C + 2W), D (2W + 1) and x (C) live in registers. H100, w = 16, 1,048,576 pairs of 128,
-    // blocks of 128: C = 8 6.1 T cells/s, 11 6.47-6.50, 12 6.40-6.46, 13 6.50-6.54, 14 6.23-6.28,
-    // 15 6.41-6.50, 16 6.27-6.35 (116 registers: 4 blocks per SM where 11-15 take 96 and 5),
-    // 32 5.4 T with spills. At w = 24, 13 rows in blocks of 64 gave 6.11 T against 5.78 with 16
-    // (length 128) and 7.47 against 6.60 (1,024); w = 8 within 1 %. WL_BAND_CHUNK (bands up to
-    // w = 20): a compile-time knob for A/B runs (scripts/device/ab-variants.sh).
-    // Wider bands take fewer rows, their window and band holding more registers (same machine,
-    // one call, blocks of 64, session 14): w = 24 at 128 6.62 T with 11 rows against 6.07 with 13
-    // (1,024: 7.47 either way); w = 32 6.19 T with 9 against 5.78 with 11 and 5.11 with 13 (1,024:
-    // 7.41 against 7.33 and 6.87). At w = 20, 11 rows gained 1 % at 128 and lost 1 % at 1,024: 13
-    // stays up to w = 20. Widths 25 to 31 were not timed apart from 32.
+    // (C + 2W), D (2W + 1) and x (C) live in registers. At w = 16, 13 rows is the fastest: fewer
+    // pay the moves more often (8 rows: 7 % slower), 16 rows take 116 registers and drop a block
+    // per SM, 32 spill. WL_BAND_CHUNK (bands up to w = 20): a compile-time knob for A/B runs.
+    // Wider bands take fewer rows, their window and band holding more registers: 11 rows up to
+    // w = 24 and 9 beyond (13 rows at w = 32 is a fifth slower); at w = 20 both are within 1 %.
+    // Widths 25 to 31 take the w = 32 choice untimed.
 #ifndef WL_BAND_CHUNK
 #define WL_BAND_CHUNK 13
 #endif

@@ -10,8 +10,8 @@ namespace warplab::compute::gpu::sdtw {
 int rowsPerLane(const int* lengths, int count, int warpSize, int sms) {
     // More rows per lane spread the per-step shuffles, loads and ring traffic over more cells
     // but give fewer warps. With 8 columns per step, 16 rows while the batch has about 12 warps
-    // per multiprocessor at 16 (512 x 2000 on an H100, pass alone: fp32 5.79 T cells/s at 16
-    // rows, 5.67 T at 32; half2 11.4 T and 11.7 T; docs/PERFORMANCE.md), else 8.
+    // per multiprocessor at 16 (the faster of 16 and 32 rows for fp32 at 512 x 2000, within 3 %
+    // of each other for half2), else 8.
     long long warps16 = 0;
     for (int i = 0; i < count; ++i) warps16 += ((lengths[i] + 15) / 16 + warpSize - 1) / warpSize;
     const long long m = std::max(1, sms);
@@ -25,8 +25,8 @@ bool leanColumnsSupported(int rows, int cols) {
 }
 
 int columnsPerStep(int rows, int asked) {
-    // Eight chains per lane where the pass is built for them (16 and 32 rows; at 512 x 2000 on
-    // the H100 the fp32 pass ran at 4.9, 5.2 and 5.8 T cells/s with 2, 4 and 8 columns per step).
+    // Eight chains per lane where the pass is built for them (16 and 32 rows; 8 columns per step
+    // are about 18 % faster than 2).
     if (asked != 0) return leanColumnsSupported(rows, asked) ? asked : 2;
     return leanColumnsSupported(rows, 8) ? 8 : 2;
 }

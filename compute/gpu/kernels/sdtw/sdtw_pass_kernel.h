@@ -16,14 +16,13 @@
 //    them (a select, a conversion and a compare per row and step) to save registers that the
 //    occupancy, bounded by the batch (512 queries of 4 stripes: 15.5 warps per SM), never used;
 //    where every query's length is a multiple of the rows per lane there are no factors at all
-//    (WHOLE, below: fp32 pass 5.78 -> 6.15-6.18 T, half2 11.39-11.45 -> 11.88-11.92 T, H100);
+//    (WHOLE, below: about 6 % faster);
 //  - the reference is read S columns at a time (S = 2, 4 or 8 columns per step), one step ahead.
-//  - S > 2 (session 8): Nsight Compute on the S = 2 pass at 32 rows (H100) found the warps
-//    waiting on fixed-latency dependencies (1.06 cycles per issue, issue slots 59 % busy, 7.7
-//    warps per SM: the batch's): each lane's cells are chains of min -> fma, two of them with two
-//    columns per step. S columns per step give each lane S independent chains and spread the
-//    shuffles, the ring traffic and the loads over S/2 times the cells (fp32 pass 4.9, 5.2, 5.8
-//    T cells/s at S = 2, 4, 8 and 16 rows).
+//  - S > 2: with two columns per step the warps wait on fixed-latency dependencies (Nsight
+//    Compute: each lane's cells are chains of min -> fma, two of them per step, and the batch
+//    gives few warps per SM). S columns per step give each lane S independent chains and spread
+//    the shuffles, the ring traffic and the loads over S/2 times the cells (8 columns: about
+//    18 % faster than 2 at 16 rows).
 //
 // Rings. Stripe w reads its top neighbours from ring[w] and writes its bottom row into
 // ring[w + 1]; ring[0] holds zeros (row 0's free start). A ring keeps kRing / 2 entries (steps)
@@ -62,13 +61,13 @@ __host__ __device__ constexpr int leanThreads(int R) { return R <= 4 ? 1024 : 25
 // Blocks per multiprocessor the register budget must allow: at 16 rows, two blocks of 256
 // threads (<= 128 registers). ptxas chose 127 for the 8-column pass, then 132-136 once the pass
 // took tasks and seeds, which left 3 instead of 4 of the published shape's 4-warp blocks per
-// multiprocessor (5.74 -> 4.4 T cells/s on the H100).
+// multiprocessor (a quarter of the throughput lost).
 __host__ __device__ constexpr int leanMinBlocks(int R) { return R == 16 ? 2 : 1; }
 
 // Stores a lane's R rows of a checkpoint column (16-byte stores where R allows, else 8). 8-byte
 // stores for every R were tried (the 16-byte ones make ptxas keep the column in aligned register
-// quads, moved back for the next step): 4.94 T instead of 4.89 T at 16 rows, but 4.83 T instead
-// of 5.02 T at 32, the width chosen for the published shape (H100, session 7).
+// quads, moved back for the next step): 1 % faster at 16 rows but 4 % slower at 32, the width
+// chosen for the published shape.
 template <int R, class V>
 __device__ __forceinline__ void storeRows(float* dst, const V (&v)[R]) {
     if constexpr (R % 4 == 0) {
@@ -208,10 +207,9 @@ __device__ __forceinline__ void stepCells(const typename Op::V (&xr)[R], const t
 // lanes of warp 0. Their cells compute x - y like the real ones (junk, never read), and those lanes
 // hand zeros down instead of their bottoms, which is all the free start needs from them: the first
 // real lane's cells above and diagonal are exact zeros as before. The real cells keep their bits
-// (fma(y, -1, x) == x - y), and no lane holds a register of factors per row. H100, session 18: a
-// probe with x - y everywhere took 3.5 % (fp32) and 2.9 % (half2) off the time to the answer;
-// this form, on 512 x 2,000 in 100,000, the pass 17.7 -> 16.6 ms (fp32) and 8.9 -> 8.6 ms (half2),
-// one call against WL_SDTW_WHOLE_LANES=0. gpu_test_sdtw: the same last rows as 2 columns per step.
+// (fma(y, -1, x) == x - y), and no lane holds a register of factors per row, which makes the
+// pass about 6 % faster (fp32) and 3 % (half2) than with the factors. gpu_test_sdtw checks the
+// same last rows as 2 columns per step.
 template <class Op, int R, int S, bool ABS, bool WHOLE = false>
 __global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKernel(StripeArgs A) {
     using V = typename Op::V;
@@ -438,7 +436,7 @@ __global__ void __launch_bounds__(leanThreads(R), leanMinBlocks(R)) leanPassKern
 
 // Launches leanPassKernel<Op, rows, cols, absCost> for launchFp32Pass and launchHalf2Pass: rows
 // 2, 4, 8, 16 or 32 at 2 columns per step, 16 or 32 at 4 and 8 (leanColumnsSupported).
-// WL_SDTW_WHOLE_LANES=0 keeps the factors for every batch (the A/B of session 18).
+// WL_SDTW_WHOLE_LANES=0 keeps the factors for every batch (for an A/B).
 #ifndef WL_SDTW_WHOLE_LANES
 #define WL_SDTW_WHOLE_LANES 1
 #endif

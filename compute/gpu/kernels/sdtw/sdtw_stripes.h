@@ -40,12 +40,11 @@ struct F32Op {
     using V = float;
     static constexpr bool kCheckpoints = true;
     // The lean pass's ring entry reaches lane 0 through the shuffle (sdtw_pass_kernel.h,
-    // topCells): 1.3 % faster in half2, 0.5 % slower in fp32 (H100, session 16).
+    // topCells) in half2, where it is faster; fp32 keeps the broadcast load, which is.
     static constexpr bool kRingByShuffle = false;
     // The lean pass's steady-state steps per loop iteration at R rows x S columns per step: 4 (see
-    // H2Op) where they gained, pass alone at 512 x 2,000 in 100,000 on one H100 (session 19):
-    // R x S = 16, 32, 64: 4.16 -> 4.35, 4.90 -> 5.15, 5.27 -> 5.32 T (32 x 2: 4.94 -> 4.93 T); else 2:
-    // at 4 and 8 cells per step 4 steps lost 1.2-1.3 %, at 16 x 8 (the published shape) 1-1.5 %.
+    // H2Op) at 16 to 64 cells per step, where the loop overhead matters (up to 5 % faster); 2
+    // elsewhere, where 4 steps lost about 1 % (at 16 x 8, the published shape, too).
     static constexpr int stepsPerIteration(int R, int S) { return R * S >= 16 && R * S <= 64 && R <= 16 ? 4 : 2; }
     __device__ static V inf() { return INFINITY; }
     __device__ static V zero() { return 0.f; }
@@ -92,11 +91,9 @@ struct H2Op {
     static constexpr bool kCheckpoints = false;
     static constexpr bool kRingByShuffle = true;
     // 4 steps per iteration: the loop's counter, branch and the moves that rotate its carried
-    // registers come every 4 steps, not 2. Pass alone at 512 x 2,000 in 100,000 (H100s, session 19):
-    // 16 x 8, the published shape, 11.89-11.93 -> 12.04-12.10 T on five cards; 2, 4 and 8 rows
-    // (2 columns) +7.5 to +11 %; 16 and 32 rows at 2 and 4 columns 0 to +3 %. At most 128 cells per
-    // step: 8 steps of 16 x 8 fell to 9.94-10.0 T, a loop too long for the instruction cache, and
-    // 4 steps of 32 x 8 would be as long.
+    // registers come every 4 steps, not 2 (the published shape, 16 x 8, gains about 1 %; narrow
+    // shapes up to 11 %). At most 128 cells per step: 8 steps of 16 x 8 overflow the instruction
+    // cache (a sixth slower), and 4 steps of 32 x 8 would be as long.
     static constexpr int stepsPerIteration(int R, int S) { return R * S <= 128 ? 4 : 2; }
     __device__ static V inf() { return h2FromBits(0x7C007C00u); }
     __device__ static V zero() { return h2FromBits(0u); }

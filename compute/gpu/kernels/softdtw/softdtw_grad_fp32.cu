@@ -24,8 +24,7 @@
 // per stripe boundary; d value / d x_i = sum_j E(i,j) dc/dx_i is summed per row in
 // registers. E is never stored.
 //
-// Session 14 (H100, 1,024 pairs of 1,024: 4.15 -> 3.87-3.90 ms; 16,384: 57.7 -> 54.3-54.7 ms):
-// the forward runs two steps per iteration with its column alternating between two arrays (no
+// The forward runs two steps per iteration with its column alternating between two arrays (no
 // register moves, the parity of each step known); the backward runs the steps with every lane
 // inside the matrix without range checks, as one block in which ptxas interleaves the
 // recomputation with the cells; x and the gradient rows live in shared memory; y is scaled where
@@ -52,14 +51,11 @@ constexpr int kMaxWarps = 8;  // stripes of one pair in flight (warps per block)
 // t + 31 (forward) and prefetches one step ahead (t + 32); the backward is the mirror image. A
 // stripe runs kLag intervals behind the stripe it reads, so that every value it reads was
 // written before the last barrier: its interval's last step t = kChunk (c + 1) - 1 reads step
-// t + 32 of an interval the other finished, kChunk (c + kLag) > t + 32. 16 steps and a lag of 3
-// (48 steps) instead of 36 and 2 (72): 1,024 pairs of 1,024 3.70-3.72 -> 3.65 ms, where the
-// second stripe's wait is part of every pair's time (48 of about 1,100 steps); 16,384 pairs the
-// same (one warp per pair). 4, 8 and 12 steps: 3.72, 3.67 and 3.69 ms (H100, session 16).
-// Without barriers it is no faster (session 17, PERFORMANCE.md): step counts in shared memory
-// need a block-scope fence, which waits for the warp's outstanding loads (+1 % at 1,024 pairs,
-// +3.6 % at 16,384); values handed over through rows of NaN sentinels, the reader spinning on
-// the word, left the forward's time unchanged and slowed the backward's volatile loads.
+// t + 32 of an interval the other finished, kChunk (c + kLag) > t + 32. 16 steps with a lag of 3
+// (48 steps): the second stripe's wait is part of every pair's time, so a shorter lag matters
+// more than fewer barriers; 4, 8 and 12 steps were slower. The barriers stay because the
+// alternatives are no faster: step counts in shared memory need a block-scope fence that waits
+// for the warp's outstanding loads, and NaN-sentinel handoffs slow the backward's volatile loads.
 #ifndef WL_GRAD_CHUNK
 #define WL_GRAD_CHUNK 16
 #endif
@@ -83,18 +79,15 @@ struct Layout {
 // (the backward recomputes the other columns): steps 2p and 2p+1 share RPL + 1 rows of 32.
 // At 4 rows per lane (series up to 128) it stores every column whole instead, a lane's 4 rows
 // side by side (one 16-byte store per step, one load per column in the backward, which then
-// recomputes nothing): 1.67 -> 1.50 ms on 16,384 pairs of 128, 0.183 -> 0.172 ms on 1,024. At
-// 16 rows, whole columns double the forward's writes: on 1,024 pairs of 1,024 its time went from
-// 1.30 to 1.98 ms (rows of 32 lanes) or 3.11 ms (a lane's rows side by side) for a backward of
-// 1.97 instead of 2.59 ms (H100, session 15, docs/PERFORMANCE.md).
+// recomputes nothing), about 10 % faster on short series. At 16 rows, whole columns double the
+// forward's writes, which costs more than the backward saves.
 template <int RPL>
 constexpr bool kWholeColumns = RPL == 4;
 // Of a whole column, the rows below kPairRows are stored two by two, a lane's rows k and k+1 side
 // by side: one 8-byte store in the forward and one load in the backward instead of two. The last
 // two rows and the odd steps' bottom row stay rows of 32 lanes, so that the offset between the
 // bottom rows of two steps, which the backward's inner steps add to one pointer, is the same for
-// every lane. H100, session 17, one call: 16,384 pairs of 256 4.16 -> 4.02 ms, of 1,024 50.6 ->
-// 50.2 ms, 1,024 pairs of 1,024 3.61-3.63 -> 3.61-3.62 ms.
+// every lane.
 template <int RPL>
 constexpr int kPairRows = kWholeColumns<RPL> ? 0 : RPL - 2;
 template <int RPL>
@@ -130,11 +123,9 @@ __device__ __forceinline__ float forwardCell(float d, float left, float u, float
 // in shared memory from the recomputation (two steps before the cell's turn), instead of three
 // more exp2: the same numbers (where all three neighbours are +inf, weights 0, 1, 0 instead of
 // NaN; no cell inside the matrix has them), and 4 MUFU operations per backward cell instead of
-// 5.5. Both kernels keep the MUFU (XU) pipe 61-65 % busy whatever their stalls (session 18: the
-// forward with its rows as two interleaved chains cut its short-scoreboard stalls from 1.51 to
-// 0.26 per issue and did not get faster), so their time follows their MUFU count. H100, session
-// 18, one call: 1,024 pairs of 1,024 3.60-3.61 -> 3.38 ms, 16,384 pairs 50.2 -> 48.2 ms, 16,384 of
-// 256 4.01 -> 3.85 ms; the same max errors.
+// 5.5. Both kernels are bound by the MUFU (XU) pipe whatever their stalls (splitting a lane's
+// rows into two interleaved chains removes stalls but not time), so their time follows their
+// MUFU count; this cut is about 6 % of the time.
 template <int RPL>
 constexpr bool kKeepTerms = !kWholeColumns<RPL>;
 // Floats of dynamic shared memory per backward thread: x and the gradient per row (+ one pad
@@ -279,9 +270,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps) softDtwForwardKernel(SetVi
 
 // Two blocks of 256 threads per SM: at 16 rows per lane the backward fits 128 registers (from
 // 233; a few hundred bytes of spills, 32 since x and the gradient rows moved to shared memory)
-// and runs 16 warps per SM instead of 8. H100, one call,
-// A B A B: 1,024 pairs 5.04-5.08 ms against 5.78-6.42 ms, 16,384 pairs 74.7-82.2 ms against 85.9 ms
-// (docs/gpu-h100-session12.log, call 7). At 3 blocks, 16 rows spill 1 KB and lose.
+// and runs 16 warps per SM instead of 8, about 15 % faster than one block. At 3 blocks, 16 rows
+// spill 1 KB and lose.
 #ifndef WL_GRAD_BWD_MIN_BLOCKS
 #define WL_GRAD_BWD_MIN_BLOCKS 2
 #endif
@@ -311,10 +301,9 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // The lane's rows of x and of the gradient in dynamic shared memory (2 (RPL + 1) floats per
     // thread), each row an immediate offset from one base register. In registers they took 32 of
     // the 128 that two blocks of 256 threads per SM allow, and ptxas spilled 400 bytes; in shared
-    // memory the spills are gone but for a few words (H100, session 13 for x, 14 for the gradient:
-    // PERFORMANCE.md). Row k's x and gradient sit side by side (xg[2k], xg[2k+1]), so a cell reads
-    // both with one 8-byte load (session 16: 16,384 pairs of 1,024 51.6 -> 50.8 ms); a thread's
-    // pairs are RPL + 1 eight-byte words apart (odd: the 32 lanes hit distinct banks).
+    // memory the spills are gone but for a few words. Row k's x and gradient sit side by side
+    // (xg[2k], xg[2k+1]), so a cell reads both with one 8-byte load; a thread's pairs are RPL + 1
+    // eight-byte words apart (odd: the 32 lanes hit distinct banks).
     extern __shared__ float rowsShared[];
     float* const xg = rowsShared + int(threadIdx.x) * 2 * (RPL + 1);
     // The terms after every thread's x and gradient rows, RPL + 1 eight-byte words per thread.
@@ -386,9 +375,8 @@ __global__ void __launch_bounds__(kGroup * kMaxWarps, WL_GRAD_BWD_MIN_BLOCKS) so
     // The steps inside the matrix (fourSteps' `inner`, steps t0 .. t0-3, t0 = 3 mod 4) read the
     // row above, y and the pushes from below, and write the pushes up, at addresses that move by
     // a constant per step: one pointer each per four steps, and a compile-time offset per step,
-    // instead of each step's 64-bit index arithmetic and lane-role branches (session 16, H100:
-    // 5.4 % fewer backward instructions; 1,024 pairs of 1,024 3.87 -> 3.72 ms, 16,384 54.6 ->
-    // 51.8 ms, 16,384 of 128 1.51 -> 1.45 ms).
+    // instead of each step's 64-bit index arithmetic and lane-role branches (about 5 % fewer
+    // backward instructions).
     struct InnerPtrs {
         const float* above;  // row above the lane's first row at column t0 - lane - 4
         const float* y;      // y at t0 - lane - 4
@@ -586,8 +574,8 @@ void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int w
     const int batch = int(std::min<std::size_t>(std::size_t(count), fit));
     DeviceBuffer<float> work(std::size_t(batch) * std::size_t(lay.pairStride));
     // The device time is the kernels', as for every other kernel (the fp64 path, the matrix
-    // runner, sdtw): until session 13 the events also held this buffer's cudaMalloc and cudaFree
-    // (2-36 GB, 1-16 ms on an H100). The bench reports the whole call beside it.
+    // runner, sdtw), not this buffer's cudaMalloc and cudaFree (2-36 GB, milliseconds). The bench
+    // reports the whole call beside it.
     start.record(s);
     const std::size_t smem = std::size_t(kSharedPerThread<RPL>) * std::size_t(warps * kGroup) * sizeof(float);  // the backward's rows
     if (smem > 48 * 1024)  // 8 warps with the terms: 70 KB, past the default limit (AMD's 64 KB refuse it: EngineError)
@@ -662,11 +650,10 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
 
 GradientShape chosenGradientShape(int maxLength, std::size_t pairs, GradientShape asked) {
     GradientShape s = asked;
-    // Measured on an H100 (docs/PERFORMANCE.md, "soft-DTW value + gradient, session 12"): one
-    // stripe per pair up to 256 rows, stripes of 512 rows beyond. Two warps per pair while the
-    // batch leaves the chip short of warps (1,024 pairs: 5.6-5.9 ms against 5.9-6.5 ms with one);
-    // one when every multiprocessor has a dozen pairs or more (16,384: the barriers cost more
-    // than the second warp gains).
+    // The fastest shapes on an H100: one stripe per pair up to 256 rows, stripes of 512 rows
+    // beyond. Two warps per pair while the batch leaves the chip short of warps (a thousand
+    // pairs); one when every multiprocessor has a dozen pairs or more (the barriers then cost
+    // more than the second warp gains).
     if (s.rowsPerLane == 0) s.rowsPerLane = maxLength <= 4 * kGroup ? 4 : maxLength <= 8 * kGroup ? 8 : 16;
     if (s.warpsPerPair == 0)
         s.warpsPerPair = pairs < std::size_t(12) * std::size_t(std::max(1, multiprocessorCount())) ? 2 : 1;
