@@ -5,7 +5,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "widgets/search_options_bar.h"
 
 namespace warplab::widgets {

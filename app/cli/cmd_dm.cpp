@@ -14,7 +14,7 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_dm.h"
 #include "app/cli/mpi_session.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_formats.h"
 #include "io/matrix_io.h"

@@ -20,8 +20,8 @@
 #include "app/cli/reference_parts.h"
 #include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
-#include "compute/device_list.h"
-#include "compute/engine.h"
+#include "compute/engine/device_list.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::cli {
 

@@ -8,7 +8,7 @@
 #include "app/cli/csv_output.h"
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::cli {
 

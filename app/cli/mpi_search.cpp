@@ -11,8 +11,8 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/sdtw_parallel.h"
 #include "compute/cpu/sdtw_stretch.h"
-#include "compute/device_list.h"
-#include "compute/engine.h"
+#include "compute/engine/device_list.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::cli {
 

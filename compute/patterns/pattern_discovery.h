@@ -19,7 +19,7 @@
 
 #include "compute/core/job.h"
 #include "compute/core/results.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/epoch_layout.h"
 #include "compute/patterns/quality.h"
 
@@ -61,7 +61,7 @@ struct PatternRequest {
     // GPU band kernels: lay the channel (a study: its segments end to end) out in one host
     // buffer, upload it once and cut epochs on the device at their start offsets (never across
     // a segment's end), ranking each block of rows on the host while the device computes the
-    // next (compute/window_matrix.h, pattern_windows.h). Holds the whole channel in host memory
+    // next (compute/engine/window_matrix.h, pattern_windows.h). Holds the whole channel in host memory
     // and on the device, and 3 blocks of up to 32 rows within memoryBudgetBytes.
     // Off: epochs packed per tile through Engine::distanceMatrixStreamed (the older path).
     // Both paths give the same distances bit for bit and the same ranking.

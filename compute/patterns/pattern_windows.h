@@ -1,6 +1,6 @@
 // The device-epoch path of findPatterns: the channel (a study: its segments laid end
 // to end) goes to the GPU once, epochs are windows of it read by the band kernel at their
-// offsets (compute/window_matrix.h), and each block of finished rows is reduced on the host
+// offsets (compute/engine/window_matrix.h), and each block of finished rows is reduced on the host
 // while the device computes the next. Called by pattern_discovery.cpp, which keeps the layout
 // (study_layout.h) and the per-row reduction, so that both paths rank with the same code.
 #pragma once
@@ -12,7 +12,7 @@
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/quality.h"
 #include "compute/patterns/study_layout.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/window_matrix.h"
 
 namespace warplab::compute {
 

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/window_matrix.h"
 #include "io/io_error.h"
 #include "io/study.h"
 

@@ -9,7 +9,7 @@
 #include "app/cli/bench_report.h"
 #include "compute/core/error.h"
 #include "compute/bench/sdtw_cpu_bench.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/bench/engine_matrix_bench.h"
 #include "compute/gpu/runtime/gpu_device.h"

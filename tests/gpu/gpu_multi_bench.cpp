@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/device_set.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "tests/gpu/gpu_test_util.h"

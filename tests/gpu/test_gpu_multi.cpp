@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"

@@ -1,4 +1,4 @@
-// The device-epoch pattern path (compute/window_matrix.h, compute/patterns/pattern_windows.h):
+// The device-epoch pattern path (compute/engine/window_matrix.h, compute/patterns/pattern_windows.h):
 // the channel (a study: its segments laid end to end) uploaded once, epochs cut on the GPU at
 // their starts, rows ranked block by block on the host. Against the engine path with the same GPU
 // kernel (epochs packed per tile on the host): the same distances bit for bit, so the same

@@ -22,7 +22,7 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/window_search.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "tests/gpu/gpu_test_util.h"

@@ -14,7 +14,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/shortcut_help_dialog.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/matrix_io.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"

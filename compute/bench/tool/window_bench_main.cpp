@@ -19,7 +19,7 @@
 #include <edflib.h>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/kernels/window/window_gpu.h"

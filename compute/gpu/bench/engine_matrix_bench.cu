@@ -8,10 +8,10 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/bench/engine_matrix_bench.h"
 #include "compute/gpu/runtime/tile_lanes.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute::gpu {
 

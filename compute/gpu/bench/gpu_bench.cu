@@ -10,14 +10,14 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/bench/energy_boards.h"
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/matrix_runner.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/softdtw/softdtw_grad.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute::gpu {
 

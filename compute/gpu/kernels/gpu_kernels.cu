@@ -10,7 +10,7 @@
 
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/matrix_runner.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute {
 

@@ -2,7 +2,7 @@
 // pairs, launches, and downloads the results. Shared by the registered kernels (gpu_kernels.cu)
 // and the device benchmark (gpu_bench.cu), which also wants the kernel time alone.
 #pragma once
-#include "compute/kernels/kernel.h"
+#include "compute/registry/kernel.h"
 #include "compute/gpu/runtime/launch_args.h"
 #include "compute/gpu/runtime/tile_lanes.h"
 

@@ -1,4 +1,4 @@
-// The GPU side of compute/window_matrix.h: the channel is uploaded once, the windows are
+// The GPU side of compute/engine/window_matrix.h: the channel is uploaded once, the windows are
 // offsets into it (a SetView whose offsets are the window starts), and the band kernel of
 // band_cdtw_kernel.h computes blocks of query rows x all windows. No window is ever packed on
 // the host, and the same kernel instantiations as cuda.band / cuda.band_dpx do the arithmetic.
@@ -27,7 +27,7 @@
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/pinned_host.h"
 #include "compute/gpu/kernels/sort/row_sort.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/window_matrix.h"
 
 namespace warplab::compute {
 

@@ -1,6 +1,6 @@
 // A build without a GPU library: the window path is never available.
 #include "compute/core/error.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/window_matrix.h"
 
 namespace warplab::compute {
 

@@ -14,8 +14,8 @@
 #include <tbb/task_arena.h>
 
 #include "compute/core/preprocess.h"
-#include "compute/engine.h"
-#include "compute/engine_prepare.h"
+#include "compute/engine/engine.h"
+#include "compute/engine/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/device_set.h"
 #endif

@@ -1,4 +1,4 @@
-#include "compute/window_matrix.h"
+#include "compute/engine/window_matrix.h"
 
 #include <string>
 
