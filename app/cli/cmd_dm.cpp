@@ -13,7 +13,7 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_dm.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_formats.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/reference_parts.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/sdtw_parallel.h"

@@ -9,7 +9,7 @@
 
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "compute/core/error.h"
 #include "io/study_summary.h"
 

@@ -19,7 +19,7 @@
 #include "compute/core/error.h"
 #include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
-#include "compute/engine/window_matrix.h"
+#include "compute/engine/epoch_matrix.h"
 #include "io/io_error.h"
 #include "io/study.h"
 
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
             compute::Params p;
             p.metric = compute::Metric::Cdtw;
             p.band = 16;
-            (void)compute::gpuWindowMatrixUnavailable("cuda.band_dpx", p);
+            (void)compute::gpuEpochMatrixUnavailable("cuda.band_dpx", p);
         });
         struct Join {
             std::thread& t;

@@ -13,7 +13,7 @@
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/bench/engine_matrix_bench.h"
 #include "compute/gpu/runtime/gpu_device.h"
-#include "compute/gpu/runtime/tile_lanes.h"
+#include "compute/gpu/runtime/tile_streams.h"
 
 using namespace warplab::compute;
 
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     // 1024, windows at stride 256), per --kernels and --lengths, with each --lanes count.
     gpu::EngineMatrixShape shape;
     std::size_t engineRows = 0;
-    std::vector<int> laneCounts = {gpu::kMaxLanes, 1};
+    std::vector<int> laneCounts = {gpu::kMaxTileStreams, 1};
     app.add_option("--engine-rows", engineRows, "time only the engine path on a rows x --engine-cols matrix");
     app.add_option("--engine-cols", shape.cols, "engine path: columns; 0 = all pairs of the rows");
     app.add_option("--engine-stride", shape.stride, "engine path: series are windows of one channel at this stride; 0 = independent");
