@@ -45,10 +45,10 @@ T loadLE(const unsigned char* p) {
 
 }  // namespace
 
-std::string npyHeader(const std::vector<std::size_t>& shape) {
+std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr) {
     std::string dims;
     for (std::size_t i = 0; i < shape.size(); ++i) dims += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
-    std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + dims + "), }";
+    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
     std::size_t total = 10 + dict.size() + 1;
     std::size_t pad = (64 - total % 64) % 64;
     dict.append(pad, ' ');

@@ -37,7 +37,8 @@ NpyLayout readNpyLayout(const std::string& path);
 std::vector<double> readNpyValues(const std::string& path, const NpyLayout& layout, std::size_t first,
                                   std::size_t count);
 
-// Magic, version 1.0 header dict for '<f8', C order, `shape`, padded to a 64-byte boundary.
-std::string npyHeader(const std::vector<std::size_t>& shape);
+// Magic, version 1.0 header dict for `descr` ('<f8' doubles, '<f4' floats), C order, `shape`,
+// padded to a 64-byte boundary.
+std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr = "<f8");
 
 }  // namespace warplab::io

@@ -4,6 +4,8 @@
 // resident, device events), which is the figure comparable with published kernels. All of it
 // comes from compute::runBenchmark (compute/bench/bench.h), as the GUI's kernel view gets it.
 // Prints one table on stdout; --json writes the same rows.
+// The other benchmarks are subcommands of `bench` (cmd_bench_<name>.cpp, listed in commands.h);
+// plain `bench` without one is this kernel table.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -71,6 +73,14 @@ void runBenchCommand(const BenchOptions& o) {
 
 }  // namespace
 
+void requireGpu(const std::string& command) {
+    const std::string why = compute::benchDeviceUnavailable();
+    if (why.empty()) return;
+    throw compute::EngineError(compute::EngineError::Kind::Device, "",
+                               "`warplab-cli " + command + "` needs a GPU: " + why +
+                                   (why == "no GPU backend built" ? " (configure with -DWARPLAB_CUDA=ON)" : ""));
+}
+
 void addBenchCommand(CLI::App& app) {
     auto o = std::make_shared<BenchOptions>();
     o->metric.params.metric = compute::Metric::Dtw;
@@ -93,7 +103,17 @@ void addBenchCommand(CLI::App& app) {
     cmd->add_option("--devices", o->devices, "sdtw: the GPUs the device rows search on: all, or indices such as 0,1")
         ->option_text("all|0,1,...")
         ->capture_default_str();
-    cmd->callback([o] { runBenchCommand(*o); });
+    cmd->require_subcommand(0, 1);
+    addBenchGpuCommand(*cmd);
+    addBenchMultiCommand(*cmd);
+    addBenchCpuCommand(*cmd);
+    addBenchWindowCommand(*cmd);
+    addBenchStudyCommand(*cmd);
+    addBenchLongRecordingCommand(*cmd);
+    // CLI11 runs this after a subcommand's own callback: the table is plain `bench` only.
+    cmd->callback([o, cmd] {
+        if (cmd->get_subcommands().empty()) runBenchCommand(*o);
+    });
 }
 
 }  // namespace warplab::cli

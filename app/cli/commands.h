@@ -3,6 +3,7 @@
 // by throwing (compute::EngineError, io::IoError, ...); runCli() in common_options.h maps the
 // exception to the exit code (2 bad input, 1 failure), so every command fails the same way.
 #pragma once
+#include <string>
 
 namespace CLI {
 class App;
@@ -14,7 +15,20 @@ void addInfoCommand(CLI::App& app);      // cmd_info.cpp
 void addDmCommand(CLI::App& app);        // cmd_dm.cpp
 void addAlignCommand(CLI::App& app);     // cmd_align.cpp
 void addSearchCommand(CLI::App& app);    // cmd_search.cpp
-void addBenchCommand(CLI::App& app);     // cmd_bench.cpp
 void addPatternsCommand(CLI::App& app);  // cmd_patterns.cpp
+void addBenchCommand(CLI::App& app);     // cmd_bench.cpp: the kernel table, and the subcommands below
+
+// The subcommands of `bench`, one file each (cmd_bench_<name>.cpp): every published figure
+// comes from `warplab-cli bench ...`. Each is given the `bench` command to register under.
+void addBenchGpuCommand(CLI::App& bench);            // bench gpu: GPU kernels timed on the device
+void addBenchMultiCommand(CLI::App& bench);          // bench multi: one matrix on 1 GPU against several
+void addBenchCpuCommand(CLI::App& bench);            // bench cpu: CPU kernels, cells per CPU-second
+void addBenchWindowCommand(CLI::App& bench);         // bench window: the window search
+void addBenchStudyCommand(CLI::App& bench);          // bench study: pattern discovery over a study on disk
+void addBenchLongRecordingCommand(CLI::App& bench);  // bench long-recording: reading very long EDF files
+
+// Throws EngineError(Device) naming `command` when this build has no GPU backend or no usable
+// device: the GPU subcommands fail with exit code 1 and that message (cmd_bench.cpp).
+void requireGpu(const std::string& command);
 
 }  // namespace warplab::cli

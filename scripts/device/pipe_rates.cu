@@ -1,5 +1,5 @@
 // Throughput of the instructions a DTW cell is made of, in lane operations per clock per SM
-// (issue 12: which pipe bounds the FFMA / three-input-minimum cell). Each thread runs 8
+// (which pipe bounds the FFMA / three-input-minimum cell). Each thread runs 8
 // independent chains of one instruction (inline PTX, so nothing is folded), 64 warps per SM;
 // the SM clock comes from clock64 inside the kernel. Device-only diagnostic:
 //   nvcc -O3 -arch=sm_90 -o pipe_rates scripts/device/pipe_rates.cu && ./pipe_rates

@@ -6,7 +6,7 @@
 // process boundaries), re-sweeps cut short (the rest swept in order), more processes than the
 // reference has stretches, matches whose windows start on another process, self-excluded ends,
 // and real EEG (the Bonn segments). MPI itself is checked by tests/mpi (CPU) and, on the
-// two-GPU machine, by scripts/device/mpi-sdtw.sh.
+// two-GPU machine, by `scripts/device/run.sh mpi`.
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>

@@ -67,7 +67,7 @@ __device__ __forceinline__ void chunk(float (&D)[2 * W + 1], float (&yb)[C + 2 *
     for (int t = 0; t < 2 * W; ++t) yb[t] = yb[t + C];
 }
 
-// WL_BAND_MIN_BLOCKS: a compile-time knob for A/B runs (scripts/device/ab.sh), blocks per SM
+// WL_BAND_MIN_BLOCKS: a compile-time knob for A/B runs (scripts/device/run.sh ab), blocks per SM
 // asked of ptxas for the narrow bands. With blocks of 64 neither bound binds: ptxas takes 96
 // registers at w = 16, at most 128 up to w = 24 and 168 at w = 32, none spilling (CUDA 12/13).
 #ifndef WL_BAND_MIN_BLOCKS

@@ -30,7 +30,7 @@ namespace wave {
 
 constexpr int kBlock = 128;
 constexpr int kRows = 32;  // R: rows per lane
-// WL_WAVE_STEPS / WL_WAVE_MIN_BLOCKS: compile-time knobs for A/B runs (scripts/device/ab.sh).
+// WL_WAVE_STEPS / WL_WAVE_MIN_BLOCKS: compile-time knobs for A/B runs (scripts/device/run.sh ab).
 #ifndef WL_WAVE_STEPS
 #define WL_WAVE_STEPS 8
 #endif

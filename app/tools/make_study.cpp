@@ -1,4 +1,4 @@
-// Writes a generated study of the published pattern-discovery shape (issue 10) as real EDF
+// Writes a generated study of the published pattern-discovery shape as real EDF
 // files through io::EdfWriter, with a CHB-MIT style summary file placing the seizures:
 //   warplab-make-study DIR [--files 42] [--seconds 14044] [--last-seconds 14145]
 //                          [--channels 23] [--rate 256] [--threads N]

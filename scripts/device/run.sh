@@ -1,0 +1,492 @@
+#!/usr/bin/env bash
+# The one entry for the GPU machine (the `device` tool): builds what its steps need in one build
+# folder (build-device: engine, io, warplab-cli and the GPU tests, no Qt), then runs the steps in
+# order; several steps in one call are joined by a lone `+`. Every figure comes from
+# `warplab-cli bench ...`; logs and results go to $OUT, run.log holding one line per result.
+#
+#   scripts/device/run.sh STEP [ARGS...] [+ STEP [ARGS...]]...
+#
+# Here, once (no apt on the GPU machine):
+#   prepare                  fetch the Debian packages it lacks into .device-debs (carry it)
+#   prepare-mpi              fetch Open MPI into mpi-debs (carry it for `scale` and `mpi`)
+# On the GPU machine (carry .device-debs; test data is tests/data):
+#   build [TARGET...]        warplab-cli and every GPU test program, or the targets named
+#   suite                    every GPU test program (LIMIT seconds each, default 300), the GPU
+#                            CTests, and one run of each GPU form of `warplab-cli bench`
+#   suite-quick              the GPU test programs quickest first (TESTS="window sdtw ..." picks
+#                            some, LIMIT default 330), after the `bench gpu` runs of BENCHES
+#                            (';'-separated argument lists); logs packed into suite-logs.tgz
+#   tests [NAME...]          the GPU test programs named (gpu_test_NAME), or all
+#   bench ARGS...            `warplab-cli bench ARGS...`, e.g. `bench gpu --metric sdtw --half2`
+#   cli ARGS...              any `warplab-cli` command, timed (search, dm, patterns, ...)
+#   figures [SET]            the GPU benchmark runs behind the published figures: SET full (default),
+#                            shuffle, new, softdtw, sdtw, tiled, streams or cutimewarp; rows merged
+#                            into $OUT/bench.json
+#   profile REGEX ARGS...    one launch of the kernels matching REGEX under Nsight Compute, in the
+#                            run `warplab-cli bench ARGS...` (e.g. `profile waveKernel gpu --metric dtw ...`)
+#   sass PATTERN [CELLS]     the instruction mix of a kernel (its mangled name contains PATTERN)
+#                            and of its main loop, per DP cell with CELLS (sass_loop_mix.py)
+#   limits                   what limits the fast kernels: pipe_rates.cu (instruction throughput),
+#                            then each kernel's pipes, issue slots and stall reasons
+#   patterns [published|subset|all]   pattern discovery at the published scale (synthetic channel)
+#   study [test|bench|all]   the published pattern workload from 42 generated EDF+ files on disk
+#                            (warplab-make-study, then `bench study`), GPU and CPU
+#   window                   the window search: its GPU test, then `bench window` on 1e9, 1e7
+#                            and 1e6-sample references, GPU and CPU
+#   scale                    several GPUs and MPI ranks (nvidia-h100-x2; carry mpi-debs too)
+#   mpi                      tests/mpi/mpi_check.sh with 2 and 3 ranks (carry mpi-debs)
+#   ab VARIANT...            compile-time variants against the tree as it is (see ab_step below)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
+
+# ---- here -------------------------------------------------------------------------------------
+prepare_step() {
+  # shellcheck disable=SC2086
+  exec ../shared/tools/device-debs.sh $DEVICE_DEBS
+}
+
+prepare_mpi_step() {
+  set -e
+  mkdir -p mpi-debs
+  grep -qx '/mpi-debs/' .git/info/exclude 2>/dev/null || echo '/mpi-debs/' >> .git/info/exclude
+  (cd mpi-debs && rm -f ./*.deb && apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev \
+     libpmix2 libevent-2.1-7 libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-extra-2.1-7 libevent-openssl-2.1-7 \
+     libfabric1 libucx0 libibverbs1 librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 libnl-route-3-200 \
+     libmunge2 libhwloc15 libhwloc-plugins libgfortran5 libnuma1 libxnvctrl0 libpciaccess0 libltdl7)
+  # Open MPI relocates to OPAL_PREFIX (its wrappers and plugins follow it); PMIx to PMIX_PREFIX.
+  cat > mpi-debs/activate <<'ACT'
+_mroot="$PWD/mpi-debs/root"
+for _d in "$PWD"/mpi-debs/*.deb; do dpkg -x "$_d" "$_mroot"; done
+_mlib="$_mroot/usr/lib/x86_64-linux-gnu"
+export OPAL_PREFIX="$_mroot/usr" OPAL_LIBDIR="$_mlib/openmpi/lib" OPAL_BINDIR="$_mroot/usr/bin"
+export OPAL_INCLUDEDIR="$_mlib/openmpi/include" OPAL_DATADIR="$_mroot/usr/share/openmpi" OPAL_PKGDATADIR="$_mroot/usr/share/openmpi"
+export PMIX_PREFIX="$_mlib/pmix2" PMIX_INSTALL_PREFIX="$_mlib/pmix2"
+export LD_LIBRARY_PATH="$_mlib/openmpi/lib:$_mlib/pmix2/lib:$_mlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$_mroot/usr/bin:$PATH"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=false
+export MPIRUN="$_mroot/usr/bin/mpirun.openmpi" MPI_CXX_COMPILER="$_mroot/usr/bin/mpicxx.openmpi"
+ACT
+  ls mpi-debs | wc -l
+}
+
+# An MPI build: the same folder, reconfigured with Open MPI from mpi-debs.
+with_mpi() {
+  [ -f mpi-debs/activate ] || { echo "carry mpi-debs (run.sh prepare-mpi here)"; exit 1; }
+  # shellcheck disable=SC1091
+  source mpi-debs/activate
+  device_configure -DWARPLAB_MPI=ON -DMPI_CXX_COMPILER="$MPI_CXX_COMPILER"
+  timeout 60 "$MPIRUN" --oversubscribe -n 2 hostname > "$OUT/mpirun_check.txt" 2>&1
+  log "mpirun check rc=$? $(tr '\n' ' ' < "$OUT/mpirun_check.txt" | cut -c1-200)"
+}
+# mpi2 CMD...: CMD under mpirun -n 2, one GPU per rank.
+mpi2() {
+  "$MPIRUN" --oversubscribe --bind-to none -n 2 bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"' "$@"
+}
+
+# ---- build and tests --------------------------------------------------------------------------
+build_step() {
+  # shellcheck disable=SC2046
+  if [ $# -gt 0 ]; then device_build "$@"; else device_build warplab-cli $(gpu_test_targets); fi
+}
+
+tests_step() {
+  local names=("$@")
+  [ ${#names[@]} -gt 0 ] || mapfile -t names < <(gpu_test_targets | sed 's/^gpu_test_//')
+  # shellcheck disable=SC2046
+  device_build $(printf 'gpu_test_%s ' "${names[@]}")
+  for t in "${names[@]}"; do run_gpu_test "$t"; done
+}
+
+suite_step() {
+  build_step
+  tests_step
+  (cd "$BUILD" && timeout 300 ctest -R '^gpu\.' -E '^gpu\.test_gpu_' --output-on-failure 2>&1 | tail -4) | tee -a "$OUT/run.log"
+  # Each GPU form of `bench` once, small.
+  cli_step bench gpu --metric dtw --kernels cuda.shuffle --lengths 128 --pairs 65536 --repeats 3 --cpu
+  cli_step bench gpu --metric sdtw --sdtw-queries 64 --sdtw-length 256 --sdtw-reference 100000 --repeats 3
+  cli_step bench multi 4096 4096 256 16 0 all
+  cli_step bench window --walk 10000000 --top 10 --backend cuda --repeats 2
+}
+
+suite_quick_step() {
+  local tests=${TESTS:-"window sdtw patterns shuffle softdtw streams tiled softdtw_designs energy multi kernels"}
+  # shellcheck disable=SC2046,SC2086
+  device_build warplab-cli $(printf 'gpu_test_%s ' $tests)
+  local benches
+  IFS=';' read -ra benches <<< "${BENCHES:-}"
+  for args in "${benches[@]}"; do
+    echo "\$ warplab-cli bench gpu $args" | tee -a "$OUT/run.log"
+    # shellcheck disable=SC2086
+    bench_rows "$CLI" "$OUT/run.log" bench gpu $args
+  done
+  for t in $tests; do LIMIT=${LIMIT:-330} run_gpu_test "$t"; done
+  (cd "$BUILD" && ctest -R "_registered$" 2>&1 | tail -3) | tee -a "$OUT/run.log"
+  (cd "$OUT" && logs=$(ls test_*.log 2>/dev/null) && [ -n "$logs" ] && tar -czf suite-logs.tgz $logs && rm -f $logs)
+}
+
+# cli_step ARGS...: `warplab-cli ARGS...`, its output in $OUT/cli.log and on stdout, its wall time.
+cli_step() {
+  [ -x "$CLI" ] || device_build warplab-cli
+  echo "\$ warplab-cli $*" | tee -a "$OUT/cli.log"
+  timeout "${CLI_TIMEOUT:-300}" "$CLI" "$@" 2> >(tee -a "$OUT/cli.log" >&2) | tee -a "$OUT/cli.log" | cut -c1-"${WIDTH:-400}"
+  log "warplab-cli $* -> exit ${PIPESTATUS[0]}"
+}
+
+# ---- the published GPU figures ------------------------------------------------------------------
+figures_step() {
+  local set=${1:-full} n=0
+  device_build warplab-cli
+  fig() { n=$((n + 1)); cli_step bench gpu "$@" --json "$OUT/fig-$n.json"; }
+  case $set in
+    softdtw)
+      fig --metric softdtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --repeats 3 --cpu
+      fig --metric softdtw --gradient --fp32 --lengths 128,1024 --pairs 1024 --repeats 3
+      fig --metric softdtw --gradient --fp32 --lengths 128,1024 --pairs 16384 --repeats 3
+      fig --metric softdtw --gradient --fp32 --gamma 0.01 --lengths 1024 --pairs 1024 --repeats 3
+      fig --metric softdtw --gradient --lengths 128,1024 --pairs 1024 --repeats 3 ;;
+    cutimewarp)  # cuTimeWarp's designs beside WarpLab's soft-DTW kernels, the same inputs
+      fig --metric softdtw --kernels cuda.shuffle,cuda.antidiagonal,cuda.softdtw.naive,cuda.softdtw.diagonal,cuda.softdtw.stencil,cuda.softdtw.tiled --lengths 128,512,1024 --pairs 65536 --repeats 3
+      fig --metric softdtw --band 16 --kernels cuda.softdtw.stencil,cuda.softdtw.banded --lengths 128,512,1024 --pairs 65536 --repeats 3
+      fig --metric softdtw --kernels cuda.shuffle,cuda.antidiagonal,cuda.softdtw.diagonal,cuda.softdtw.stencil,cuda.softdtw.tiled --lengths 4096 --pairs 256 --repeats 3 ;;
+    sdtw)
+      fig --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --cpu
+      fig --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3 --half2
+      fig --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3
+      fig --metric sdtw --sdtw-queries 128 --sdtw-length 2000 --sdtw-reference 1000000 --top 5 --repeats 3 --half2
+      fig --metric sdtw --sdtw-queries 512 --sdtw-length 128 --sdtw-reference 100000 --top 5 --repeats 3 --half2 ;;
+    tiled)  # long series: no reference check above 1e9 cells per pair (gpu_test_tiled checks those)
+      fig --metric dtw --kernels cuda.tiled --lengths 100000,1000000 --pairs 1 --repeats 3
+      fig --metric dtw --kernels cuda.tiled --lengths 100000 --pairs 4 --repeats 3 --cpu
+      fig --metric softdtw --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 3
+      fig --metric twed --kernels cuda.tiled --lengths 100000 --pairs 1 --repeats 3
+      fig --metric cdtw --band 1000 --kernels cuda.tiled --lengths 1000000 --pairs 1 --repeats 3
+      fig --metric dtw --kernels cuda.antidiagonal --lengths 100000 --pairs 1 --repeats 1 ;;
+    streams)  # the engine path end to end, 3 tiles in flight against 1
+      fig --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 1024 --engine-rows 415 --engine-cols 65536 --lanes 3,1 --repeats 3 --cpu
+      fig --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 128 --engine-rows 1024 --engine-cols 65536 --engine-stride 32 --lanes 3,1 --repeats 3
+      fig --metric dtw --kernels cuda.shuffle --lengths 1024 --engine-rows 1024 --engine-cols 0 --engine-stride 0 --lanes 3,1 --repeats 3 --cpu
+      fig --metric dtw --kernels cuda.shuffle --lengths 256 --engine-rows 4096 --engine-cols 0 --engine-stride 0 --lanes 3,1 --repeats 3 ;;
+    new)  # the band cdtw and TWED kernels
+      fig --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --engine
+      fig --metric cdtw --band 1 --kernels cuda.band,cuda.band_dpx --lengths 1024 --pairs 1048576
+      fig --metric cdtw --band 32 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 1024 --pairs 1048576
+      fig --metric twed --kernels cuda.twed,cuda.twed_fp64 --lengths 128,1024 --pairs 1048576 --repeats 3 --cpu ;;
+    shuffle)  # full DTW: shuffle against the wavefront kernel with and without DPX; cdtw w16 band kernels
+      fig --metric dtw --kernels cuda.shuffle,cuda.shuffle_wave,cuda.shuffle_dpx --lengths 128,1024 --pairs 1048576 --cpu
+      fig --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx --lengths 128,1024 --pairs 1048576 --cpu ;;
+    full)
+      fig --metric dtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu
+      fig --metric cdtw --band 16 --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu
+      fig --metric cdtw --band 102 --kernels cuda.shuffle --lengths 1024 --pairs 1048576
+      fig --metric softdtw --kernels cuda.shuffle --lengths 128,1024 --pairs 1048576 --repeats 3
+      fig --metric softdtw --gradient --lengths 128,1024 --pairs 1024 --repeats 3
+      fig --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --repeats 3
+      for m in dtw softdtw twed euclidean; do
+        fig --metric $m --kernels cuda.antidiagonal,cuda.antidiagonal_fp64 --lengths 128,1024 --pairs 65536 --repeats 3 --cpu
+      done ;;
+    *) echo "figures: no set '$set'"; exit 2 ;;
+  esac
+  python3 - "$OUT" <<'PY'
+import glob, json, os, sys
+out, rows, dev = sys.argv[1], [], ""
+for f in sorted(glob.glob(os.path.join(out, "fig-*.json")), key=lambda p: int(p.rsplit("-", 1)[1][:-5])):
+    d = json.load(open(f)); rows += d["rows"]; dev = d["device"]; os.remove(f)
+json.dump({"device": dev, "rows": rows}, open(os.path.join(out, "bench.json"), "w"), indent=1)
+PY
+}
+
+# ---- what limits a kernel -----------------------------------------------------------------------
+# profile REGEX ARGS...: one launch (after one skipped) under Nsight Compute with the sections
+# that say what bounds it ($NCU_SET=limits: every pipe and stall reason instead).
+profile_step() {
+  local k=$1
+  shift
+  device_build warplab-cli
+  local sections=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis)
+  [ "${NCU_SET:-}" = limits ] && sections=(--metrics "$LIMIT_METRICS")
+  echo "### $k: warplab-cli bench $*" | tee -a "$OUT/profile.log"
+  timeout "${PROFILE_TIMEOUT:-150}" ncu --kernel-name "regex:$k" --launch-skip "${LAUNCH_SKIP:-1}" --launch-count 1 "${sections[@]}" \
+    "$CLI" bench "$@" --repeats 1 2>&1 | grep -vE "^==PROF==|^\s*$" | tail -"${PROFILE_LINES:-60}" | tee -a "$OUT/profile.log"
+}
+
+sass_step() {
+  device_build warplab-cli
+  cuobjdump -sass "$BUILD/compute/gpu/libwarplab_gpu.a" 2>/dev/null | python3 scripts/device/sass_loop_mix.py "$@" | tee -a "$OUT/profile.log"
+}
+
+limits_step() {
+  nvcc -O3 -arch=sm_90 -o /tmp/pipe_rates scripts/device/pipe_rates.cu 2>&1 | tail -5
+  timeout 60 /tmp/pipe_rates | tee "$OUT/pipe_rates.log"
+  cuobjdump -sass /tmp/pipe_rates | grep -oE "(VIMNMX3|VIMNMX|IMNMX|FMNMX3|FMNMX|VHMNMX|HMNMX2|FFMA|FADD|HFMA2)[.A-Z0-9_]*" | sort | uniq -c | tee -a "$OUT/pipe_rates.log"
+  local S="gpu --metric sdtw --sdtw-queries 512 --sdtw-length 2000 --sdtw-reference 100000 --top 5 --sdtw-rows 32"
+  export NCU_SET=limits PROFILE_LINES=45
+  # shellcheck disable=SC2086
+  profile_step leanPassKernel $S
+  # shellcheck disable=SC2086
+  profile_step leanPassKernel $S --half2
+  profile_step waveKernel gpu --metric dtw --kernels cuda.shuffle_dpx --lengths 1024 --pairs 65536
+  profile_step bandKernel gpu --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 128 --pairs 1048576
+  profile_step softDtwForwardKernel gpu --metric softdtw --gradient --fp32 --lengths 1024 --pairs 1024
+  profile_step softDtwBackwardKernel gpu --metric softdtw --gradient --fp32 --lengths 1024 --pairs 1024
+}
+
+# ---- workloads ----------------------------------------------------------------------------------
+# Pattern discovery at the published scale: one channel of 150,995,456 samples at 256 Hz
+# (589,823 epochs of 1024, stride 256), 415 patterns: 244,776,545 cdtw distances, band 16; then
+# 415 x 65,536 on the CPU (all cores) and the GPU, rankings compared, and the bundled sample.
+patterns_step() {
+  local what=${1:-all} o=$OUT/patterns
+  mkdir -p "$o"
+  device_build warplab-cli
+  if [ "$what" = published ] || [ "$what" = all ]; then
+    timeout 500 "$CLI" patterns --synthetic published --backend auto --timing --top 20 --progress \
+      > "$o/published_gpu.csv" 2> "$o/published_gpu.log" || tail -5 "$o/published_gpu.log"
+    log "published, backend auto: $(grep '^timing' "$o/published_gpu.log")"
+  fi
+  [ "$what" = published ] && return
+  # 65,536 epochs of 1024 at stride 256 need (65536-1)*256+1024 = 16,777,984 samples.
+  for b in cpu auto; do
+    "$CLI" patterns --synthetic 16777984 --backend $b --timing --top 0 > "$o/subset_$b.csv" 2> "$o/subset_$b.log"
+    log "subset 415 x 65536, backend $b: $(grep '^timing' "$o/subset_$b.log" || tail -1 "$o/subset_$b.log")"
+    # The bundled real sample (CHB-MIT chb01_03, FP1-F7), whose qualities are far from 0 and 1.
+    "$CLI" patterns --recording resources/sample/chb01_03_sample.edf --annotation seizure --backend $b --timing \
+      > "$o/sample_$b.csv" 2> "$o/sample_$b.log" || tail -3 "$o/sample_$b.log"
+  done
+  cmp -s "$o/subset_cpu.csv" "$o/subset_auto.csv" && log "subset ranking: GPU == CPU" || log "subset ranking DIFFERS"
+  cmp -s "$o/sample_cpu.csv" "$o/sample_auto.csv" && log "sample ranking: GPU == CPU" || log "sample ranking DIFFERS"
+}
+
+# The published workload from files: a generated study of 42 EDF+ files (23 channels, 256 Hz,
+# 163.9 h, about 6.9 GB, in $WARPLAB_STUDY_DIR, default /tmp/warplab-study, never in $OUT),
+# channel FP1-F7: 589,823 epochs, 415 patterns. GPU with device epochs (three runs), with
+# host-packed epochs (ranking compared exactly), and the 7 files with seizures on CPU and GPU.
+study_step() {
+  local what=${1:-all} o=$OUT/study study=${WARPLAB_STUDY_DIR:-/tmp/warplab-study}
+  mkdir -p "$o"
+  if [ "$what" = test ] || [ "$what" = all ]; then tests_step patterns multi; fi
+  [ "$what" = test ] && return
+  device_build warplab-cli warplab-make-study
+  rm -rf "$study"
+  /usr/bin/time -f "make-study: %e s wall, %M KiB peak" "$BUILD/app/tools/warplab-make-study" "$study" > "$o/make_study.log" 2>&1
+  log "$(tail -1 "$o/make_study.log"); $(du -sh "$study" | cut -f1)"
+  local sum=$study/chb99-summary.txt
+  for k in 1 2 3; do
+    "$CLI" bench study "$sum" --backend auto --csv "$o/study_gpu_$k.csv" > "$o/study_gpu_$k.log" 2>&1 || tail -3 "$o/study_gpu_$k.log"
+    log "study, GPU, device epochs (run $k): $(grep '^timing' "$o/study_gpu_$k.log")"
+  done
+  "$CLI" bench study "$sum" --backend auto --host-epochs --csv "$o/study_gpu_host.csv" > "$o/study_gpu_host.log" 2>&1
+  log "study, GPU, host epochs: $(grep '^timing' "$o/study_gpu_host.log")"
+  cmp -s "$o/study_gpu_1.csv" "$o/study_gpu_host.csv" && log "whole study: device epochs == host epochs (exact)" \
+    || log "whole study: rankings DIFFER"
+  for b in cpu auto; do
+    "$CLI" bench study "$sum" --pick 3:6 --backend $b --csv "$o/subset_$b.csv" > "$o/subset_$b.log" 2>&1
+    log "files 3,9,...,39, backend $b: $(grep '^timing' "$o/subset_$b.log" || tail -1 "$o/subset_$b.log")"
+  done
+  # cpu.simd and the GPU both accumulate in fp32, in different orders: order and qualities.
+  cmp -s <(cut -d, -f1-3 "$o/subset_cpu.csv") <(cut -d, -f1-3 "$o/subset_auto.csv") \
+    && log "subset: GPU ranking == CPU ranking (order and qualities)" || log "subset: rankings DIFFER"
+  rm -rf "$study"
+}
+
+window_step() {
+  tests_step window
+  device_build warplab-cli
+  local eeg=resources/sample/chb01_03_sample.edf
+  CLI_TIMEOUT=150 cli_step bench window --walk 1000000000 --top 10 --backend cuda --repeats 3
+  CLI_TIMEOUT=30 cli_step bench window --walk 1000000 --top 1 --backend cuda --repeats 3
+  for be in cuda cpu; do
+    CLI_TIMEOUT=60 cli_step bench window --eeg $eeg --signal 0 --repeat-to 10000000 --top 10 --backend $be --repeats 2
+    CLI_TIMEOUT=60 cli_step bench window --noise 10000000 --top 10 --backend $be --repeats 2
+    CLI_TIMEOUT=60 cli_step bench window --walk 10000000 --top 10 --backend $be --repeats 2
+  done
+}
+
+# Several GPUs and MPI (nvidia-h100-x2): the multi-GPU tests; dm 65,536 x 65,536 cdtw(1024, w16)
+# on 1 GPU and 2; the published patterns on --devices 0 and all (RUNS times, alternating) and
+# under mpirun -n 2; the window search of 8e6 samples (one process, mpirun, CPU) and of 64e6 on
+# 1 and 2 GPUs; dm 32,768 x 16,384 to .npy in one process and under mpirun. Every pair of
+# results compared. SCALE_PATTERNS_ONLY=1: the pattern runs alone.
+scale_step() {
+  local o=$OUT/scale w=/tmp/scale
+  mkdir -p "$o" $w
+  with_mpi
+  device_build warplab-cli gpu_test_multi gpu_test_patterns gpu_test_window
+  if [ "${SCALE_PATTERNS_ONLY:-0}" != 1 ]; then
+    for t in multi patterns window; do LIMIT=200 run_gpu_test $t; done
+    CLI_TIMEOUT=150 cli_step bench multi 65536 65536 1024 16 0 0,1
+  fi
+  local P=(patterns --synthetic published --timing --top 0)
+  # A first run warms the driver and both GPUs; then 1 GPU and 2 GPUs alternate.
+  timeout 100 "$CLI" "${P[@]}" --devices all > /dev/null 2> "$o/pat_warm.log"
+  for run in $(seq 1 "${RUNS:-2}"); do
+    for dev in 0 all; do
+      timeout 100 bash -c "$(declare -f wall_of); wall_of $CLI ${P[*]} --devices $dev" > "$o/pat_$dev.csv" 2> "$o/pat_$dev.log"
+      log "patterns published --devices $dev (run $run): $(grep -E '^timing|^wall' "$o/pat_$dev.log" | tr '\n' ' ')"
+    done
+  done
+  cmp -s "$o/pat_0.csv" "$o/pat_all.csv" && log "patterns ranking: 2 GPUs == 1 GPU" || log "patterns ranking DIFFERS"
+  [ "${SCALE_PATTERNS_ONLY:-0}" = 1 ] && return
+  timeout 100 bash -c "$(declare -f wall_of mpi2); wall_of mpi2 $CLI ${P[*]}" > "$o/pat_mpi.csv" 2> "$o/pat_mpi.log"
+  log "patterns mpirun -n 2: $(grep -E '^timing|^wall' "$o/pat_mpi.log" | tr '\n' ' ')"
+  cmp -s "$o/pat_0.csv" "$o/pat_mpi.csv" && log "patterns ranking: mpirun -n 2 == one process" || log "mpirun ranking DIFFERS"
+
+  "$CLI" bench multi --write-npy $w/ref.npy 1 8000000 3 && "$CLI" bench multi --write-npy $w/q.npy 1 256 5
+  local S=(search --query "$w/q.npy" --reference "$w/ref.npy" --mode window --top 5 --stats)
+  timeout 100 bash -c "$(declare -f wall_of); wall_of $CLI ${S[*]} --backend cuda" > "$o/win_one.csv" 2> "$o/win_one.log"
+  timeout 150 bash -c "$(declare -f wall_of); wall_of $CLI ${S[*]} --backend cpu" > "$o/win_cpu.csv" 2> "$o/win_cpu.log"
+  timeout 100 bash -c "$(declare -f wall_of mpi2); wall_of mpi2 $CLI ${S[*]} --backend cuda" > "$o/win_mpi.csv" 2> "$o/win_mpi.log"
+  for v in one cpu mpi; do log "window 8e6 ($v): $(grep -E '^wall' "$o/win_$v.log")"; done
+  cmp -s "$o/win_one.csv" "$o/win_mpi.csv" && log "window matches: mpirun -n 2 == one process" || log "window matches DIFFER (mpirun)"
+  cmp -s "$o/win_one.csv" "$o/win_cpu.csv" && log "window matches: GPU == CPU" || log "window matches DIFFER (cpu)"
+  "$CLI" bench multi --write-npy $w/big.npy 1 64000000 4
+  for run in 1 2; do
+    for dev in 0 all; do
+      timeout 100 "$CLI" search --query $w/q.npy --reference $w/big.npy --mode window --top 5 --stats --backend cuda \
+        --devices $dev > "$o/win_big_$dev.csv" 2> "$o/win_big_$dev.log"
+      log "window 64e6 --devices $dev (run $run): $(grep -E '^# search' "$o/win_big_$dev.log")"
+    done
+  done
+  cmp -s "$o/win_big_0.csv" "$o/win_big_all.csv" && log "window 64e6 matches: 2 GPUs == 1 GPU" || log "window 64e6 matches DIFFER"
+
+  "$CLI" bench multi --write-npy $w/dq.npy 32768 1024 1 && "$CLI" bench multi --write-npy $w/dt.npy 16384 1024 2
+  local D=(dm --queries "$w/dq.npy" --targets "$w/dt.npy" --metric cdtw --band 16)
+  timeout 100 bash -c "$(declare -f wall_of); wall_of $CLI ${D[*]} --devices all --out $w/one.npy" 2> "$o/dm_one.log"
+  timeout 100 bash -c "$(declare -f wall_of mpi2); wall_of mpi2 $CLI ${D[*]} --out $w/mpi.npy" 2> "$o/dm_mpi.log"
+  log "dm 32768 x 16384: one process $(grep '^wall' "$o/dm_one.log"); mpirun -n 2 $(grep '^wall' "$o/dm_mpi.log")"
+  cmp -s $w/one.npy $w/mpi.npy && log "dm .npy: mpirun -n 2 == one process" || log "dm .npy DIFFERS"
+}
+
+mpi_step() {
+  with_mpi
+  device_build warplab-cli warplab-matrix-equal
+  for np in 2 3; do
+    timeout 300 tests/mpi/mpi_check.sh "$CLI" "$MPIRUN" $np "$ROOT/tests/data/ucr" /tmp/mpi_np$np \
+      "$ROOT/$BUILD/tests/mpi/warplab-matrix-equal" > "$OUT/mpi_np$np.log" 2>&1
+    log "mpi_check np=$np exit $?"
+    grep -E "FAIL|GPU|failed" "$OUT/mpi_np$np.log" | tee -a "$OUT/run.log"
+  done
+}
+
+# ---- A/B ----------------------------------------------------------------------------------------
+# ab VARIANT...: each VARIANT is NAME:FLAGS (-D definitions separated by spaces) or NAME:TREE.tgz
+# (an earlier tree, `git archive --format=tar.gz`, carried; it must have `warplab-cli bench gpu`).
+# The tree as it is is variant "tree". With FILE=path, FLAGS become #defines at the top of that
+# one file (it must default each macro under #ifndef) and one build serves every variant (only
+# FILE recompiles); without FILE each variant is a build of its own with FLAGS in the CUDA flags.
+# Then ROUNDS (default 2) rounds of every line of BENCHES (';'-separated `warplab-cli` argument
+# lists, e.g. "bench gpu --metric dtw --kernels cuda.shuffle_dpx --lengths 1024") on every
+# variant in turn; TESTS (GPU test names) on each variant; PROFILE_ARGS (`bench` arguments) under
+# Nsight Compute per variant; SASS_KERNELS ("pattern:cells ...") the instruction mix per variant.
+#   FILE=compute/gpu/kernels/band/band_cdtw_kernel.h run.sh ab "c11:-DWL_BAND_CHUNK=11" "c16:-DWL_BAND_CHUNK=16"
+ab_step() {
+  local names=(tree) bins=/tmp/ab-bins v name spec
+  mkdir -p $bins
+  ab_keep() {  # NAME BUILD_DIR: keep the variant's programs; its SASS mix
+    mkdir -p $bins/$1 && cp "$2/app/cli/warplab-cli" $bins/$1/
+    for t in ${TESTS:-}; do cp "$2/tests/gpu/gpu_test_$t" $bins/$1/; done
+    for k in ${SASS_KERNELS:-}; do
+      echo "sass $1 ${k%%:*}:" | tee -a "$OUT/ab.log"
+      cuobjdump -sass "$2/compute/gpu/libwarplab_gpu.a" | python3 scripts/device/sass_loop_mix.py "${k%%:*}" "${k#*:}" | tee -a "$OUT/ab.log"
+    done
+    log "built variant $1"
+  }
+  local targets
+  targets="warplab-cli $(for t in ${TESTS:-}; do echo gpu_test_$t; done)"
+  # shellcheck disable=SC2086
+  device_build $targets
+  ab_keep tree "$BUILD"
+  [ -n "${FILE:-}" ] && cp "$FILE" /tmp/ab-file.orig
+  for v in "$@"; do
+    name=${v%%:*}; spec=${v#*:}
+    if [[ $spec == *.tgz ]]; then
+      rm -rf /tmp/ab-$name && mkdir -p /tmp/ab-$name && tar -xzf "$spec" -C /tmp/ab-$name && ln -sfn "$ROOT/.device-debs" /tmp/ab-$name/.device-debs
+      # shellcheck disable=SC2086
+      (cd /tmp/ab-$name && BUILD=b device_configure && cmake --build b -j "$JOBS" --target $targets >> "$OUT/build.log" 2>&1) \
+        || { tail -30 "$OUT/build.log"; exit 1; }
+      ab_keep "$name" /tmp/ab-$name/b
+    elif [ -n "${FILE:-}" ]; then
+      { for f in $spec; do d=${f#-D}; echo "#define ${d%%=*} ${d#*=}"; done; cat /tmp/ab-file.orig; } > "$FILE"
+      # shellcheck disable=SC2086
+      cmake --build "$BUILD" -j "$JOBS" --target $targets >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+      ab_keep "$name" "$BUILD"
+    else
+      # shellcheck disable=SC2086
+      (BUILD=build-ab-$name device_configure -DCMAKE_CUDA_FLAGS="$spec" && cmake --build build-ab-$name -j "$JOBS" --target $targets >> "$OUT/build.log" 2>&1) \
+        || { tail -30 "$OUT/build.log"; exit 1; }
+      ab_keep "$name" build-ab-$name
+    fi
+    names+=("$name")
+  done
+  [ -n "${FILE:-}" ] && cp /tmp/ab-file.orig "$FILE"
+  local lines args
+  IFS=';' read -ra lines <<< "${BENCHES:-}"
+  for r in $(seq 1 "${ROUNDS:-2}"); do
+    for args in "${lines[@]}"; do
+      for n in "${names[@]}"; do
+        echo "## round $r, $n: warplab-cli $args" | tee -a "$OUT/ab.log"
+        # shellcheck disable=SC2086
+        bench_rows $bins/$n/warplab-cli "$OUT/ab.log" $args
+      done
+    done
+  done
+  for t in ${TESTS:-}; do
+    for n in "${names[@]}"; do
+      timeout "${LIMIT:-300}" $bins/$n/gpu_test_$t > "$OUT/test_$t-$n.log" 2>&1
+      log "gpu_test_$t ($n) exit $?: $(grep -E 'checks' "$OUT/test_$t-$n.log" | tail -1)"
+    done
+  done
+  if [ -n "${PROFILE_ARGS:-}" ]; then
+    for n in "${names[@]}"; do
+      echo "### ncu ($n): bench $PROFILE_ARGS" | tee -a "$OUT/ab.log"
+      # shellcheck disable=SC2086
+      timeout 150 ncu --clock-control none --kernel-name "${PROFILE_KERNELS:-regex:.}" --launch-skip 2 --launch-count 2 \
+        --metrics "$NCU_METRICS" $bins/$n/warplab-cli bench $PROFILE_ARGS 2>&1 | grep -vE "^==PROF==|^\s*$" | grep -E "\(.*\)x\(|  [a-z]" \
+        | sed -E 's/^ *void [^:]*::([A-Za-z]+<[^>]*>).*\(([0-9]+), 1, 1\)x\(([0-9]+), 1, 1\).*/  \1 grid \2 block \3/' | tee -a "$OUT/ab.log"
+    done
+  fi
+}
+
+# ---- dispatch -----------------------------------------------------------------------------------
+[ $# -gt 0 ] || usage
+case $1 in
+  prepare) prepare_step ;;
+  prepare-mpi) prepare_mpi_step; exit ;;
+  -h|--help|help) usage 0 ;;
+esac
+machine_info
+log "run.sh $* on $(nvidia-smi -L 2>/dev/null | head -1 || echo 'no GPU')"
+step=()
+run_one() {
+  local s=$1
+  shift
+  case $s in
+    build) build_step "$@" ;;
+    suite) suite_step ;;
+    suite-quick) suite_quick_step ;;
+    tests) tests_step "$@" ;;
+    bench) cli_step bench "$@" ;;
+    cli) cli_step "$@" ;;
+    figures) figures_step "$@" ;;
+    profile) profile_step "$@" ;;
+    sass) sass_step "$@" ;;
+    limits) limits_step ;;
+    patterns) patterns_step "$@" ;;
+    study) study_step "$@" ;;
+    window) window_step ;;
+    scale) scale_step ;;
+    mpi) mpi_step ;;
+    ab) ab_step "$@" ;;
+    *) echo "run.sh: no step '$s' (run.sh --help)"; exit 2 ;;
+  esac
+}
+for a in "$@" +; do
+  if [ "$a" = + ]; then
+    [ ${#step[@]} -gt 0 ] && run_one "${step[@]}"
+    step=()
+  else
+    step+=("$a")
+  fi
+done
+log "done"
