@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "io/trim_lower.h"
+
 namespace warplab::io {
 
 namespace {
@@ -15,13 +17,6 @@ bool parseSeconds(std::string_view s, double& out, bool signRequired) {
     if (t.empty()) return false;
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
     return ec == std::errc() && p == t.data() + t.size() && std::isfinite(out);
-}
-
-std::string trimText(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n')) --e;
-    return std::string(s.substr(b, e - b));
 }
 
 }  // namespace
@@ -73,7 +68,7 @@ TalRecord parseTalRecord(std::string_view bytes) {
                 out.hasTimekeeping = true;
                 out.recordOnsetS = onset;
             } else if (!text.empty()) {
-                out.annotations.push_back({onset, duration, trimText(text)});
+                out.annotations.push_back({onset, duration, trim(text)});
             }
             firstText = false;
         }

@@ -9,17 +9,11 @@
 #include "io/edflib_lock.h"
 #include "io/io_error.h"
 #include "io/recording_backends.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
 namespace {
-
-std::string trimmed(const char* s) {
-    std::string t(s);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\0')) t.pop_back();
-    std::size_t b = t.find_first_not_of(' ');
-    return b == std::string::npos ? std::string() : t.substr(b);
-}
 
 std::string edflibReason(int code) {
     switch (code) {
@@ -51,16 +45,16 @@ public:
             const edf_param_struct& p = hdr.signalparam[i];
             SignalInfo s;
             s.index = i;
-            s.label = trimmed(p.label);
-            s.unit = trimmed(p.physdimension);
+            s.label = trim(p.label, " ");
+            s.unit = trim(p.physdimension, " ");
             s.rateHz = double(p.smp_in_datarecord) / recordS;
             s.samples = p.smp_in_file;
             s.physicalMin = p.phys_min;
             s.physicalMax = p.phys_max;
             s.digitalMin = p.dig_min;
             s.digitalMax = p.dig_max;
-            s.prefilter = trimmed(p.prefilter);
-            s.transducer = trimmed(p.transducer);
+            s.prefilter = trim(p.prefilter, " ");
+            s.transducer = trim(p.transducer, " ");
             signals_.push_back(std::move(s));
         }
         assignDisplayNames(signals_);
@@ -70,7 +64,7 @@ public:
             Annotation ann;
             ann.onsetS = double(a.onset) / EDFLIB_TIME_DIMENSION;
             ann.durationS = a.duration_l < 0 ? 0.0 : double(a.duration_l) / EDFLIB_TIME_DIMENSION;
-            ann.text = trimmed(a.annotation);
+            ann.text = trim(a.annotation, " ");
             annotations_.push_back(std::move(ann));
         }
     }
