@@ -14,6 +14,7 @@
 #include "io/edflib_lock.h"
 #include "io/io_error.h"
 #include "io/recording.h"
+#include "io/temporary_files.h"
 #include "io/text_table.h"
 #include "io/trim_lower.h"
 
@@ -144,11 +145,22 @@ void writeRegionsCsv(const std::string& path, const std::vector<Region>& regions
         out << regionKindName(r.kind) << ',' << csvField(channelName(r, channels, path, i)) << ',' << formatDouble(r.startS)
             << ',' << formatDouble(r.endS) << ',' << csvField(r.note) << '\n';
     }
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    // Under a temporary name, renamed over only when complete: a full disk keeps the previous file.
+    const std::string tmp = temporaryPathFor(path);
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) throw IoError(path, "", "cannot be written");
     f << out.str();
     f.close();
-    if (!f) throw IoError(path, "", "write failed (disk full?)");
+    if (!f) {
+        std::remove(tmp.c_str());
+        throw IoError(path, "", "write failed (disk full?); the previous file is kept");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throw IoError(path, "", "cannot rename into place: " + ec.message());
+    }
 }
 
 std::vector<Region> readRegionsCsv(const std::string& path, const std::vector<std::string>& channels) {

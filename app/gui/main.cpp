@@ -3,7 +3,8 @@
 // once loaded (and once the example alignment finished) and exits: the Xvfb check uses it.
 // `--run ACTION_ID` (repeatable, ids of the action table such as analysis.matrix) triggers
 // actions first and grabs once their jobs are done; `--matrix-order average` orders the
-// distance matrix (file, average, complete, single, label) before the grab.
+// distance matrix (file, average, complete, single, label) before the grab. Without
+// --screenshot, the states a crash left are offered first (restored: instead of the file).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -16,6 +17,7 @@
 #include <QAction>
 #include <QComboBox>
 #include "app/gui/study_controller.h"
+#include "app/gui/recovery_dialog.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -45,7 +47,9 @@ int main(int argc, char** argv) {
     window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(skipMissing)) window.studyController()->setConfirm([](const QString&, const QString&) { return true; });
-    const bool opened = parser.isSet(study) ? window.openStudy(parser.value(study))
+    const bool restored = !parser.isSet(shot) && window.offerRecovery() == warplab::app::RecoveryDialog::Restore;
+    const bool opened = restored                ? true
+                        : parser.isSet(study)   ? window.openStudy(parser.value(study))
                         : files.isEmpty()   ? window.openSample()
                                             : window.openFile(files.first());
 

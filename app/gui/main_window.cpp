@@ -30,6 +30,8 @@
 #include "app/gui/shortcut_help_dialog.h"
 #include "app/gui/view_units.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/recovery_journal.h"
+#include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -156,6 +158,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildStudy();
 
     buildActions();
+    buildRecovery();
     // After the toolbar exists, so that its place is restored too; the traces get the room.
     layout_ = new DockLayout(this, resultDocks_, metricDock);
     updateTitle();
@@ -308,11 +311,14 @@ bool MainWindow::openSample() {
 }
 
 bool MainWindow::openFile(const QString& path) {
+    if (!guard_->confirm(tr("before opening %1").arg(QFileInfo(path).fileName()))) return false;
     if (!doc_->open(path)) return false;
     addRecentFile(path);
+    const int saved = guard_->opened();
     const auto rec = doc_->recording();
     statusBar()->showMessage(tr("Opened %1: %2 channels, %3 s").arg(QFileInfo(path).fileName())
-                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1), 8000);
+                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1)
+                             + (saved > 0 ? tr("; %n saved region(s)", nullptr, saved) : QString()), 8000);
     return true;
 }
 
@@ -356,6 +362,8 @@ bool MainWindow::saveSession(const QString& path) {
         session_ = captureSession(*doc_, *metric_, *signal_, session_);
         study_->capture(session_);
         io::saveSession(path.toStdString(), session_);
+        guard_->markClean();  // the session holds the marks
+        guard_->journal()->remove();
     } catch (const std::exception& e) {
         showError(tr("Cannot save the session"), QString::fromStdString(e.what()));
         return false;
@@ -365,6 +373,7 @@ bool MainWindow::saveSession(const QString& path) {
 }
 
 bool MainWindow::openSession(const QString& path) {
+    if (!guard_->confirm(tr("before opening the session %1").arg(QFileInfo(path).fileName()))) return false;
     io::Session s;
     try {
         s = io::loadSession(path.toStdString());
@@ -376,6 +385,7 @@ bool MainWindow::openSession(const QString& path) {
     if (!restoreSession(s, *doc_, *metric_, *signal_)) return false;
     study_->restoreRegions(s);
     session_ = s;
+    guard_->markClean();
     addRecentFile(doc_->path());
     return true;
 }
@@ -421,7 +431,7 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::updateTitle() {
     const QString name = doc_->path().isEmpty() ? tr("no recording") : QFileInfo(doc_->path()).fileName();
-    setWindowTitle(tr("%1 — WarpLab").arg(name));
+    setWindowTitle(tr("%1[*] — WarpLab").arg(name));  // [*]: unsaved marks
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -438,6 +448,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!guard_->confirm(tr("before closing"))) {
+        event->ignore();
+        return;
+    }
     runner_->cancelAll();
     layout_->save();
     QMainWindow::closeEvent(event);

@@ -31,6 +31,8 @@ class JobRunner;
 class AnalysisController;
 class DockLayout;
 class StudyController;
+class UnsavedGuard;
+struct RecoveryEntry;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -64,6 +66,11 @@ public:
     bool saveSession(const QString& path);
     bool openSession(const QString& path);
     const ActionTable& actions() const { return actions_; }
+    // Unsaved marks and the recovery journal (main_window_recovery.cpp).
+    UnsavedGuard* unsavedGuard() const { return guard_; }
+    // At start: offers the states a crash left (RecoveryDialog); returns its choice.
+    int offerRecovery();
+    bool restoreRecovery(const RecoveryEntry& entry);
     QStringList recentFiles() const;
 
     // Non-modal, so the window stays live and tests can find it (object name "errorDialog").
@@ -92,6 +99,7 @@ private:
     void buildStudy();  // main_window_study.cpp
     void addStudyFileActions(const QString& menu);
     void addStudyAnalysisActions(const QString& menu);
+    void buildRecovery();  // main_window_recovery.cpp
 
     Document* doc_;
     JobRunner* runner_;
@@ -114,6 +122,7 @@ private:
     QList<QDockWidget*> resultDocks_;
     DockLayout* layout_ = nullptr;  // result docks collapsed until a result; saved layout
     ActionTable actions_;
+    UnsavedGuard* guard_ = nullptr;
 };
 
 }  // namespace warplab::app

@@ -12,6 +12,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/unsaved_guard.h"
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
 #include "widgets/study_access.h"
@@ -58,7 +59,9 @@ void MainWindow::buildStudy() {
 }
 
 bool MainWindow::openStudy(const QString& path) {
+    if (!guard_->confirm(tr("before opening the study %1").arg(QFileInfo(path).fileName()))) return false;
     if (!study_->open(path)) return false;
+    guard_->markClean();
     const auto st = study_->study();
     statusBar()->showMessage(tr("Opened the study %1: %2 recordings, %3 channels, %4 seizures")
                                  .arg(QFileInfo(path).fileName()).arg(st->recordings().size()).arg(st->channels().size())
@@ -79,7 +82,9 @@ void MainWindow::addStudyFileActions(const QString& menu) {
                                                           tr("Summary (*summary*.txt);;Text (*.txt);;All files (*)"));
         if (!path.isEmpty()) openStudy(path);
     });
-    add("file.closeStudy", tr("Close the stud&y"), [this] { study_->close(); });
+    add("file.closeStudy", tr("Close the stud&y"), [this] {
+        if (guard_->confirm(tr("before closing the study"))) study_->close();
+    });
 }
 
 void MainWindow::addStudyAnalysisActions(const QString& menu) {

@@ -14,6 +14,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/shortcut_help_dialog.h"
+#include "app/gui/unsaved_guard.h"
 #include "compute/engine/engine.h"
 #include "io/matrix_io.h"
 #include "widgets/alignment_view.h"
@@ -94,6 +95,7 @@ void TestMainWindow::init() {
     w_->resize(1400, 900);
     w_->show();
     QVERIFY(QTest::qWaitForWindowExposed(w_));
+    w_->unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });  // test_unsaved_marks asks
     QVERIFY(w_->openFile(kSeizure));
 }
 

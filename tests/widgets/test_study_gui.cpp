@@ -19,6 +19,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
+#include "app/gui/unsaved_guard.h"
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
@@ -114,6 +115,7 @@ private Q_SLOTS:
         w_->resize(1400, 900);
         w_->show();
         QVERIFY(QTest::qWaitForWindowExposed(w_));
+        w_->unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });  // test_unsaved_marks asks
         w_->studyController()->setConfirm([this](const QString&, const QString& text) {
             asked_ << text;
             return goOn_;

@@ -19,6 +19,7 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
+#include "app/gui/unsaved_guard.h"
 #include "app/gui/region_exchange.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
@@ -105,6 +106,8 @@ private slots:
             auto* regions = w.findChild<QDockWidget*>("regionsDock");
             w.addDockWidget(Qt::RightDockWidgetArea, regions);
             w.findChild<QDockWidget*>("searchDock")->close();
+            // The example pair's regions are unsaved marks: answered here, tested in test_unsaved_marks.
+            w.unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });
             w.close();  // closeEvent saves
         }
         QVERIFY(!QSettings().value(app::DockLayout::settingsKey()).toByteArray().isEmpty());

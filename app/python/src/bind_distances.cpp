@@ -1,0 +1,183 @@
+// distance, distance_matrix, align and soft_dtw: the engine's pairwise work from NumPy.
+#include <filesystem>
+#include <memory>
+
+#include <tbb/parallel_for.h>
+
+#include "compute/core/error.h"
+#include "compute/engine/engine.h"
+#include "io/io_error.h"
+#include "io/matrix_formats.h"
+#include "io/matrix_io.h"
+#include "py_common.h"
+
+namespace warplab::python {
+
+namespace {
+
+using K = compute::EngineError::Kind;
+
+// Jobs below this many matrix cells run inline: starting the Ctrl-C watcher's thread would cost
+// more than the work (distance() on two series of 128 is a few microseconds).
+constexpr double kWatchCells = 4e6;
+
+double cells(const compute::Series& x, const compute::Series& y) {
+    return double(x.length) * double(y.length) * double(x.dims);
+}
+
+// A NumPy array that owns `values` (moved to the heap; freed with the array).
+py::array_t<double> ownedArray(std::vector<double>&& values, std::vector<py::ssize_t> shape) {
+    auto* held = new std::vector<double>(std::move(values));
+    py::capsule owner(held, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+    return py::array_t<double>(shape, held->data(), owner);
+}
+
+double distance(const py::handle& a, const py::handle& b, const std::string& metric, int band, double gamma,
+                double nu, double lam, const std::string& cost, bool znorm, bool sqrt, const std::string& backend,
+                const std::string& kernel) {
+    const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
+    const compute::Series x = toSeries(a, "a"), y = toSeries(b, "b");
+    compute::RunOptions run = toRunOptions(backend, kernel, 0, py::none());
+    double d = 0;
+    if (kernel.empty() && (run.backend == compute::Backend::Auto || run.backend == compute::Backend::Cpu)) {
+        // The scalar reference, as `warplab-cli align` prints it.
+        py::gil_scoped_release release;
+        d = compute::Engine::distance(x, y, params);
+        return d;
+    }
+    // A named kernel or GPU backend: a 1 x 1 matrix on it, as `warplab-cli dm --kernel` computes it.
+    const compute::SeriesSet xs{x}, ys{y};
+    runJob(run, cells(x, y) > kWatchCells, [&] {
+        compute::Engine::distanceMatrixStreamed(xs, &ys, params, run,
+                                                [&](const compute::Tile&, const double* v) { d = v[0]; });
+    });
+    return d;
+}
+
+void checkOutPath(const std::string& out, const std::string& ext) {
+    if (ext != ".npy" && ext != ".h5" && ext != ".hdf5")
+        throw io::IoError(out, "out", "unknown extension '" + ext + "' (use .npy or .h5, or pass an array)");
+    const auto dir = std::filesystem::absolute(out).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        throw io::IoError(out, "out", "the folder " + dir.string() + " does not exist");
+}
+
+py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::string& metric, int band,
+                          double gamma, double nu, double lam, const std::string& cost, bool znorm, bool sqrt,
+                          const std::string& backend, const std::string& kernel, int threads,
+                          const py::handle& devices, const py::handle& out) {
+    const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
+    compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
+    const compute::SeriesSet q = toSeriesSet(X, "X");
+    compute::SeriesSet t;
+    if (!Y.is_none()) t = toSeriesSet(Y, "Y");
+    const compute::SeriesSet* targets = Y.is_none() ? nullptr : &t;
+    const std::size_t rows = q.size(), cols = targets ? t.size() : q.size();
+
+    if (py::isinstance<py::str>(out)) {  // streamed to a file tile by tile; nothing kept in memory
+        const std::string path = out.cast<std::string>();
+        checkOutPath(path, io::lowerExtension(path));
+        runJob(run, true, [&] {
+            // Made inside the job: a writer destroyed without finish() (Ctrl-C, an error)
+            // removes its temporary file, so no partial matrix is ever left under `path`.
+            auto writer = io::MatrixStreamWriter::create(path, rows, cols, params);
+            compute::Engine::distanceMatrixStreamed(q, targets, params, run, [&](const compute::Tile& tile, const double* v) {
+                writer->writeTile(tile, v);
+            });
+            writer->finish();
+        });
+        return py::str(path);
+    }
+
+    py::array_t<double> result;
+    if (out.is_none()) {
+        result = py::array_t<double>({py::ssize_t(rows), py::ssize_t(cols)});
+    } else {
+        if (!py::isinstance<py::array>(out))
+            throw py::type_error("out: give a .npy/.h5 path or a float64 array (np.memmap included), not " +
+                                 std::string(py::str(py::type::of(out).attr("__name__"))));
+        auto a = py::reinterpret_borrow<py::array>(out);
+        if (a.dtype().kind() != 'f' || a.dtype().itemsize() != 8)
+            throw py::type_error("out: dtype " + py::str(a.dtype().attr("name")).cast<std::string>() + " is not float64");
+        if (a.ndim() != 2 || std::size_t(a.shape(0)) != rows || std::size_t(a.shape(1)) != cols)
+            throw py::value_error("out: shape must be (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
+        if (!(a.flags() & py::array::c_style)) throw py::value_error("out: not C-contiguous (rows must be contiguous)");
+        if (!a.writeable()) throw py::value_error("out: read-only");
+        result = py::reinterpret_borrow<py::array_t<double>>(out);
+    }
+    double* dst = result.mutable_data();
+    runJob(run, true, [&] {
+        compute::Engine::distanceMatrixStreamed(q, targets, params, run, [&](const compute::Tile& tile, const double* v) {
+            for (std::size_t r = 0; r < tile.rows(); ++r)
+                std::copy(v + r * tile.cols(), v + (r + 1) * tile.cols(), dst + (tile.rowBegin + r) * cols + tile.colBegin);
+        });
+    });
+    return std::move(result);
+}
+
+py::tuple align(const py::handle& a, const py::handle& b, const std::string& metric, int band, double gamma,
+                double nu, double lam, const std::string& cost, bool znorm, bool sqrt, bool withMatrix) {
+    const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
+    const compute::Series x = toSeries(a, "a"), y = toSeries(b, "b");
+    compute::RunOptions run;
+    compute::Alignment al;
+    runJob(run, cells(x, y) > kWatchCells, [&] { al = compute::Engine::align(x, y, params, withMatrix, run); });
+    py::array_t<long long> path({py::ssize_t(al.path.size()), py::ssize_t(2)});
+    auto p = path.mutable_unchecked<2>();
+    for (std::size_t k = 0; k < al.path.size(); ++k) {
+        p(py::ssize_t(k), 0) = static_cast<long long>(al.path[k].first);
+        p(py::ssize_t(k), 1) = static_cast<long long>(al.path[k].second);
+    }
+    py::object matrix = py::none();
+    if (withMatrix) matrix = ownedArray(std::move(al.matrix), {py::ssize_t(al.n), py::ssize_t(al.m)});
+    return py::make_tuple(al.distance, path, matrix);
+}
+
+// Soft-DTW of the pairs (X[i], Y[i]) and, when asked, its gradient with respect to X[i].
+py::tuple softDtw(const py::handle& X, const py::handle& Y, double gamma, const std::string& cost, bool gradient) {
+    const compute::Params params = toParams("softdtw", 0, gamma, 0.001, 1.0, cost, false, false);
+    const compute::SeriesSet xs = toSeriesSet(X, "X"), ys = toSeriesSet(Y, "Y");
+    if (xs.size() != ys.size())
+        throw py::value_error("Y: holds " + std::to_string(ys.size()) + " series, X " + std::to_string(xs.size()) +
+                              " (soft_dtw takes pairs X[i], Y[i])");
+    if (xs.empty()) throw py::value_error("X: no series given");
+    std::vector<double> values(xs.size());
+    std::vector<std::vector<double>> grads(gradient ? xs.size() : 0);
+    double total = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) total += cells(xs[i], ys[i]);
+    compute::RunOptions run;
+    runJob(run, total > kWatchCells, [&] {
+        tbb::parallel_for(std::size_t(0), xs.size(), [&](std::size_t i) {
+            if (run.cancel->cancelled()) return;
+            values[i] = compute::Engine::distance(xs[i], ys[i], params);
+            if (gradient) grads[i] = compute::Engine::softDtwGradient(xs[i], ys[i], params);
+        });
+        if (run.cancel->cancelled()) throw compute::EngineError(K::Cancelled, "", "cancelled");
+    });
+    py::array_t<double> v(py::ssize_t(values.size()));
+    std::copy(values.begin(), values.end(), v.mutable_data());
+    if (!gradient) return py::make_tuple(v, py::none());
+    py::list g;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        std::vector<py::ssize_t> shape{py::ssize_t(xs[i].length)};
+        if (xs[i].dims > 1) shape.push_back(py::ssize_t(xs[i].dims));
+        g.append(ownedArray(std::move(grads[i]), shape));
+    }
+    return py::make_tuple(v, g);
+}
+
+}  // namespace
+
+void bindDistances(py::module_& m) {
+    using namespace py::literals;
+    m.def("distance", &distance, "a"_a, "b"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a, "cost"_a, "znorm"_a,
+          "sqrt"_a, "backend"_a, "kernel"_a);
+    m.def("distance_matrix", &distanceMatrix, "X"_a, "Y"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a,
+          "cost"_a, "znorm"_a, "sqrt"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "out"_a);
+    m.def("align", &align, "a"_a, "b"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a, "cost"_a, "znorm"_a,
+          "sqrt"_a, "matrix"_a);
+    m.def("soft_dtw", &softDtw, "X"_a, "Y"_a, "gamma"_a, "cost"_a, "gradient"_a);
+}
+
+}  // namespace warplab::python

@@ -1,0 +1,12 @@
+// The compiled half of the warplab package (_warplab). Every function here takes its arguments
+// positionally from warplab/__init__.py, which holds the keyword defaults and the docstrings.
+#include "py_common.h"
+
+PYBIND11_MODULE(_warplab, m) {
+    m.doc() = "WarpLab's engine (compute/, io/) for the warplab package; use `import warplab`.";
+    warplab::python::registerErrors(m);
+    warplab::python::bindDistances(m);
+    warplab::python::bindSearch(m);
+    warplab::python::bindRecording(m);
+    warplab::python::bindInfo(m);
+}

@@ -1,0 +1,53 @@
+// What every binding of the Python module shares: NumPy arrays in and out of the engine's
+// types, Python keyword values to compute::Params / RunOptions, running a job with the GIL
+// released and Ctrl-C watched, and the engine's errors as Python exceptions.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "compute/core/job.h"
+#include "compute/core/params.h"
+#include "compute/core/series.h"
+
+namespace warplab::python {
+
+namespace py = pybind11;
+
+// One series from a 1-D array (samples) or a 2-D array (samples x channels) of float32 or
+// float64, or anything np.asarray makes one of. `name` says which argument in messages.
+// Throws TypeError for another dtype, ValueError for another shape.
+compute::Series toSeries(const py::handle& obj, const std::string& name);
+// A set: a 2-D array (series x samples), a 3-D array (series x samples x channels), or a
+// sequence of series (ragged lengths allowed).
+compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name);
+
+// Python's spelling of the metric keywords; throws ValueError naming the field.
+compute::Params toParams(const std::string& metric, int band, double gamma, double nu, double lam,
+                         const std::string& cost, bool znorm, bool sqrt);
+compute::Backend toBackend(const std::string& backend);
+// devices: None or "all" (every GPU), an int, or a sequence of ints.
+std::vector<int> toDevices(const py::handle& devices);
+compute::RunOptions toRunOptions(const std::string& backend, const std::string& kernel, int threads,
+                                 const py::handle& devices);
+
+// Runs `work` with the GIL released. With `watch`, on a worker thread while this thread polls
+// Python's signal handlers every 50 ms: a KeyboardInterrupt (or any exception a handler raises)
+// cancels the job through options.cancel, waits for it to stop and is raised here. Without,
+// inline (a short job: no thread to start). The engine's exceptions propagate.
+void runJob(compute::RunOptions& options, bool watch, const std::function<void()>& work);
+
+// Registers warplab.DeviceError and the translation of EngineError / IoError.
+void registerErrors(py::module_& m);
+// FileNotFoundError naming the path and what it was for, when `path` does not exist.
+void requireExistingFile(const std::string& path, const std::string& field);
+
+void bindDistances(py::module_& m);
+void bindSearch(py::module_& m);
+void bindRecording(py::module_& m);
+void bindInfo(py::module_& m);
+
+}  // namespace warplab::python

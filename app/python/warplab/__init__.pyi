@@ -1,0 +1,71 @@
+# Type stubs of the warplab package (the compiled _warplab module has none of its own).
+import os
+from typing import Any, Literal, Sequence, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+_Series = npt.ArrayLike
+_SeriesSet = Union[npt.ArrayLike, Sequence[npt.ArrayLike]]
+_Metric = Literal["euclidean", "dtw", "cdtw", "sdtw", "softdtw", "twed"]
+_Cost = Literal["sq", "abs"]
+_Backend = Literal["auto", "cpu", "cuda", "hip"]
+_Devices = Union[None, Literal["all"], int, Sequence[int]]
+_Path = Union[str, os.PathLike[str]]
+
+__version__: str
+
+class DeviceError(RuntimeError): ...
+
+class Recording:
+    @property
+    def path(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def start(self) -> str: ...
+    @property
+    def duration(self) -> float: ...
+    @property
+    def channels(self) -> list[str]: ...
+    @property
+    def rates(self) -> list[float]: ...
+    @property
+    def signals(self) -> list[dict[str, Any]]: ...
+    @property
+    def annotations(self) -> list[tuple[float, float, str]]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    def read(self, channel: Union[str, int], start: int = 0, stop: int | None = None) -> npt.NDArray[np.float32]: ...
+
+def distance(a: _Series, b: _Series, metric: _Metric = "dtw", *, band: int = 0, gamma: float = 1.0,
+             nu: float = 0.001, lam: float = 1.0, cost: _Cost = "sq", znorm: bool = False, sqrt: bool = False,
+             backend: _Backend = "auto", kernel: str | None = None) -> float: ...
+@overload
+def distance_matrix(X: _SeriesSet, Y: _SeriesSet | None = None, metric: _Metric = "dtw", *, band: int = 0,
+                    gamma: float = 1.0, nu: float = 0.001, lam: float = 1.0, cost: _Cost = "sq",
+                    znorm: bool = False, sqrt: bool = False, backend: _Backend = "auto", kernel: str | None = None,
+                    threads: int = 0, devices: _Devices = None,
+                    out: npt.NDArray[np.float64] | None = None) -> npt.NDArray[np.float64]: ...
+@overload
+def distance_matrix(X: _SeriesSet, Y: _SeriesSet | None = None, metric: _Metric = "dtw", *, band: int = 0,
+                    gamma: float = 1.0, nu: float = 0.001, lam: float = 1.0, cost: _Cost = "sq",
+                    znorm: bool = False, sqrt: bool = False, backend: _Backend = "auto", kernel: str | None = None,
+                    threads: int = 0, devices: _Devices = None, out: _Path) -> str: ...
+def align(a: _Series, b: _Series, metric: _Metric = "dtw", *, band: int = 0, gamma: float = 1.0,
+          nu: float = 0.001, lam: float = 1.0, cost: _Cost = "sq", znorm: bool = False, sqrt: bool = False,
+          matrix: bool = False) -> tuple[Any, ...]: ...
+def soft_dtw(X: _SeriesSet, Y: _SeriesSet, gamma: float = 1.0, *, cost: _Cost = "sq",
+             gradient: bool = True) -> Any: ...
+def search(query: _Series, reference: _Series, k: int = 1, *, mode: Literal["subsequence", "window"] = "subsequence",
+           band: int | None = None, znorm: bool = False, cost: _Cost = "sq", sqrt: bool = False,
+           exclude: tuple[int, int] | Sequence[tuple[int, int]] | None = None, backend: _Backend = "auto",
+           kernel: str | None = None, threads: int = 0, devices: _Devices = None) -> np.ndarray: ...
+def open_recording(path: _Path) -> Recording: ...
+def find_patterns(source: Union[Recording, _Path, _Series], *, seizures: Sequence[tuple[float, float]] | None = None,
+                  annotation: str | None = None, summary: _Path | None = None, channel: str | int | None = None,
+                  rate: float = 0.0, epoch: int = 1024, stride: int = 256, band: int = 16,
+                  quality: Literal["auc", "infogain"] = "auc", top: int = 0, backend: _Backend = "auto",
+                  kernel: str | None = None, threads: int = 0, devices: _Devices = None) -> np.ndarray: ...
+def kernels() -> list[dict[str, Any]]: ...
+def devices() -> list[dict[str, Any]]: ...
