@@ -8,17 +8,17 @@
 
 #include "io/io_error.h"
 #include "io/printable.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
 namespace {
 
-std::string trim(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && (s[b] == ' ' || s[b] == '\0')) ++b;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\0')) --e;
-    return escapeControls(s.substr(b, e - b));  // fields and the messages that quote them
-}
+// Header fields are padded with spaces (and, by some writers, NUL bytes).
+constexpr std::string_view kEdfPadding{" \0", 2};
+
+// A header field as shown and quoted: padding trimmed, control bytes escaped.
+std::string fieldText(std::string_view raw) { return escapeControls(trim(raw, kEdfPadding)); }
 
 bool printable(std::string_view s) {
     for (unsigned char c : s)
@@ -29,7 +29,7 @@ bool printable(std::string_view s) {
 // Header numbers are left-aligned ASCII padded with spaces. A decimal comma (written by some
 // European software) is accepted and reported by the caller.
 bool parseNumber(std::string_view raw, double& out, bool& usedComma) {
-    std::string s = trim(raw);
+    std::string s = fieldText(raw);
     usedComma = false;
     for (char& c : s)
         if (c == ',') { c = '.'; usedComma = true; }
@@ -40,7 +40,7 @@ bool parseNumber(std::string_view raw, double& out, bool& usedComma) {
 }
 
 bool parseInteger(std::string_view raw, long long& out) {
-    std::string s = trim(raw);
+    std::string s = fieldText(raw);
     if (!s.empty() && s[0] == '+') s.erase(0, 1);
     if (s.empty()) return false;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -88,12 +88,12 @@ EdfHeaderParse parseEdfHeader(const std::string& file, std::string_view bytes, l
     std::string_view version = bytes.substr(0, 8);
     if (version == std::string_view("\xff" "BIOSEMI", 8))
         h.bdf = true;
-    else if (trim(version) != "0")
+    else if (fieldText(version) != "0")
         throw IoError(file, "version", "not an EDF or BDF file (the version field is not \"0\" or \"\\xffBIOSEMI\")");
 
     auto text = [&](std::string_view raw, const std::string& field) {
         if (!printable(raw)) warn.push_back(field + ": contains characters outside printable ASCII");
-        return trim(raw);
+        return fieldText(raw);
     };
     h.patient = text(bytes.substr(8, 80), "patient");
     h.recordingId = text(bytes.substr(88, 80), "recording");
@@ -103,10 +103,10 @@ EdfHeaderParse parseEdfHeader(const std::string& file, std::string_view bytes, l
 
     long long ns = 0;
     if (!parseInteger(bytes.substr(252, 4), ns))
-        throw IoError(file, "number of signals", "not a number: \"" + trim(bytes.substr(252, 4)) + "\"");
+        throw IoError(file, "number of signals", "not a number: \"" + fieldText(bytes.substr(252, 4)) + "\"");
     if (ns < 1) throw IoError(file, "number of signals", "must be >= 1, got " + std::to_string(ns));
     if (!parseInteger(bytes.substr(184, 8), h.headerBytes))
-        throw IoError(file, "number of header bytes", "not a number: \"" + trim(bytes.substr(184, 8)) + "\"");
+        throw IoError(file, "number of header bytes", "not a number: \"" + fieldText(bytes.substr(184, 8)) + "\"");
     if (h.headerBytes != 256 * (ns + 1))
         throw IoError(file, "number of header bytes",
                       "the header contradicts itself: " + std::to_string(h.headerBytes) + " header bytes but " +
@@ -118,15 +118,15 @@ EdfHeaderParse parseEdfHeader(const std::string& file, std::string_view bytes, l
                                           std::to_string(h.headerBytes) + " header bytes)");
     h.signalCount = static_cast<int>(ns);
     if (!parseInteger(bytes.substr(236, 8), h.declaredRecords))
-        throw IoError(file, "number of data records", "not a number: \"" + trim(bytes.substr(236, 8)) + "\"");
+        throw IoError(file, "number of data records", "not a number: \"" + fieldText(bytes.substr(236, 8)) + "\"");
     if (h.declaredRecords < -1)
         throw IoError(file, "number of data records", "negative: " + std::to_string(h.declaredRecords));
     bool comma = false;
     if (!parseNumber(bytes.substr(244, 8), h.recordDurationS, comma))
-        throw IoError(file, "duration of a data record", "not a number: \"" + trim(bytes.substr(244, 8)) + "\"");
+        throw IoError(file, "duration of a data record", "not a number: \"" + fieldText(bytes.substr(244, 8)) + "\"");
     if (comma) warn.push_back("duration of a data record: decimal comma instead of a point");
     if (h.recordDurationS < 0)
-        throw IoError(file, "duration of a data record", "negative: " + trim(bytes.substr(244, 8)));
+        throw IoError(file, "duration of a data record", "negative: " + fieldText(bytes.substr(244, 8)));
 
     const std::string plusTag = h.bdf ? "BDF+" : "EDF+";
     h.plus = h.reserved.rfind(plusTag, 0) == 0;
@@ -154,7 +154,7 @@ EdfHeaderParse parseEdfHeader(const std::string& file, std::string_view bytes, l
             double v = 0;
             bool c = false;
             if (!parseNumber(column(8, i), v, c))
-                throw IoError(file, name(i) + " " + what, "not a number: \"" + trim(column(8, i)) + "\"");
+                throw IoError(file, name(i) + " " + what, "not a number: \"" + fieldText(column(8, i)) + "\"");
             if (c) warn.push_back(name(i) + " " + what + ": decimal comma instead of a point");
             assign(h.signals[i], v);
         }
@@ -170,8 +170,8 @@ EdfHeaderParse parseEdfHeader(const std::string& file, std::string_view bytes, l
                 double d = 0;
                 bool c = false;
                 if (!parseNumber(column(8, i), d, c) || d != std::floor(d) || std::abs(d) > 1e15)
-                    throw IoError(file, name(i) + " " + what, "not an integer: \"" + trim(column(8, i)) + "\"");
-                warn.push_back(name(i) + " " + what + ": \"" + trim(column(8, i)) + "\" written as a decimal number");
+                    throw IoError(file, name(i) + " " + what, "not an integer: \"" + fieldText(column(8, i)) + "\"");
+                warn.push_back(name(i) + " " + what + ": \"" + fieldText(column(8, i)) + "\" written as a decimal number");
                 v = static_cast<long long>(d);
             }
             assign(h.signals[i], v);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/printable.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
@@ -17,13 +18,6 @@ bool parseSeconds(std::string_view s, double& out, bool signRequired) {
     if (t.empty()) return false;
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
     return ec == std::errc() && p == t.data() + t.size() && std::isfinite(out);
-}
-
-std::string trimText(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n')) --e;
-    return escapeControls(s.substr(b, e - b));
 }
 
 }  // namespace
@@ -75,7 +69,7 @@ TalRecord parseTalRecord(std::string_view bytes) {
                 out.hasTimekeeping = true;
                 out.recordOnsetS = onset;
             } else if (!text.empty()) {
-                out.annotations.push_back({onset, duration, trimText(text)});
+                out.annotations.push_back({onset, duration, escapeControls(trim(text))});
             }
             firstText = false;
         }

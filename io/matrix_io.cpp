@@ -11,13 +11,12 @@
 
 #include "io/io_error.h"
 #include "io/matrix_formats.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
 std::string lowerExtension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
+    return lower(std::filesystem::path(path).extension().string());
 }
 
 void writeMatrix(const std::string& path, const compute::DistanceMatrix& m) {

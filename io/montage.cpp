@@ -2,15 +2,11 @@
 
 #include "io/io_error.h"
 #include "io/recording.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 std::string reading(const Recording& rec, const Derivation& d) {
     const std::string plus = rec.signals()[std::size_t(d.plus)].displayName;

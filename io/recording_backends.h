@@ -32,6 +32,13 @@ inline constexpr const char* kDiscontinuousWarning =
 // True when the file starts with an EDF ("0       ") or BDF ("\xffBIOSEMI") version field.
 bool looksLikeEdf(const std::string& path);
 
+// The format of an EDF/BDF file from its header's kind (BDF, EDF+/BDF+, discontinuous).
+Format edfFormat(bool bdf, bool plus, bool discontinuous);
+
+// A data signal of our header parse as a Recording describes it (display names come from
+// assignDisplayNames over all signals); `index` counts data signals only.
+SignalInfo edfSignalInfo(const EdfHeader& h, const EdfSignalHeader& s, int index);
+
 // Shared by the EDF readers: unique display names ("T8-P8", "T8-P8 (2)").
 void assignDisplayNames(std::vector<SignalInfo>& signals);
 

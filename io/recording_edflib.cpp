@@ -10,17 +10,11 @@
 #include "io/io_error.h"
 #include "io/printable.h"
 #include "io/recording_backends.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
 namespace {
-
-std::string trimmed(const char* s) {
-    std::string t(s);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\0')) t.pop_back();
-    std::size_t b = t.find_first_not_of(' ');
-    return b == std::string::npos ? std::string() : escapeControls(t.substr(b));
-}
 
 std::string edflibReason(int code) {
     switch (code) {
@@ -40,8 +34,7 @@ public:
         : path_(std::move(path)), handle_(hdr.handle) {
         const bool bdf = hdr.filetype == EDFLIB_FILETYPE_BDF || hdr.filetype == EDFLIB_FILETYPE_BDFPLUS;
         const bool plus = hdr.filetype == EDFLIB_FILETYPE_EDFPLUS || hdr.filetype == EDFLIB_FILETYPE_BDFPLUS;
-        format_ = bdf ? (plus ? (own.discontinuous ? Format::BDFPlusD : Format::BDFPlusC) : Format::BDF)
-                      : (plus ? (own.discontinuous ? Format::EDFPlusD : Format::EDFPlusC) : Format::EDF);
+        format_ = edfFormat(bdf, plus, own.discontinuous);
         if (own.discontinuous) warnings_.push_back(kDiscontinuousWarning);
         const double recordS = double(hdr.datarecord_duration) / EDFLIB_TIME_DIMENSION;
         duration_ = double(hdr.datarecords_in_file) * recordS;
@@ -53,16 +46,16 @@ public:
             const edf_param_struct& p = hdr.signalparam[i];
             SignalInfo s;
             s.index = i;
-            s.label = trimmed(p.label);
-            s.unit = trimmed(p.physdimension);
+            s.label = escapeControls(trim(p.label, " "));
+            s.unit = escapeControls(trim(p.physdimension, " "));
             s.rateHz = double(p.smp_in_datarecord) / recordS;
             s.samples = p.smp_in_file;
             s.physicalMin = p.phys_min;
             s.physicalMax = p.phys_max;
             s.digitalMin = p.dig_min;
             s.digitalMax = p.dig_max;
-            s.prefilter = trimmed(p.prefilter);
-            s.transducer = trimmed(p.transducer);
+            s.prefilter = escapeControls(trim(p.prefilter, " "));
+            s.transducer = escapeControls(trim(p.transducer, " "));
             signals_.push_back(std::move(s));
         }
         assignDisplayNames(signals_);
@@ -72,7 +65,7 @@ public:
             Annotation ann;
             ann.onsetS = double(a.onset) / EDFLIB_TIME_DIMENSION;
             ann.durationS = a.duration_l < 0 ? 0.0 : double(a.duration_l) / EDFLIB_TIME_DIMENSION;
-            ann.text = trimmed(a.annotation);
+            ann.text = escapeControls(trim(a.annotation, " "));
             annotations_.push_back(std::move(ann));
         }
     }

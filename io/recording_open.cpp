@@ -7,6 +7,7 @@
 
 #include "io/io_error.h"
 #include "io/recording_backends.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
@@ -23,6 +24,28 @@ std::string_view formatName(Format f) {
     case Format::Npy: return "npy";
     }
     return "unknown";
+}
+
+Format edfFormat(bool bdf, bool plus, bool discontinuous) {
+    if (bdf) return plus ? (discontinuous ? Format::BDFPlusD : Format::BDFPlusC) : Format::BDF;
+    return plus ? (discontinuous ? Format::EDFPlusD : Format::EDFPlusC) : Format::EDF;
+}
+
+SignalInfo edfSignalInfo(const EdfHeader& h, const EdfSignalHeader& s, int index) {
+    SignalInfo si;
+    si.index = index;
+    si.label = s.label;
+    si.unit = s.unit;
+    // A header with data has a positive record duration (parseEdfHeader refuses others).
+    si.rateHz = h.recordDurationS > 0 ? double(s.samplesPerRecord) / h.recordDurationS : 0;
+    si.samples = s.samplesPerRecord * h.records;
+    si.physicalMin = s.physicalMin;
+    si.physicalMax = s.physicalMax;
+    si.digitalMin = s.digitalMin;
+    si.digitalMax = s.digitalMax;
+    si.prefilter = s.prefilter;
+    si.transducer = s.transducer;
+    return si;
 }
 
 void assignDisplayNames(std::vector<SignalInfo>& signals) {
@@ -53,8 +76,7 @@ std::unique_ptr<Recording> Recording::open(const std::string& path, const OpenOp
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw IoError(path, "", std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::string ext = lower(std::filesystem::path(path).extension().string());
     if (looksLikeEdf(path)) {
         EdfHeaderParse parsed = readEdfHeader(path);  // refuses self-contradicting headers first
         std::string refusal;

@@ -29,24 +29,11 @@ public:
         if (!refusal.empty()) warnings_.push_back("opened leniently (" + refusal + ")");
         for (auto& v : parsed.violations) warnings_.push_back(std::move(v));
         if (h_.discontinuous) warnings_.push_back(kDiscontinuousWarning);
-        format_ = h_.bdf ? (h_.plus ? (h_.discontinuous ? Format::BDFPlusD : Format::BDFPlusC) : Format::BDF)
-                         : (h_.plus ? (h_.discontinuous ? Format::EDFPlusD : Format::EDFPlusC) : Format::EDF);
+        format_ = edfFormat(h_.bdf, h_.plus, h_.discontinuous);
         for (std::size_t i = 0; i < h_.signals.size(); ++i) {
             const EdfSignalHeader& e = h_.signals[i];
             if (e.annotation) { annotationSignals_.push_back(i); continue; }
-            SignalInfo s;
-            s.index = int(signals_.size());
-            s.label = e.label;
-            s.unit = e.unit;
-            s.rateHz = double(e.samplesPerRecord) / h_.recordDurationS;
-            s.samples = e.samplesPerRecord * h_.records;
-            s.physicalMin = e.physicalMin;
-            s.physicalMax = e.physicalMax;
-            s.digitalMin = e.digitalMin;
-            s.digitalMax = e.digitalMax;
-            s.prefilter = e.prefilter;
-            s.transducer = e.transducer;
-            signals_.push_back(std::move(s));
+            signals_.push_back(edfSignalInfo(h_, e, int(signals_.size())));
             headerIndex_.push_back(i);
             calibration_.emplace_back(e.physicalMin, e.physicalMax, e.digitalMin, e.digitalMax);
         }

@@ -9,6 +9,7 @@
 #include "io/number_column.h"
 #include "io/recording_backends.h"
 #include "io/text_table.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
@@ -71,8 +72,7 @@ std::vector<float> toFloat(const double* p, std::size_t n) { return std::vector<
 }  // namespace
 
 std::unique_ptr<Recording> openTableRecording(const std::string& path, double rateHz) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::string ext = lower(std::filesystem::path(path).extension().string());
     if (ext == ".npy") {
         NpyArray a = readNpy(path);
         if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no samples");

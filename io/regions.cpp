@@ -11,6 +11,7 @@
 #include "io/io_error.h"
 #include "io/recording.h"
 #include "io/text_table.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
@@ -24,16 +25,6 @@ std::string regionKindName(RegionKind k) {
 }
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 // "Seizure Start Time: 2996 seconds" or (later CHB-MIT cases) "Seizure 1 Start Time: 2996 seconds".
 bool seizureTime(const std::string& line, const char* which, double& seconds) {

@@ -16,21 +16,12 @@
 #include "io/recording.h"
 #include "io/temporary_files.h"
 #include "io/text_table.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 namespace {
 
 constexpr std::size_t kEdflibTextBytes = 40;  // EDFlib's limit for written annotation text
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    const std::size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 bool parseKind(const std::string& text, RegionKind& kind) {
     const std::string k = lower(trim(text));

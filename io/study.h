@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/multi_search.h"
+#include "compute/engine/multi_search.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/recording.h"
 #include "io/regions.h"

@@ -7,20 +7,11 @@
 
 #include "io/io_error.h"
 #include "io/text_table.h"
+#include "io/trim_lower.h"
 
 namespace warplab::io {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 std::string afterColon(const std::string& line) {
     const std::size_t c = line.find(':');

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "widgets/matrix_color_map.h"
 #include "widgets/matrix_downsample.h"
 #include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
@@ -126,13 +127,7 @@ void CostMatrixView::setAlignment(std::shared_ptr<const compute::Alignment> a, s
         const DisplayMatrix d = downsampleMatrix(alignment_->matrix.data(), n, m, kMaxDisplayCells, kMaxDisplayCells);
         displayRows_ = d.rows;
         displayCols_ = d.cols;
-        map_->data()->setSize(int(d.cols), int(d.rows));
-        // Cell centres of the display grid, in input sample coordinates.
-        map_->data()->setRange(QCPRange((d.colStep - 1) / 2.0, (d.cols - 1) * d.colStep + (d.colStep - 1) / 2.0),
-                               QCPRange((d.rowStep - 1) / 2.0, (d.rows - 1) * d.rowStep + (d.rowStep - 1) / 2.0));
-        for (std::size_t i = 0; i < d.rows; ++i)
-            for (std::size_t j = 0; j < d.cols; ++j) map_->data()->setCell(int(j), int(i), d.values[i * d.cols + j]);
-        map_->rescaleDataRange(true);
+        showDisplayMatrix(map_, d);
         scale_->setVisible(true);
         if (d.rowStep > 1 || d.colStep > 1)
             shown = tr(" · shown block-averaged %1×%2 (blocks of %3×%4)").arg(d.rows).arg(d.cols).arg(d.rowStep).arg(d.colStep);

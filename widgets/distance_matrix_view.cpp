@@ -17,6 +17,7 @@
 #include "compute/core/error.h"
 #include "io/matrix_io.h"
 #include "io/matrix_order_io.h"
+#include "widgets/matrix_color_map.h"
 #include "widgets/matrix_downsample.h"
 #include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
@@ -297,12 +298,7 @@ void DistanceMatrixView::setMatrix(std::shared_ptr<const compute::DistanceMatrix
 void DistanceMatrixView::redraw() {
     const compute::DistanceMatrix shown = compute::permuteMatrix(*matrix_, rowOrder_, colOrder_);
     const DisplayMatrix d = downsampleMatrix(shown.values.data(), shown.rows, shown.cols, kMaxDisplayCells, kMaxDisplayCells);
-    map_->data()->setSize(int(d.cols), int(d.rows));
-    map_->data()->setRange(QCPRange((d.colStep - 1) / 2.0, (d.cols - 1) * d.colStep + (d.colStep - 1) / 2.0),
-                           QCPRange((d.rowStep - 1) / 2.0, (d.rows - 1) * d.rowStep + (d.rowStep - 1) / 2.0));
-    for (std::size_t i = 0; i < d.rows; ++i)
-        for (std::size_t j = 0; j < d.cols; ++j) map_->data()->setCell(int(j), int(i), d.values[i * d.cols + j]);
-    map_->rescaleDataRange(true);
+    showDisplayMatrix(map_, d);
     scale_->setVisible(true);
     auto labelAxis = [](QCPAxis* axis, const std::vector<std::string>& names, std::size_t count) {
         if (!names.empty() && count <= std::size_t(kMaxLabels)) {

@@ -24,7 +24,7 @@
 
 #include "compute/bench/sdtw_designs.h"
 #include "compute/core/error.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "widgets/plot_export.h"
 
 namespace warplab::widgets {

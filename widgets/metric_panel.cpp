@@ -8,8 +8,8 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 
-#include "compute/device_list.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/device_list.h"
+#include "compute/registry/registry.h"
 #include "widgets/elided_label.h"
 
 namespace warplab::widgets {

@@ -7,7 +7,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "widgets/elided_label.h"
 #include "widgets/search_options_bar.h"
 

@@ -9,7 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
 

@@ -20,11 +20,11 @@
 #include "compute/core/error.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/bench/sdtw_cpu_bench.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/bench/engine_matrix_bench.h"
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/runtime/gpu_device.h"
-#include "compute/gpu/runtime/tile_lanes.h"
+#include "compute/gpu/runtime/tile_streams.h"
 #endif
 
 namespace warplab::cli {
@@ -153,7 +153,7 @@ void runGpuBenchCommand(const GpuBenchOptions& o) {
 void addBenchGpuCommand(CLI::App& bench) {
     auto o = std::make_shared<GpuBenchOptions>();
 #if WARPLAB_HAVE_GPU
-    o->tileStreams = {compute::gpu::kMaxLanes, 1};
+    o->tileStreams = {compute::gpu::kMaxTileStreams, 1};
 #endif
     auto* cmd = bench.add_subcommand("gpu", "time the GPU kernels on the device alone (needs a GPU), the CPU path beside them");
     cmd->add_option("--metric", o->metric, "euclidean, dtw, cdtw, softdtw, twed or sdtw")->capture_default_str();

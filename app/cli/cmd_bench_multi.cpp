@@ -19,7 +19,7 @@
 
 #include "app/cli/commands.h"
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/io_error.h"
 #include "io/npy.h"

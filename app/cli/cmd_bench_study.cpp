@@ -19,9 +19,9 @@
 
 #include "app/cli/commands.h"
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/epoch_matrix.h"
 #include "io/io_error.h"
 #include "io/study.h"
 
@@ -65,7 +65,7 @@ void runStudyBench(const StudyBenchOptions& o) {
         compute::Params p;
         p.metric = compute::Metric::Cdtw;
         p.band = 16;
-        (void)compute::gpuWindowMatrixUnavailable("cuda.band_dpx", p);
+        (void)compute::gpuEpochMatrixUnavailable("cuda.band_dpx", p);
     });
     struct Join {
         std::thread& t;

@@ -21,7 +21,7 @@
 
 #include "app/cli/commands.h"
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/recording.h"
 #if WARPLAB_HAVE_GPU

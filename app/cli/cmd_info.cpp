@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/signal_json.h"
 #include "app/cli/study_cli.h"
 #include "io/recording.h"
 
@@ -32,20 +33,7 @@ nlohmann::ordered_json toJson(const io::Recording& rec, const std::string& file)
     j["start"] = start.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(start);
     j["duration_s"] = rec.durationS();
     auto signals = nlohmann::ordered_json::array();
-    for (const auto& s : rec.signals()) {
-        nlohmann::ordered_json sj;
-        sj["index"] = s.index;
-        sj["label"] = s.label;  // the raw header label, as the file has it
-        // The name every other part of WarpLab uses (text output, --channel, the GUI): unique
-        // per recording, e.g. "T8-P8 (2)" for CHB-MIT's second T8-P8.
-        sj["name"] = s.displayName;
-        sj["unit"] = s.unit;
-        sj["rate_hz"] = s.rateHz;
-        sj["samples"] = s.samples;
-        sj["physical_min"] = s.physicalMin;
-        sj["physical_max"] = s.physicalMax;
-        signals.push_back(std::move(sj));
-    }
+    for (const auto& s : rec.signals()) signals.push_back(signalJson(s, true));
     j["signals"] = std::move(signals);
     auto annotations = nlohmann::ordered_json::array();
     for (const auto& a : rec.annotations()) {

@@ -1,5 +1,5 @@
 // `warplab-cli patterns`: seizure pattern discovery (METRICS.md). For each --channel,
-// every window of the concatenated seizures is compared by band DTW with every epoch of the
+// every epoch-long span of the concatenated seizures is compared by band DTW with every epoch of the
 // channel; prints CSV `rank,quality,pattern_index,start_seconds` (a `channel` column first
 // when several channels are asked for). --dm-out streams the patterns x epochs matrix to
 // .npy/.h5 as it is computed (a channel suffix is added when several channels are asked).
@@ -26,14 +26,14 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/devices_option.h"
 #include "app/cli/mpi_patterns.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/patterns_study.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
-#include "compute/device_list.h"
+#include "compute/engine/device_list.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/synthetic_channel.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/epoch_matrix.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
 #include "io/npy_offset_writer.h"
@@ -182,7 +182,7 @@ void runPatterns(const PatternsOptions& o) {
             [samples, e = o.epoch, s = o.stride, budget = o.memoryMiB << 20](int d) {
                 return compute::devicePinnedBufferBytes(samples, e, s, budget, d);
             },
-            compute::kWindowBlocksInFlight);
+            compute::kEpochBlocksInFlight);
     };
 
     std::unique_ptr<io::Recording> rec;

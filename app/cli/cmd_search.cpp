@@ -16,12 +16,12 @@
 #include "app/cli/csv_output.h"
 #include "app/cli/devices_option.h"
 #include "app/cli/mpi_search.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/reference_parts.h"
 #include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
-#include "compute/device_list.h"
-#include "compute/engine.h"
+#include "compute/engine/device_list.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::cli {
 

@@ -79,7 +79,7 @@ compute::Series readOneSeries(const std::string& path, const SeriesFlags& o, con
 void namingFiles(const std::vector<std::pair<std::string, std::string>>& inputs, const std::function<void()>& work);
 
 // Thrown to end a command with `code` and no message of its own: an MPI rank whose failure
-// (or another rank's) rank 0 reports (mpi_session.h).
+// (or another rank's) rank 0 reports (mpi_job.h).
 struct QuietExit {
     int code = kExitFailure;
 };

@@ -8,7 +8,7 @@
 #include "app/cli/csv_output.h"
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::cli {
 
@@ -91,7 +91,7 @@ CsvStreamStats streamMatrixCsv(std::ostream& out, const compute::SeriesSet& quer
 
     CsvStreamStats stats;
     // Bands of up to 512 rows and 64 MiB of buffered values: tall enough to keep every core
-    // (or a GPU's lanes) busy, small beside any matrix worth streaming.
+    // (or a GPU's tile streams) busy, small beside any matrix worth streaming.
     stats.bandRows = bandRows ? bandRows
                               : std::clamp<std::size_t>((std::size_t(64) << 20) / sizeof(double) / std::max<std::size_t>(1, m), 1, 512);
     const std::size_t band = stats.bandRows, bands = (n + band - 1) / band;

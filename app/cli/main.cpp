@@ -4,7 +4,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 
 int main(int argc, char** argv) {
     // Under mpirun: MPI first (it may consume arguments); a rank's own errors name the rank.

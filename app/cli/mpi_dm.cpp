@@ -8,9 +8,9 @@
 
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "compute/core/preprocess.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_io.h"
 #include "io/npy_offset_writer.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 
 namespace warplab::cli {
 

@@ -6,13 +6,13 @@
 #include <cstdint>
 #include <limits>
 
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/reference_parts.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/sdtw_parallel.h"
 #include "compute/cpu/sdtw_stretch.h"
-#include "compute/device_list.h"
-#include "compute/engine.h"
+#include "compute/engine/device_list.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::cli {
 

@@ -14,7 +14,7 @@
 #include "compute/core/results.h"
 #include "compute/core/series.h"
 #include "compute/cpu/window_search.h"
-#include "compute/multi_search.h"
+#include "compute/engine/multi_search.h"
 #include "app/cli/search_modes.h"
 
 namespace warplab::cli {

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "app/cli/csv_output.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 namespace CLI {
 class App;

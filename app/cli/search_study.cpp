@@ -7,7 +7,7 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_search.h"
-#include "app/cli/mpi_session.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 #include "io/study.h"

@@ -2,7 +2,7 @@
 // FOLDER|SUMMARY, several --reference files, or --reference-channel all. Every (recording,
 // channel) is searched with the per-series search as it is (Engine::search, or what cmd_search
 // passes, e.g. the window search) and the top-k lists are merged into one exact ranked list
-// (compute/multi_search.h: cost, then source order, then start).
+// (compute/engine/multi_search.h: cost, then source order, then start).
 #pragma once
 #include <string>
 #include <vector>
@@ -10,7 +10,7 @@
 #include "compute/core/job.h"
 #include "compute/core/params.h"
 #include "compute/core/series.h"
-#include "compute/multi_search.h"
+#include "compute/engine/multi_search.h"
 #include "app/cli/search_modes.h"
 
 namespace warplab::cli {

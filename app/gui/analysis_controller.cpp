@@ -11,7 +11,7 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "compute/bench/bench.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/region_labels.h"
 #include "widgets/alignment_view.h"

@@ -11,8 +11,8 @@
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
-#include "compute/engine.h"
-#include "compute/multi_search.h"
+#include "compute/engine/engine.h"
+#include "compute/engine/multi_search.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "app/gui/study_missing_dialog.h"
 #include "io/io_error.h"

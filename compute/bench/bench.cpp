@@ -12,8 +12,8 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/engine.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute {
 

@@ -8,7 +8,7 @@
 
 #include <tbb/task_arena.h>
 
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::compute {
 

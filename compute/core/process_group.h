@@ -1,4 +1,4 @@
-// The processes one job is split over (MPI ranks under mpirun: app/cli/mpi_session.h fills
+// The processes one job is split over (MPI ranks under mpirun: app/cli/mpi_job.h fills
 // it), as the engine sees them: which one this is, and the few moves a split computation makes
 // between them. compute/ stays free of MPI; a test can fill it with threads.
 //

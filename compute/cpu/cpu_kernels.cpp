@@ -3,7 +3,7 @@
 
 #include "compute/cpu/reference_kernel.h"
 #include "compute/cpu/simd_kernel.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute {
 

@@ -1,6 +1,6 @@
 // cpu.reference: the scalar reference (compute/cpu/reference.h) behind the Kernel interface.
 #pragma once
-#include "compute/kernels/kernel.h"
+#include "compute/registry/kernel.h"
 
 namespace warplab::compute {
 

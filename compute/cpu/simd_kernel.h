@@ -2,7 +2,7 @@
 // for the best instruction set of this CPU. Multivariate pairs go to the scalar reference.
 #pragma once
 #include "compute/cpu/dtw_lanes.h"
-#include "compute/kernels/kernel.h"
+#include "compute/registry/kernel.h"
 
 namespace warplab::compute {
 

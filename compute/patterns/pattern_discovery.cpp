@@ -11,7 +11,7 @@
 #include <tbb/parallel_for.h>
 
 #include "compute/core/error.h"
-#include "compute/patterns/pattern_windows.h"
+#include "compute/patterns/device_epochs.h"
 #include "compute/patterns/study_layout.h"
 
 namespace warplab::compute {
@@ -73,12 +73,7 @@ Layout layoutOf(const PatternRequest& r) {
     L.patterns = epochCount(L.query, r.epoch, r.stride);
     L.ictal = ictalEpochs(L.spans, L.epochs, r.epoch, r.stride);
     L.ictalCount = std::size_t(std::count(L.ictal.begin(), L.ictal.end(), 1));
-    if (L.ictalCount == 0)
-        throw EngineError(K::BadInput, "seizures",
-                          "no epoch of " + ch + " lies at least half inside a marked seizure, so no epoch is ictal");
-    if (L.ictalCount == L.ictal.size())
-        throw EngineError(K::BadInput, "seizures",
-                          "every epoch of " + ch + " is ictal: there are no interictal epochs to compare with");
+    requireIctalAndInterictal(L, ch);
     addSingleSegment(r, L);
     return L;
 }
@@ -176,7 +171,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     out.kernel = kernel.name();
 
     // The query (concatenated seizures; per segment for a study) is small: read it once;
-    // patterns are its windows, never crossing from one segment's query into the next.
+    // patterns are its epoch-long spans, never crossing from one segment's query into the next.
     const std::vector<float> query = readPatternQueries(r, L);
     const std::size_t e = std::size_t(r.epoch);
     const std::size_t nP = out.patternCount, nE = out.epochCount;
@@ -210,13 +205,13 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (options.progress) options.progress(progressBase + progressScale);
     };
-    if (r.deviceEpochs && pEnd > pBegin && gpuWindowMatrixUnavailable(kernel.name(), params).empty()) {
+    if (r.deviceEpochs && pEnd > pBegin && gpuEpochMatrixUnavailable(kernel.name(), params).empty()) {
         // The channel (a study: its segments end to end) once to the device, epochs cut there,
-        // rows ranked block by block (pattern_windows.h); the same layout and scoreRow as
+        // rows ranked block by block (device_epochs.h); the same layout and scoreRow as
         // below, so the same ranking.
         out.deviceEpochs = true;
         out.ranked.reserve(pEnd - pBegin);
-        WindowRowsInput in{r, L, query, pBegin, pEnd, params, kernel.name().find("band_dpx") != std::string::npos};
+        DeviceEpochRowsInput in{r, L, query, pBegin, pEnd, params, kernel.name().find("band_dpx") != std::string::npos};
         in.rowBlock = deviceRowBlock(budget, nE);
         in.score = [&](std::size_t i, std::span<const double> row) { return scoreRow(r, L, i, row); };
         in.scoreSorted = [&](std::size_t i, SortedView<float> sorted) { return scoreSorted(r, L, i, sorted); };
@@ -227,7 +222,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
         RunOptions o = options;
         if (options.progress)
             o.progress = [&](double f) { options.progress(progressBase + progressScale * f); };
-        computeWindowRows(in, o, out);
+        computeDeviceEpochRows(in, o, out);
         finish();
         return out;
     }
@@ -343,7 +338,7 @@ std::size_t devicePinnedBufferBytes(long long samples, int epoch, int stride, st
     if (epoch <= 0 || stride <= 0) return 0;
     const std::size_t epochs = std::size_t(epochCount(samples, epoch, stride));
     if (epochs == 0) return 0;
-    // The run gives each of D devices blocks of rowBlock / D rows (window_matrix.cu).
+    // The run gives each of D devices blocks of rowBlock / D rows (epoch_matrix.cu).
     const std::size_t rows = std::max<std::size_t>(1, deviceRowBlock(memoryBudgetBytes, epochs) / std::size_t(std::max(devices, 1)));
     return rows * epochs * sizeof(float);
 }

@@ -1,5 +1,5 @@
 // Seizure pattern discovery (METRICS.md, "Seizure pattern discovery"): for one EEG
-// channel, every window of the concatenated seizures (a pattern) is compared by band DTW with
+// channel, every epoch-long span of the concatenated seizures (a pattern) is compared by band DTW with
 // every epoch of the channel, and the patterns are ranked by how well their distances separate
 // ictal from interictal epochs.
 //
@@ -19,7 +19,7 @@
 
 #include "compute/core/job.h"
 #include "compute/core/results.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/epoch_layout.h"
 #include "compute/patterns/quality.h"
 
@@ -31,7 +31,7 @@ using SampleReader = std::function<void(long long start, long long count, float*
 
 // One recording of a study: its samples of the channel, its seizures, and what
 // results call it. Patterns are cut from this recording's own seizures (their concatenation,
-// windows never crossing into another recording) and epochs from this recording only, so
+// patterns never crossing into another recording) and epochs from this recording only, so
 // nothing ever spans a file boundary or a gap between recordings.
 struct PatternSegment {
     std::span<const float> samples;    // a view, or
@@ -61,7 +61,7 @@ struct PatternRequest {
     // GPU band kernels: lay the channel (a study: its segments end to end) out in one host
     // buffer, upload it once and cut epochs on the device at their start offsets (never across
     // a segment's end), ranking each block of rows on the host while the device computes the
-    // next (compute/window_matrix.h, pattern_windows.h). Holds the whole channel in host memory
+    // next (compute/engine/epoch_matrix.h, device_epochs.h). Holds the whole channel in host memory
     // and on the device, and 3 blocks of up to 32 rows within memoryBudgetBytes.
     // Off: epochs packed per tile through Engine::distanceMatrixStreamed (the older path).
     // Both paths give the same distances bit for bit and the same ranking.
@@ -160,7 +160,7 @@ struct PatternRanking {
     std::vector<double> deviceBusySeconds, deviceSpanSeconds;
     // And on the host: before the setup (devices, peer access, pair lists), the devices' first
     // blocks queued, the blocks' loop (set up -> last block ranked), freeing the devices'
-    // buffers (WindowMatrixStats).
+    // buffers (EpochMatrixStats).
     double devicePrepSeconds = 0, deviceQueueSeconds = 0, deviceLoopSeconds = 0, deviceTeardownSeconds = 0;
     double cells = 0;                      // band cells computed (for throughput figures)
 };
@@ -188,7 +188,7 @@ std::size_t deviceRowBlock(std::size_t memoryBudgetBytes, std::size_t epochs);
 // Bytes of each large pinned host buffer (sorted distances, their epochs) of one block on each
 // of `devices` GPUs, for a channel of `samples` samples: what a caller pins ahead of the run
 // (compute::prewarmPinned, device_list.h) while it reads or generates the channel. An upper
-// bound of what the run takes (compute/gpu/runtime/window_matrix.cu may cut blocks smaller).
+// bound of what the run takes (compute/gpu/runtime/epoch_matrix.cu may cut blocks smaller).
 std::size_t devicePinnedBufferBytes(long long samples, int epoch, int stride, std::size_t memoryBudgetBytes,
                                     int devices);
 

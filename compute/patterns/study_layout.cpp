@@ -81,13 +81,17 @@ SegmentedLayout segmentedLayoutOf(const PatternRequest& r) {
                           "the marked seizures of " + ch + " are, in every recording, shorter than one epoch (e = " +
                               std::to_string(r.epoch) + " samples, " + secondsText(r.epoch / r.rateHz) +
                               "): patterns never cross from one recording into another");
+    requireIctalAndInterictal(L, ch);
+    return L;
+}
+
+void requireIctalAndInterictal(const SegmentedLayout& L, const std::string& ch) {
     if (L.ictalCount == 0)
         throw EngineError(K::BadInput, "seizures",
                           "no epoch of " + ch + " lies at least half inside a marked seizure, so no epoch is ictal");
     if (L.ictalCount == L.ictal.size())
         throw EngineError(K::BadInput, "seizures",
                           "every epoch of " + ch + " is ictal: there are no interictal epochs to compare with");
-    return L;
 }
 
 void addSingleSegment(const PatternRequest& r, SegmentedLayout& L) {

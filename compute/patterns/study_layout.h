@@ -2,8 +2,8 @@
 // segment per recording). The single-recording request is the one-segment case.
 //
 // Numbering: rows (patterns) and columns (epochs) are numbered globally, segment after
-// segment. Segment k's patterns are the windows (e, s) of its own query (the concatenation of
-// its own seizures); its epochs are the windows (e, s) of its own samples. Nothing crosses from
+// segment. Segment k's patterns are the spans of length e at stride s of its own query (the
+// concatenation of its own seizures); its epochs are those of its own samples. Nothing crosses from
 // one segment into the next, so no pattern or epoch spans a file boundary or a gap. Ictal
 // labels are worked out per segment (METRICS.md: at least half inside that recording's seizures).
 //
@@ -61,6 +61,10 @@ struct EpochBlock {
 // recording's seizures shorter than one epoch, no ictal or no interictal epoch), "epoch" (no
 // recording as long as one epoch).
 SegmentedLayout segmentedLayoutOf(const PatternRequest& r);
+
+// Throws EngineError (BadInput "seizures") unless `L` has an ictal and an interictal epoch:
+// quality compares the two classes. `ch` names the channel in the message.
+void requireIctalAndInterictal(const SegmentedLayout& L, const std::string& ch);
 
 // The one-segment plan of a single-recording request whose totals are already in `L`.
 void addSingleSegment(const PatternRequest& r, SegmentedLayout& L);

@@ -47,7 +47,7 @@ std::vector<SecondsSpan> syntheticSeizures(const SyntheticChannel& c) {
         // Centred in the i-th of k equal parts of the channel.
         const long long centre = (long long)((double(c.samples) * (2 * i + 1)) / (2.0 * k));
         // Start on a whole second: the spike-and-wave is a rigid 3 Hz rhythm in absolute time,
-        // so windows a whole second apart are in phase. A seizure starting half a cycle off the
+        // so spans a whole second apart are in phase. A seizure starting half a cycle off the
         // 1-s epoch grid would put its patterns out of phase with every ictal epoch, and under
         // a 16-sample band that is farther than plain background (every quality 0).
         const long long second = std::max(1LL, (long long)std::llround(c.rateHz));

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "cli_process.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/matrix_io.h"
 #include "io/series_file.h"
 

@@ -9,7 +9,7 @@
 // io/ before Qt: Qt's `signals` macro would rewrite io's members of that name.
 #include "../io/study_fixture.h"
 #include "compute/bench/bench.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/npy.h"
 #include "io/study.h"

@@ -5,8 +5,8 @@
 // source with Engine::search and merging by cost; bad input (missing files without
 // --skip-missing, rate conflicts, an empty folder, conflicting options) exits 2 naming the files.
 #include "../io/study_fixture.h"
-#include "compute/engine.h"
-#include "compute/multi_search.h"
+#include "compute/engine/engine.h"
+#include "compute/engine/multi_search.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "io/matrix_io.h"
 #include "io/recording.h"

@@ -12,8 +12,8 @@
 #include "app/cli/csv_row_stream.h"
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
-#include "compute/engine.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/engine.h"
+#include "compute/registry/registry.h"
 
 using namespace warplab;
 using compute::Metric;

@@ -10,7 +10,7 @@
 
 #include "compute/core/error.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

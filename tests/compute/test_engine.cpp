@@ -8,8 +8,8 @@
 #include <limits>
 #include <random>
 
-#include "compute/engine.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/engine.h"
+#include "compute/registry/registry.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

@@ -6,8 +6,8 @@
 
 #include <random>
 
-#include "compute/engine.h"
-#include "compute/multi_search.h"
+#include "compute/engine/engine.h"
+#include "compute/engine/multi_search.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

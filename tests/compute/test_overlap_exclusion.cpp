@@ -23,7 +23,7 @@ std::vector<float> sampleChannel(const char* name, double& rate) {
 #include "compute/core/overlap_exclusion.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

@@ -86,7 +86,7 @@ private slots:
 
     void pinnedBuffersAheadOfTheRunMatchItsBlocks() {
         // The published workload: 2 GiB budget -> 32 rows per block (clamped), 589,823 epochs;
-        // on two devices each block has 16 rows (window_matrix.cu divides by the devices).
+        // on two devices each block has 16 rows (epoch_matrix.cu divides by the devices).
         QCOMPARE(deviceRowBlock(0, 589823), std::size_t(32));
         QCOMPARE(devicePinnedBufferBytes(150995456, 1024, 256, 0, 1), std::size_t(32) * 589823 * sizeof(float));
         QCOMPARE(devicePinnedBufferBytes(150995456, 1024, 256, 0, 2), std::size_t(16) * 589823 * sizeof(float));

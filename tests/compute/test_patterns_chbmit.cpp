@@ -10,7 +10,7 @@
 #include <map>
 
 #include "compute/core/error.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "patterns_reference.h"
 

@@ -6,7 +6,7 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 using namespace warplab::compute;
 

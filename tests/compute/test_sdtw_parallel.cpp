@@ -23,7 +23,7 @@ std::vector<float> eegChannel(int sig, long long maxLen) {
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 using namespace warplab::compute;
 namespace ref = warplab::compute::reference;

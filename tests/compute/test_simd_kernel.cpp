@@ -12,8 +12,8 @@
 #include "compute/cpu/dtw_lanes.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/simd_kernel.h"
-#include "compute/engine.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/engine.h"
+#include "compute/registry/registry.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

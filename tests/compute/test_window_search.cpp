@@ -20,7 +20,7 @@ std::vector<float> eegChannel(int sig, std::size_t maxLen) {
 
 #include "compute/core/error.h"
 #include "compute/cpu/window_search.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute_test_util.h"
 
 using namespace warplab::compute;

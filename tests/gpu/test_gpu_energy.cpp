@@ -15,7 +15,7 @@
 #include "compute/gpu/bench/energy_boards.h"
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/runtime/gpu_device.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

@@ -19,14 +19,14 @@
 #include "compute/core/error.h"
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/kernels/band/band_cdtw.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/softdtw/softdtw_grad.h"
 #include "compute/gpu/kernels/twed/twed_warp.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

@@ -1,4 +1,4 @@
-// Several GPUs in one process (compute/gpu/runtime/device_set.h, per-device lanes in tile_lanes.h):
+// Several GPUs in one process (compute/gpu/runtime/device_set.h, per-device tile streams in tile_streams.h):
 // engine matrices and the pattern pipeline on devices {0,1} against {0} and {1}, bit for bit
 // (the same kernels on every tile, and every cell is computed by one thread on one device, so
 // where a tile runs cannot change a value); the window search and the subsequence search split over devices; device lists that do not exist; a full device
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/device_set.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
@@ -190,7 +190,7 @@ void testSubsequenceSearch(const std::vector<int>& a, const std::vector<int>& b)
         std::printf("  sdtw 1 x 300 in 1000003: %s %d stretches, %d waves on %d device(s); %s %d stretches, %d waves on %d\n",
                     list(a).c_str(), ta.stretches, ta.reseedWaves, ta.devices, list(b).c_str(), tb.stretches,
                     tb.reseedWaves, tb.devices);
-        report(rows && sameMatches(ma, mb) && tb.devices == nb && tb.windowCostMismatches == 0,
+        report(rows && sameMatches(ma, mb) && tb.devices == nb && tb.startCostMismatches == 0,
                "sdtw 1 query of 300 in 1,000,003, " + (stretches ? std::to_string(stretches) : std::string("chosen")) +
                    " stretches: last rows and top-5 on " + list(b) + " == on " + list(a) + ", bit for bit",
                0);
@@ -210,7 +210,7 @@ void testSubsequenceSearch(const std::vector<int>& a, const std::vector<int>& b)
 }
 
 // Device 1 full: the job fails with a Device error naming GPU 1, and returns no matrix. Run
-// first, while device 1 has no lanes yet: lanes that already hold buffers large enough for a
+// first, while device 1 has no tile streams yet: tile streams that already hold buffers large enough for a
 // tile need no memory and would (rightly) go on working on a full device.
 void testFullDevice(const SeriesSet& q, const Params& p) {
     std::vector<gpu::DeviceBuffer<unsigned char>> hog;

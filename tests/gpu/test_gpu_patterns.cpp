@@ -1,4 +1,4 @@
-// The device-epoch pattern path (compute/window_matrix.h, compute/patterns/pattern_windows.h):
+// The device-epoch pattern path (compute/engine/epoch_matrix.h, compute/patterns/device_epochs.h):
 // the channel (a study: its segments laid end to end) uploaded once, epochs cut on the GPU at
 // their starts, rows ranked block by block on the host. Against the engine path with the same GPU
 // kernel (epochs packed per tile on the host): the same distances bit for bit, so the same
@@ -272,7 +272,7 @@ int main() {
                "a NaN in segment 1: error names piece1.edf (" + err + ")", 0);
     }
     // A single recording in memory is checked while the devices take their copies
-    // (WindowMatrixRequest::alongSetup): the NaN is still refused by name, on one device and on
+    // (EpochMatrixRequest::alongSetup): the NaN is still refused by name, on one device and on
     // all, before any row is ranked.
     for (const bool all : {false, true}) {
         auto v = channel(8000, 8);

@@ -22,7 +22,7 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/window_search.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -75,7 +75,7 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
         auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32,
                                         gpu::SdtwOptions{rowsPerLane, false, columnsPerStep});
         double worst = 0;
-        bool ok = tm.windowCostMismatches == 0 && got.size() == queries.size();
+        bool ok = tm.startCostMismatches == 0 && got.size() == queries.size();
         int printed = 0;
         for (std::size_t q = 0; q < queries.size() && q < got.size(); ++q) {
             const std::size_t nWant = std::min<std::size_t>(k, want[q].size());
@@ -96,14 +96,14 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
                 }
             }
         }
-        if (tm.windowCostMismatches)
+        if (tm.startCostMismatches)
             std::printf("  %d window costs differ from the pass's (the windows must reproduce it bit for bit)\n",
-                        tm.windowCostMismatches);
+                        tm.startCostMismatches);
         report(ok && worst <= 2e-4,
                what + (rowsPerLane ? ", " + std::to_string(rowsPerLane) + " rows per lane" : std::string()) +
                    (columnsPerStep ? ", " + std::to_string(columnsPerStep) + " columns per step" : std::string()) + ", top-" +
                    std::to_string(k) + (znorm ? ", z-norm" : "") + (absCost ? ", abs" : ", sq") + " (" +
-                   std::to_string(tm.windowRounds) + " window rounds)",
+                   std::to_string(tm.startRounds) + " start-span rounds)",
                worst);
     }
 }
@@ -290,7 +290,7 @@ void compareStretched(const std::string& what, const SeriesSet& queries, const S
                     tm.stretches, tm.reseedWaves, double(tm.reseedCells), 100.0 * double(tm.reseedCells) / double(tm.cells),
                     double(tm.cells));
         report(differ == 0 && matchDiffer == 0 && cells == queries.size() * reference.length &&
-                   tm.windowCostMismatches == 0 && (count == 0 || tm.stretches > 1) && (maxWaves >= 0 || tm.sweptInOrder),
+                   tm.startCostMismatches == 0 && (count == 0 || tm.stretches > 1) && (maxWaves >= 0 || tm.sweptInOrder),
                what + ", " + (count ? std::to_string(count) : std::string("chosen")) + " stretches (" +
                    std::to_string(tm.stretches) + ", " + std::to_string(tm.reseedWaves) + " waves" +
                    (tm.sweptInOrder ? ", the rest swept in order" : "") + "): last rows and top-5 == unsplit, bit for bit",

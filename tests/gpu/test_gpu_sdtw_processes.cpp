@@ -162,7 +162,7 @@ void compareProcesses(const std::string& what, const SeriesSet& queries, const S
         for (const auto& list : got)
             for (const Match& m : list)
                 for (const auto& [lo, hi] : o.excludedEnds) outside = outside && (m.end < lo || m.end > hi);
-        report(differ == 0 && total > 0 && othersEmpty && outside && tm.windowCostMismatches == 0,
+        report(differ == 0 && total > 0 && othersEmpty && outside && tm.startCostMismatches == 0,
                what + ", " + std::to_string(K) + " processes (" + std::to_string(tm.stretches) + " stretches, " +
                    std::to_string(tm.reseedWaves) + " waves" + (tm.sweptInOrder ? ", the rest swept in order" : "") +
                    "): " + std::to_string(total) + " matches == one process, bit for bit",

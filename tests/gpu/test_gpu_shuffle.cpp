@@ -15,11 +15,11 @@
 
 #include "compute/core/error.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/kernels/shuffle/shuffle_dpx.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

@@ -21,7 +21,7 @@
 #include "compute/cpu/reference.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/softdtw/softdtw_grad.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

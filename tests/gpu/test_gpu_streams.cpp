@@ -1,4 +1,4 @@
-// GPU tiles in flight on several lanes (compute/gpu/runtime/tile_lanes.h): engine matrices through the
+// GPU tiles in flight on several tile streams (compute/gpu/runtime/tile_streams.h): engine matrices through the
 // GPU kernels over many tiles, ragged last tiles, upper-only all-pairs, concurrent computeTile
 // calls, packed series cached between tiles (and never across changed inputs), cancellation
 // and out-of-memory. Compared with the CPU engine (cpu.simd, fp32; tolerance 2e-4 relative)
@@ -16,11 +16,11 @@
 
 #include "compute/core/error.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
-#include "compute/gpu/runtime/tile_lanes.h"
-#include "compute/kernels/registry.h"
+#include "compute/gpu/runtime/tile_streams.h"
+#include "compute/registry/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;
@@ -113,7 +113,7 @@ Params cdtw(int band) {
 }
 
 // Many tiles (1100 x 2100: tiles of 1024 with ragged last ones of 76 rows and 52 columns), on
-// the kernels the engine picks for dtw and cdtw, with 3 lanes and with 1 (bit for bit equal).
+// the kernels the engine picks for dtw and cdtw, with 3 tile streams and with 1 (bit for bit equal).
 void testManyTiles() {
     std::mt19937 rng(101);
     const SeriesSet rows = randomSet(rng, 1100, 64), cols = randomSet(rng, 2100, 64);
@@ -122,14 +122,14 @@ void testManyTiles() {
                           Case{gpuKernel("band"), cdtw(3)}, Case{gpuKernel("antidiagonal"), cdtw(20)}}) {
         const std::string what = c.kernel + " " + std::string(metricName(c.p.metric)) + " 1100 x 2100, length 64";
         const DistanceMatrix cpu = onCpu(rows, &cols, c.p);
-        gpu::setLaneLimit(gpu::kMaxLanes);
+        gpu::setTileStreamLimit(gpu::kMaxTileStreams);
         const DistanceMatrix many = onGpu(c.kernel, rows, &cols, c.p);
-        gpu::setLaneLimit(1);
+        gpu::setTileStreamLimit(1);
         const DistanceMatrix one = onGpu(c.kernel, rows, &cols, c.p);
-        gpu::setLaneLimit(gpu::kMaxLanes);
+        gpu::setTileStreamLimit(gpu::kMaxTileStreams);
         const double e = compare(many, cpu, kTol, what);
         report(e <= kTol, what + " vs cpu", e);
-        report(identical(many, one, what), what + ": 3 lanes == 1 lane", 0);
+        report(identical(many, one, what), what + ": 3 tile streams == 1 tile stream", 0);
     }
 }
 
@@ -171,7 +171,7 @@ void testAllPairs() {
     }
 }
 
-// The pattern shape: a few hundred rows in every tile (cached on each lane), epochs cut from
+// The pattern shape: a few hundred rows in every tile (cached on each tile stream), epochs cut from
 // one channel with overlap, cdtw band 16 on the engine's default cdtw kernel.
 void testPatternShape() {
     std::mt19937 rng(109);
@@ -216,23 +216,23 @@ void testChangedInputs() {
         const double e3 = compare(third, onCpu(rows, &cols, p), kTol, k + " column change");
         report(e3 <= kTol && third.at(0, 7) != second.at(0, 7), k + " one column sample changed, third call" + tag, e3);
     }
-    // Direct computeTile without an id (0): nothing may be reused, even on one lane.
+    // Direct computeTile without an id (0): nothing may be reused, even on one tile stream.
     Kernel* kernel = KernelRegistry::instance().find(k);
-    gpu::setLaneLimit(1);
+    gpu::setTileStreamLimit(1);
     const Params p = cdtw(16);
     Tile tile{0, 20, 0, 30};
     std::vector<double> a(tile.cells()), b(tile.cells());
     kernel->computeTile(TileTask{rows, cols, p, tile, false, a.data(), nullptr});
     for (float& v : rows[5].values) v += 1.f;
     kernel->computeTile(TileTask{rows, cols, p, tile, false, b.data(), nullptr});
-    gpu::setLaneLimit(gpu::kMaxLanes);
+    gpu::setTileStreamLimit(gpu::kMaxTileStreams);
     double worst = 0;
     for (std::size_t c = 0; c < 30; ++c)
         worst = std::max(worst, relErr(b[5 * 30 + c], reference::rawDistance(rows[5], cols[c], p)));
     report(worst <= kTol && a[5 * 30] != b[5 * 30], k + " computeTile without inputsId sees changed rows", worst);
 }
 
-// More threads than lanes call computeTile at once, each on its own sets and engine-like ids,
+// More threads than tile streams call computeTile at once, each on its own sets and engine-like ids,
 // several tiles each: every result equals the same tile computed alone.
 void testConcurrentCalls() {
     const std::string k = gpuKernel("shuffle");
@@ -249,8 +249,8 @@ void testConcurrentCalls() {
         const std::size_t c0 = std::size_t(i) * 128;
         return Tile{0, rows[t].size(), c0, std::min(cols[t].size(), c0 + 128)};
     };
-    // Expected: each tile alone, one lane, no id.
-    gpu::setLaneLimit(1);
+    // Expected: each tile alone, one tile stream, no id.
+    gpu::setTileStreamLimit(1);
     std::vector<std::vector<std::vector<double>>> want(kThreads);
     for (int t = 0; t < kThreads; ++t)
         for (int i = 0; i * 128 < int(cols[t].size()); ++i) {
@@ -258,7 +258,7 @@ void testConcurrentCalls() {
             want[t].emplace_back(tile.cells());
             kernel->computeTile(TileTask{rows[t], cols[t], p, tile, false, want[t].back().data(), nullptr});
         }
-    gpu::setLaneLimit(gpu::kMaxLanes);
+    gpu::setTileStreamLimit(gpu::kMaxTileStreams);
     std::atomic<int> mismatches{0};
     std::mutex errMutex;
     std::string error;
@@ -283,7 +283,7 @@ void testConcurrentCalls() {
     for (auto& th : threads) th.join();
     if (!error.empty()) std::printf("  exception: %s\n", error.c_str());
     report(mismatches == 0 && error.empty(),
-           k + " 7 threads x 3 rounds of computeTile on 3 lanes == alone (" + std::to_string(mismatches.load()) +
+           k + " 7 threads x 3 rounds of computeTile on 3 tile streams == alone (" + std::to_string(mismatches.load()) +
                " tiles differ)", 0);
 }
 
@@ -394,7 +394,7 @@ int main(int argc, char** argv) {
         std::printf("SKIP: GPU streams suite not run: %s\n", gpu::unavailableReason().c_str());
         return 77;
     }
-    std::printf("GPU streams suite on %s, %d lanes\n", gpu::deviceName().c_str(), gpu::laneLimit());
+    std::printf("GPU streams suite on %s, %d tile streams\n", gpu::deviceName().c_str(), gpu::tileStreamLimit());
     for (const char* s : {"shuffle", "band", "band_dpx", "antidiagonal"})
         if (gpuKernel(s).empty()) report(false, std::string("no GPU kernel named *.") + s, 0);
     if (failures) return finish();
@@ -408,7 +408,7 @@ int main(int argc, char** argv) {
         std::printf("  (%s: %.2f s)\n", name,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     };
-    // First, while the lanes hold little memory, so that the device can be filled around them.
+    // First, while the tile streams hold little memory, so that the device can be filled around them.
     timed("out of memory", testOutOfMemory);
     timed("many tiles", testManyTiles);
     timed("unequal lengths", testUnequalLengths);

@@ -24,11 +24,11 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include "compute/gpu/kernels/tiled/tiled.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 #include "tests/gpu/gpu_test_util.h"
 
 using namespace warplab::compute;

@@ -14,7 +14,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/unsaved_guard.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/metric_panel.h"
 

@@ -15,7 +15,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/shortcut_help_dialog.h"
 #include "app/gui/unsaved_guard.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/matrix_io.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"

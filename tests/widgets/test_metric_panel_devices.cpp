@@ -5,7 +5,7 @@
 
 #include <QLabel>
 
-#include "compute/device_list.h"
+#include "compute/engine/device_list.h"
 #include "widgets/metric_panel.h"
 
 using namespace warplab;

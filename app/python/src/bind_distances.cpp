@@ -5,7 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_formats.h"
 #include "io/matrix_io.h"

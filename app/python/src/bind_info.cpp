@@ -2,8 +2,8 @@
 #include <pybind11/stl.h>
 
 #include "compute/bench/bench.h"
-#include "compute/device_list.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/device_list.h"
+#include "compute/registry/registry.h"
 #include "py_common.h"
 
 namespace warplab::python {

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "py_common.h"
 
 namespace warplab::python {

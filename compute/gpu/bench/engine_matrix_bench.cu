@@ -8,10 +8,10 @@
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/bench/engine_matrix_bench.h"
-#include "compute/gpu/runtime/tile_lanes.h"
-#include "compute/kernels/registry.h"
+#include "compute/gpu/runtime/tile_streams.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute::gpu {
 
@@ -90,8 +90,8 @@ BenchRow runEngineMatrixBench(const std::string& kernelName, const Params& param
     };
     RunOptions o;
     o.kernel = kernelName;
-    const int before = laneLimit();
-    setLaneLimit(lanes);
+    const int before = tileStreamLimit();
+    setTileStreamLimit(lanes);
     std::vector<double> times;
     try {
         for (int rep = cpu ? 0 : -1; rep < repeats; ++rep) {  // rep -1: warm-up (lanes' buffers)
@@ -101,10 +101,10 @@ BenchRow runEngineMatrixBench(const std::string& kernelName, const Params& param
             if (rep >= 0) times.push_back(s);
         }
     } catch (...) {
-        setLaneLimit(before);
+        setTileStreamLimit(before);
         throw;
     }
-    setLaneLimit(before);
+    setTileStreamLimit(before);
     std::sort(times.begin(), times.end());
     row.median_s = times[times.size() / 2];
     row.cells_per_s = double(cellsPerPair) * double(row.pairs) / row.median_s;

@@ -10,14 +10,14 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/bench/energy_boards.h"
 #include "compute/gpu/bench/gpu_bench.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/matrix_runner.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/kernels/softdtw/softdtw_grad.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute::gpu {
 
@@ -206,12 +206,12 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
     }
     char windows[560];
     std::snprintf(windows, sizeof windows,
-                  "; %d device(s); %d rows per lane, %d columns per step; %d reference stretches per query (%d re-sweep waves, %.3g%% of the cells re-swept); z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); start windows: %.3g%% of the cells, %d rounds",
+                  "; %d device(s); %d rows per lane, %d columns per step; %d reference stretches per query (%d re-sweep waves, %.3g%% of the cells re-swept); z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); start spans: %.3g%% of the cells, %d rounds",
                   timing.devices, timing.rowsPerLane, timing.columnsPerStep, timing.stretches, timing.reseedWaves,
                   100.0 * double(timing.reseedCells) / double(std::max(timing.cells, 1ULL)),
                   options.twoKernelNormaliser ? "two kernels" : "fused", timing.znormSeconds * 1e3,
                   timing.passSeconds, double(timing.cells) / std::max(timing.passSeconds, 1e-12),
-                  100.0 * double(timing.windowCells) / double(timing.cells), timing.windowRounds);
+                  100.0 * double(timing.startCells) / double(timing.cells), timing.startRounds);
     row.note = std::to_string(queries) + " queries x " + std::to_string(queryLength) + " in " +
                std::to_string(referenceLength) + ", top-" + std::to_string(topk) + (znorm ? ", device z-norm" : "") +
                (half2 ? ", half2" : ", fp32") + "; device time (z-norm + DP + top-k + starts), median of " +

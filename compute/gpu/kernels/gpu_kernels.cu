@@ -10,7 +10,7 @@
 
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/matrix_runner.h"
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute {
 
@@ -56,7 +56,7 @@ public:
     std::size_t preferredTileCols() const override { return 1024; }
     // One tile per lane of the runner: uploads, kernels and downloads of different tiles overlap.
     // Several devices: the engine multiplies this by their number (RunOptions::devices).
-    int tilesInFlight() const override { return gpu::laneLimit(); }
+    int tilesInFlight() const override { return gpu::tileStreamLimit(); }
     void computeTile(const TileTask& task) override { runner_.run(task); }
     gpu::Design design() const { return design_; }
     bool fp64() const { return fp64_; }

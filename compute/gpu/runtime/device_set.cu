@@ -7,12 +7,6 @@
 
 #include "compute/gpu/runtime/gpu_device.h"
 
-#if WL_GPU_HIP
-#define gpuSetDevice hipSetDevice
-#else
-#define gpuSetDevice cudaSetDevice
-#endif
-
 namespace warplab::compute::gpu {
 
 namespace {

@@ -1,7 +1,7 @@
 // Every GPU this process may use, and which of them a job runs on. The runtime numbers the
 // visible devices 0..count-1 (CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES narrow them, and MPI
 // launchers set those per rank); a job lists the indices it wants (RunOptions::devices, the
-// CLI's --devices), empty meaning all. Each device gets its own lanes (tile_lanes.h).
+// CLI's --devices), empty meaning all. Each device gets its own tile streams (tile_streams.h).
 #pragma once
 #include <cstddef>
 #include <exception>

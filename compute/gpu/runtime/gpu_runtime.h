@@ -49,6 +49,7 @@ using gpuEvent_t = hipEvent_t;
 #define gpuEventElapsedTime hipEventElapsedTime
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuGetDevice hipGetDevice
+#define gpuSetDevice hipSetDevice
 #define gpuGetDeviceProperties hipGetDeviceProperties
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuMemGetInfo hipMemGetInfo
@@ -87,6 +88,7 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuEventElapsedTime cudaEventElapsedTime
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuGetDevice cudaGetDevice
+#define gpuSetDevice cudaSetDevice
 #define gpuGetDeviceProperties cudaGetDeviceProperties
 #define gpuDeviceProp cudaDeviceProp
 #define gpuMemGetInfo cudaMemGetInfo

@@ -1,5 +1,5 @@
 // A build without a GPU library: no GPU kernels are registered.
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute {
 void registerGpuKernels(KernelRegistry&) {}

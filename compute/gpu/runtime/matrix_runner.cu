@@ -66,9 +66,9 @@ void MatrixRunner::launch(Metric metric, const Params& params, const PackedDevic
 double MatrixRunner::run(const TileTask& task) {
     using K = EngineError::Kind;
     if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
-    LaneLease lease(lanes_, task.devices);
+    TileStreamLease lease(tileStreams_, task.devices);
     try {
-        return runOnLane(task, lease);
+        return runOnTileStream(task, lease);
     } catch (const EngineError& e) {
         // A device failure names the device (several may be in use); input errors stay as they are.
         if (e.kind() != K::Device) throw;
@@ -78,25 +78,25 @@ double MatrixRunner::run(const TileTask& task) {
     }
 }
 
-double MatrixRunner::runOnLane(const TileTask& task, LaneLease& lease) {
+double MatrixRunner::runOnTileStream(const TileTask& task, TileStreamLease& lease) {
     using K = EngineError::Kind;
     const Metric metric = task.params.metric;
     if (metric == Metric::Sdtw)
         throw EngineError(K::BadParameter, "metric", "sdtw is a search, not a distance matrix");
     const Tile& tile = task.tile;
-    Lane& lane = lease.lane();
-    // Series the lane already holds for this engine call are not packed or uploaded again
+    TileStream& ts = lease.tileStream();
+    // Series the tile stream already holds for this engine call are not packed or uploaded again
     // (a pattern matrix: the same rows in every tile). A diagonal tile of all pairs has the
     // same series on both sides: one upload serves both.
     const PackKey rowKey{&task.rows, tile.rowBegin, tile.rowEnd, task.inputsId};
     const PackKey colKey{&task.cols, tile.colBegin, tile.colEnd, task.inputsId};
     const bool colsAreRows = &task.rows == &task.cols && tile.rowBegin == tile.colBegin && tile.rowEnd == tile.colEnd;
-    const bool packRows = !lane.rows.key.matches(rowKey);
-    const bool packCols = !colsAreRows && !lane.cols.key.matches(colKey);
-    if (packRows) lane.rows.pack(task.rows, tile.rowBegin, tile.rowEnd, "rows");
-    if (packCols) lane.cols.pack(task.cols, tile.colBegin, tile.colEnd, "cols");
-    const PackedDevice& rd = lane.rows.device;
-    const PackedDevice& cd = colsAreRows ? lane.rows.device : lane.cols.device;
+    const bool packRows = !ts.rows.key.matches(rowKey);
+    const bool packCols = !colsAreRows && !ts.cols.key.matches(colKey);
+    if (packRows) ts.rows.pack(task.rows, tile.rowBegin, tile.rowEnd, "rows");
+    if (packCols) ts.cols.pack(task.cols, tile.colBegin, tile.colEnd, "cols");
+    const PackedDevice& rd = ts.rows.device;
+    const PackedDevice& cd = colsAreRows ? ts.rows.device : ts.cols.device;
     if (rd.dims != cd.dims)
         throw EngineError(K::BadInput, "cols", "channel count differs from the rows");
     if (metric == Metric::Euclidean && (rd.maxLength != rd.minLength || cd.maxLength != cd.minLength ||
@@ -107,43 +107,43 @@ double MatrixRunner::runOnLane(const TileTask& task, LaneLease& lease) {
     // full pair list depends only on the tile's shape: kept on the device between tiles.
     const std::size_t cells = tile.cells();
     const bool full = !task.upperOnly || tile.colBegin + 1 >= tile.rowEnd;
-    const bool reusePairs = full && lane.pairsFull && lane.pairTileRows == tile.rows() && lane.pairTileCols == tile.cols();
+    const bool reusePairs = full && ts.pairsFull && ts.pairTileRows == tile.rows() && ts.pairTileCols == tile.cols();
     const std::size_t outCount = std::max<std::size_t>(1, cells);
-    std::size_t grow = (packRows ? lane.rows.growBytes() : 0) + (packCols ? lane.cols.growBytes() : 0);
-    grow += outCount > lane.out.size() ? (outCount - lane.out.size()) * sizeof(double) : 0;
-    if (!reusePairs && cells > lane.pairRows.size()) grow += 2 * (cells - lane.pairRows.size()) * sizeof(int);
+    std::size_t grow = (packRows ? ts.rows.growBytes() : 0) + (packCols ? ts.cols.growBytes() : 0);
+    grow += outCount > ts.out.size() ? (outCount - ts.out.size()) * sizeof(double) : 0;
+    if (!reusePairs && cells > ts.pairRows.size()) grow += 2 * (cells - ts.pairRows.size()) * sizeof(int);
     lease.admit(grow);
 
-    const gpuStream_t s = lane.stream.get();
+    const gpuStream_t s = ts.stream.get();
     if (packRows) {
-        lane.rows.upload(s);
-        lane.rows.key = rowKey;
+        ts.rows.upload(s);
+        ts.rows.key = rowKey;
     }
     if (packCols) {
-        lane.cols.upload(s);
-        lane.cols.key = colKey;
+        ts.cols.upload(s);
+        ts.cols.key = colKey;
     }
     std::size_t pairCount = cells;
     if (!reusePairs) {
-        lane.pairsFull = false;
-        lane.pairRows.resize(cells);
-        lane.pairCols.resize(cells);
+        ts.pairsFull = false;
+        ts.pairRows.resize(cells);
+        ts.pairCols.resize(cells);
         if (full) {
-            fillFullPairs(lane.pairRows.get(), lane.pairCols.get(), int(tile.rows()), int(tile.cols()), s);
-            lane.pairsFull = true;
-            lane.pairTileRows = tile.rows();
-            lane.pairTileCols = tile.cols();
+            fillFullPairs(ts.pairRows.get(), ts.pairCols.get(), int(tile.rows()), int(tile.cols()), s);
+            ts.pairsFull = true;
+            ts.pairTileRows = tile.rows();
+            ts.pairTileCols = tile.cols();
         } else {
             PairList pl = tilePairs(tile, true);
             pairCount = pl.size();
-            lane.pairRows.upload(pl.row.data(), pl.size(), s);
-            lane.pairCols.upload(pl.col.data(), pl.size(), s);
+            ts.pairRows.upload(pl.row.data(), pl.size(), s);
+            ts.pairCols.upload(pl.col.data(), pl.size(), s);
             // The upload reads the host vectors asynchronously: finish it before they go.
-            lane.stream.sync();
+            ts.stream.sync();
         }
     }
-    lane.out.resize(outCount);
-    check(gpuMemsetAsync(lane.out.get(), 0, cells * sizeof(double), s), "clearing the output");
+    ts.out.resize(outCount);
+    check(gpuMemsetAsync(ts.out.get(), 0, cells * sizeof(double), s), "clearing the output");
     Event start, stop;
     start.record(s);
     // Pairs in chunks so that a cancellation is seen within a fraction of a large tile.
@@ -156,15 +156,15 @@ double MatrixRunner::runOnLane(const TileTask& task, LaneLease& lease) {
     for (std::size_t p0 = 0; p0 < pairCount; p0 += chunk) {
         if (task.cancel && task.cancel->cancelled()) break;
         const int count = int(std::min<std::size_t>(chunk, pairCount - p0));
-        PairsView pv{lane.pairRows.get() + p0, lane.pairCols.get() + p0, count, int(tile.cols()), lane.out.get()};
-        launch(metric, task.params, rd, cd, pv, s, lane.scratchBytes, lane.scratchFloats);
+        PairsView pv{ts.pairRows.get() + p0, ts.pairCols.get() + p0, count, int(tile.cols()), ts.out.get()};
+        launch(metric, task.params, rd, cd, pv, s, ts.scratchBytes, ts.scratchFloats);
     }
     stop.record(s);
-    // Through pinned memory: the copy runs at full bus speed and overlaps other lanes' work.
-    lane.hostOut.resize(outCount);
-    lane.out.download(lane.hostOut.get(), cells, s);
-    lane.stream.sync();
-    if (cells) std::memcpy(task.out, lane.hostOut.get(), cells * sizeof(double));
+    // Through pinned memory: the copy runs at full bus speed and overlaps other tile streams' work.
+    ts.hostOut.resize(outCount);
+    ts.out.download(ts.hostOut.get(), cells, s);
+    ts.stream.sync();
+    if (cells) std::memcpy(task.out, ts.hostOut.get(), cells * sizeof(double));
     const double seconds = stop.since(start) / 1000.0;
     lease.finished();
     return seconds;

@@ -2,9 +2,9 @@
 // pairs, launches, and downloads the results. Shared by the registered kernels (gpu_kernels.cu)
 // and the device benchmark (gpu_bench.cu), which also wants the kernel time alone.
 #pragma once
-#include "compute/kernels/kernel.h"
+#include "compute/registry/kernel.h"
 #include "compute/gpu/runtime/launch_args.h"
-#include "compute/gpu/runtime/tile_lanes.h"
+#include "compute/gpu/runtime/tile_streams.h"
 
 namespace warplab::compute::gpu {
 
@@ -31,22 +31,22 @@ public:
     MatrixRunner(Design design, bool fp64) : design_(design), fp64_(fp64) {}
     // Fills task.out (tile.rows() x tile.cols(); cells below the diagonal stay 0 with
     // upperOnly). Returns the device time of the launches alone, in seconds. Safe to call from
-    // several threads: each call takes one of the runner's lanes (tile_lanes.h), so up to
-    // laneLimit() tiles are in flight at once.
+    // several threads: each call takes one of the runner's tile streams (tile_streams.h), so up to
+    // tileStreamLimit() tiles are in flight at once.
     double run(const TileTask& task);
     // Launches on already-uploaded data (benchmark path, one thread); pairs are device arrays.
     void launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                 const PairsView& pairs, gpuStream_t s);
 
 private:
-    double runOnLane(const TileTask& task, LaneLease& lease);
+    double runOnTileStream(const TileTask& task, TileStreamLease& lease);
     void launch(Metric metric, const Params& params, const PackedDevice& rows, const PackedDevice& cols,
                 const PairsView& pairs, gpuStream_t s, DeviceBuffer<unsigned char>& scratchBytes,
                 DeviceBuffer<float>& scratchFloats);
 
     Design design_;
     bool fp64_;
-    LanePool lanes_;
+    TileStreamPool tileStreams_;
     DeviceBuffer<unsigned char> benchScratchBytes_;  // for the public launch()
     DeviceBuffer<float> benchScratchFloats_;
 };

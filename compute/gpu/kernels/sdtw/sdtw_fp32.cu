@@ -1,9 +1,9 @@
-// fp32 pass and window pass of the GPU subsequence search (see sdtw_passes.h, sdtw_stripes.h).
+// fp32 pass and start pass of the GPU subsequence search (see sdtw_passes.h, sdtw_stripes.h).
 // gpu_runtime.h first: hipcc needs its runtime header before anything uses __forceinline__.
 #include "compute/gpu/runtime/gpu_runtime.h"
 #include <algorithm>
 
-#include "compute/gpu/kernels/sdtw/sdtw_window_kernel.h"
+#include "compute/gpu/kernels/sdtw/sdtw_start_kernel.h"
 
 namespace warplab::compute::gpu::sdtw {
 
@@ -59,14 +59,14 @@ void launchFp32Pass(const StripeArgs& args, int rows, int cols, bool absCost, bo
     checkLaunch("sdtw fp32 pass");
 }
 
-void launchWindows(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s) {
+void launchStartPasses(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s) {
     const int threads = warps * kWarpSize;
     if (lean) {
-        if (absCost) leanWindowKernel<16, true><<<grid, threads, 0, s>>>(args);
-        else leanWindowKernel<16, false><<<grid, threads, 0, s>>>(args);
+        if (absCost) leanStartKernel<16, true><<<grid, threads, 0, s>>>(args);
+        else leanStartKernel<16, false><<<grid, threads, 0, s>>>(args);
     } else if (absCost) stripeKernel<F32Op, 16, true, true><<<grid, threads, 0, s>>>(args);
     else stripeKernel<F32Op, 16, false, true><<<grid, threads, 0, s>>>(args);
-    checkLaunch("sdtw window pass");
+    checkLaunch("sdtw start pass");
 }
 
 }  // namespace warplab::compute::gpu::sdtw

@@ -1,7 +1,7 @@
 // GPU subsequence search (see sdtw_gpu.h): the inputs on every device used (sdtw_inputs.cu);
 // the last DP row of every query (fp32 pass with checkpoint columns, whole or over reference
 // stretches made exact, or half2 pass: sdtw_stretches.cu); the top-k ends with METRICS.md's
-// exclusion zone, then the starts from fp32 windows ending at those ends (sdtw_matches.cu).
+// exclusion zone, then the starts from fp32 start spans ending at those ends (sdtw_matches.cu).
 // Queries go in chunks sized to the free device memory; several devices split a batch's
 // queries or each query's stretches, and several processes (SdtwOptions::processes) each
 // query's stretches too.
@@ -25,7 +25,7 @@ using sdtw::lastRowsPass;
 using sdtw::packInputs;
 using sdtw::Prepared;
 using sdtw::prepare;
-using sdtw::runWindows;
+using sdtw::recoverStarts;
 using sdtw::topK;
 
 int sdtwHalf2Span(int queryLength) { return std::max(64, 2 * queryLength); }
@@ -97,9 +97,9 @@ std::vector<std::vector<Match>> searchSplitByQueries(const SeriesSet& queries, c
         tm.passSeconds = std::max(tm.passSeconds, t.passSeconds);
         tm.totalSeconds = std::max(tm.totalSeconds, t.totalSeconds);
         tm.cells += t.cells;
-        tm.windowCells += t.windowCells;
-        tm.windowRounds = std::max(tm.windowRounds, t.windowRounds);
-        tm.windowCostMismatches += t.windowCostMismatches;
+        tm.startCells += t.startCells;
+        tm.startRounds = std::max(tm.startRounds, t.startRounds);
+        tm.startCostMismatches += t.startCostMismatches;
         tm.reseedWaves = std::max(tm.reseedWaves, t.reseedWaves);
         tm.reseedCells += t.reseedCells;
         if (t.rowsPerLane) {
@@ -230,11 +230,11 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
             outEnd.download(he.data(), he.size(), s);
             check(gpuStreamSynchronize(s), "stream synchronisation");
         });
-        if (P && P->index != 0) {  // process 0 runs the windows; this one sends it the seeds it holds
+        if (P && P->index != 0) {  // process 0 runs the start spans; this one sends it the seeds it holds
             sdtw::serveSeeds(shares, *P, bounds, ckCols, ckRows);
             continue;
         }
-        // One window per match, ending at it: fp32 from the checkpoint about n + C columns
+        // One start span per match, ending at it: fp32 from the checkpoint about n + C columns
         // left of the end (widened when the path comes from further left); half2 unseeded
         // over the span.
         std::vector<sdtw::Task> tasks;
@@ -256,7 +256,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
                 slot.push_back(o);
             }
         }
-        // A window's seed checkpoint lies in some share's stretches: copied into share 0's
+        // A start span's seed checkpoint lies in some share's stretches: copied into share 0's
         // first; from another process, asked for by the round (fetchRemoteSeeds).
         auto fetchSeeds = [&](const std::vector<sdtw::Task>& round) {
             if (P) sdtw::fetchRemoteSeeds(s0, *P, round, bounds, c0, c1, ckCols, ckRows);
@@ -275,14 +275,14 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         std::vector<int> starts;
         std::vector<float> costs;
         s0.run([&] {
-            runWindows(p, q0, nq, tasks, half2 ? nullptr : s0.own->ck.get(), ckCols, ckRows, absCost, starts, costs, tm,
+            recoverStarts(p, q0, nq, tasks, half2 ? nullptr : s0.own->ck.get(), ckCols, ckRows, absCost, starts, costs, tm,
                        s0.own->stream.get(), shares.size() > 1 || P ? std::function(fetchSeeds) : nullptr);
         });
         if (P) sdtw::endSeeds(*P);
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             const std::size_t o = slot[i];
             const float cost = half2 ? costs[i] : hc[o];
-            if (!half2 && !(costs[i] == hc[o])) ++tm.windowCostMismatches;
+            if (!half2 && !(costs[i] == hc[o])) ++tm.startCostMismatches;
             result[q0 + tasks[i].query].push_back(Match{double(cost), std::size_t(std::max(0, starts[i])),
                                                         std::size_t(he[o])});
         }

@@ -3,10 +3,10 @@
 // on the device. Engine::search (or a batch caller) can call this when the backend is CUDA.
 //
 // Fp32: the matches are those of METRICS.md computed in fp32 (ends, costs and starts equal
-// the full fp32 DP's; the starts come from windows seeded with exact checkpoint columns).
+// the full fp32 DP's; the starts come from start spans seeded with exact checkpoint columns).
 // Half2: the last DP row is computed in half precision, two reference segments per lane; the
 // top-k ends are chosen on it, then each match's cost and start are recomputed in fp32 over
-// the window of the kHalf2Span(n) columns ending at it. So a half2 match is the best fp32 path
+// the start span of the kHalf2Span(n) columns ending at it. So a half2 match is the best fp32 path
 // ending at its end among the paths spanning at most that many columns (all of them in
 // practice: 2n columns is twice the query), and its end may differ from the fp32 search's
 // where half-precision rounding reorders near-equal costs. Inputs should be z-normalised:
@@ -49,7 +49,7 @@ struct SdtwOptions {
     // Several: a batch that fills each device whole (or any half2 search) splits its queries
     // among them; a fp32 batch that does not splits each query's reference stretches (the
     // devices' stretches in order, the re-sweeps seeded across them), its last rows gathered on
-    // the first device for the top-k and its windows' seed checkpoints fetched there. Either
+    // the first device for the top-k and its start spans' seed checkpoints fetched there. Either
     // way the matches are one device's bit for bit (devices of one model).
     std::vector<int> devices;
     // Re-sweep waves before the stretches not yet exact are swept in order instead (0: 48,
@@ -63,7 +63,7 @@ struct SdtwOptions {
     // its devices; the exact checkpoint column at each process boundary is then handed on,
     // process to process, and each re-sweeps from it until its columns agree (as between
     // devices); the top-k rounds are taken over every process's columns, and process 0 runs
-    // the windows, fetching the seed checkpoints other processes hold. Fp32 only. The matches
+    // the start spans, fetching the seed checkpoints other processes hold. Fp32 only. The matches
     // are one process's bit for bit, returned by process 0 (the others return empty lists).
     // Null, or one process: this process alone.
     const ProcessGroup* processes = nullptr;
@@ -81,9 +81,9 @@ struct SdtwTiming {
     int columnsPerStep = 0;    // columns per step the pass ran with (the last chunk's)
     double totalSeconds = 0;   // including packing and transfers
     unsigned long long cells = 0;        // DP cells of the search (sum over queries of n * m)
-    unsigned long long windowCells = 0;  // DP cells of the start-recovery windows (all rounds)
-    int windowRounds = 0;                // window launches (fp32: 1 + widenings)
-    int windowCostMismatches = 0;        // fp32: window cost != pass cost at the end (a bug if > 0)
+    unsigned long long startCells = 0;  // DP cells of the start spans (all rounds)
+    int startRounds = 0;                // start span launches (fp32: 1 + widenings)
+    int startCostMismatches = 0;        // fp32: start span cost != pass cost at the end (a bug if > 0)
     int stretches = 1;                   // reference stretches per query (the last chunk's)
     int devices = 1;                     // devices the search ran on
     bool sweptInOrder = false;           // the re-sweeps gave up and swept the rest in order
@@ -91,7 +91,7 @@ struct SdtwTiming {
     unsigned long long reseedCells = 0;  // DP cells of the re-sweeps
 };
 
-// Columns of the fp32 window a half2 match is recomputed over (and the overlap of the two
+// Columns of the fp32 start span a half2 match is recomputed over (and the overlap of the two
 // reference segments): 2n, at least 64.
 int sdtwHalf2Span(int queryLength);
 

@@ -1,5 +1,5 @@
 // From the last rows to the matches of the GPU subsequence search (sdtw_search_parts.h): the
-// top-k ends by many blocks a round, then each end's start (and fp32 cost) from a window ending
+// top-k ends by many blocks a round, then each end's start (and fp32 cost) from a start span ending
 // at it, seeded with the exact checkpoint column before it.
 // gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
 #include "compute/gpu/runtime/gpu_runtime.h"
@@ -186,11 +186,11 @@ void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpu
     checkLaunch("sdtw exclusion kernel");
 }
 
-// Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
-// widened while a seeded window reports a start left of it.
+// Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 start spans,
+// widened while a seeded start span reports a start left of it.
 // fetchSeeds (may be empty) is called with each round's tasks before it runs: the seed
 // checkpoints another device holds are copied into ck first.
-void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
+void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
                 int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
                 gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds) {
     constexpr int C = sdtw::kCheckpointEvery;
@@ -208,7 +208,7 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
             round.push_back(tasks[i]);
             maxWidth = std::max(maxWidth, tasks[i].e - tasks[i].a + 1);
             maxLen = std::max(maxLen, p.qh.lengths[q0 + tasks[i].query]);
-            tm.windowCells += (unsigned long long)(tasks[i].e - tasks[i].a + 1) * p.qh.lengths[q0 + tasks[i].query];
+            tm.startCells += (unsigned long long)(tasks[i].e - tasks[i].a + 1) * p.qh.lengths[q0 + tasks[i].query];
         }
         if (fetchSeeds) fetchSeeds(round);
         dTasks.upload(round.data(), round.size(), s);
@@ -222,7 +222,7 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
         a.ckRows = ckRows;
         a.outCost = dCost.get();
         a.outStart = dStart.get();
-        // The lean window pass keeps the stripes' boundaries in shared memory.
+        // The lean start pass keeps the stripes' boundaries in shared memory.
         const bool lean = sdtw::leanPassFits(maxLen, 16, kWarpSize);
         a.boundaryStride = lean ? 0 : 2L * ((maxWidth + 2 + 1) / 2 * 2);
         const std::size_t fit =
@@ -232,8 +232,8 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
             boundary.resize(std::size_t(grid) * a.boundaryStride);
             a.boundary = boundary.get();
         }
-        sdtw::launchWindows(a, absCost, lean, grid, sdtw::warpsPerBlock(maxLen, 16, kWarpSize), s);
-        ++tm.windowRounds;
+        sdtw::launchStartPasses(a, absCost, lean, grid, sdtw::warpsPerBlock(maxLen, 16, kWarpSize), s);
+        ++tm.startRounds;
         std::vector<int> hs(round.size());
         std::vector<float> hc(round.size());
         dStart.download(hs.data(), hs.size(), s);
@@ -248,7 +248,7 @@ void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& task
                 costs[i] = hc[r];
                 continue;
             }
-            // The best path comes from left of the window: twice as wide, on a checkpoint.
+            // The best path comes from left of the start span: twice as wide, on a checkpoint.
             const long a0 = long(t.e) + 1 - 2L * (t.e - t.a + 1);
             t.a = a0 <= 0 ? 0 : int(a0 / C * C);
             t.seed = t.a > 0 ? t.a / C - 1 : -1;

@@ -80,7 +80,7 @@ __device__ __forceinline__ void storeRows(float* dst, const V (&v)[R]) {
 }
 
 // The flags of a block's rings (see "Rings" above), shared by the lean pass and the lean
-// windows. Warp w reads ring[w] and writes ring[w + 1]: lane 0 reads the entry t (S columns) at
+// start pass. Warp w reads ring[w] and writes ring[w + 1]: lane 0 reads the entry t (S columns) at
 // step t, lane kWarpSize-1 writes the entry t - kWarpSize + 1. The counts are in columns; a
 // ring holds kRing / 2 entries. Lives in shared memory, one per block.
 template <int kW, int S = 2>

@@ -1,10 +1,10 @@
 // The device passes of the GPU subsequence search (sdtw_gpu.cu orchestrates them):
 //  - the fp32 pass: the last DP row D(n-1, j) of every query, cost only, plus checkpoint
-//    columns (all rows of D at every kCheckpointEvery-th column) for the windows;
+//    columns (all rows of D at every kCheckpointEvery-th column) for the start spans;
 //  - the half2 pass: the same last row in half precision, two reference segments per lane;
-//  - the window pass: fp32 with start tracking over [a, e] for each chosen end e, seeded with
+//  - the start pass: fp32 with start tracking over [a, e] for each chosen end e, seeded with
 //    the exact column a-1 from a checkpoint (or unseeded), giving the start (and cost) at e.
-// Device code: sdtw_pass_kernel.h (the lean pass) and sdtw_window_kernel.h (the lean windows)
+// Device code: sdtw_pass_kernel.h (the lean pass) and sdtw_start_kernel.h (the lean start pass)
 // for queries whose stripes (warps of R rows per lane) fit one block (leanPassFits),
 // sdtw_stripes.h for longer ones; both give the same values cell for cell.
 #pragma once
@@ -48,7 +48,7 @@ struct StripeArgs {
     const float* seedCk = nullptr;
     int seedCols = 0;
     bool perTaskOut = false;
-    float* outCost = nullptr;   // window: per task
+    float* outCost = nullptr;   // start span: per task
     int* outStart = nullptr;
     // Lean pass: every query's length is a multiple of the rows per lane, so its virtual rows
     // above row 0 fill whole lanes (sdtw_pass_kernel.h, WHOLE). Host-side only.
@@ -75,8 +75,8 @@ int warpsPerBlock(int maxLength, int rows, int warpSize);
 // else stripeKernel (rows 8 or 16; the only one that takes seeded pass tasks).
 void launchFp32Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
                     gpuStream_t s);
-// lean: leanWindowKernel (leanPassFits at 16 rows), else stripeKernel with start tracking.
-void launchWindows(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
+// lean: leanStartKernel (leanPassFits at 16 rows), else stripeKernel with start tracking.
+void launchStartPasses(const StripeArgs& args, bool absCost, bool lean, int grid, int warps, gpuStream_t s);
 void launchHalf2Pass(const StripeArgs& args, int rows, int cols, bool absCost, bool lean, int grid, int warps,
                      gpuStream_t s);
 // Packs yh[j] = (y[j], y[h + j]) for j < L and zeros for j in [L, L + pad).

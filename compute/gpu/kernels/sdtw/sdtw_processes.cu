@@ -1,5 +1,5 @@
 // The GPU subsequence search split over processes (SdtwOptions::processes; sdtw_search_parts.h):
-// which stretches each process sweeps, and how process 0's windows get the seed checkpoints
+// which stretches each process sweeps, and how process 0's start spans get the seed checkpoints
 // the other processes hold. The boundary columns and the top-k rounds are in
 // sdtw_stretches.cu and sdtw_matches.cu.
 // gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
@@ -49,9 +49,9 @@ void checkpointsFromHost(DeviceShare& sh, int q0, int nq, std::size_t c, int ckC
     });
 }
 
-// Process 0's windows and the seeds other processes hold. For every window round that needs
+// Process 0's start spans and the seeds other processes hold. For every start span round that needs
 // any, process 0 sends each other process the list of (query, checkpoint) it lacks, and each
-// holder answers with its columns in list order; an empty list ends the chunk's windows.
+// holder answers with its columns in list order; an empty list ends the chunk's start spans.
 using SeedWant = std::pair<int, int>;  // (query, checkpoint)
 
 namespace {
@@ -93,7 +93,7 @@ void fetchRemoteSeeds(DeviceShare& s0, const ProcessGroup& P, const std::vector<
 
 void endSeeds(const ProcessGroup& P) { sendWants(P, {}); }
 
-// The other processes while process 0 runs the windows: answer each list with the columns this
+// The other processes while process 0 runs the start spans: answer each list with the columns this
 // process holds, until the empty list.
 void serveSeeds(std::vector<DeviceShare>& shares, const ProcessGroup& P, const std::vector<int>& bounds, int ckCols,
                 int ckRows) {

@@ -1,6 +1,6 @@
 // The host side of the GPU subsequence search shared by its files (private to this folder):
 // the inputs on a device (sdtw_inputs.cu), the pass over whole queries or reference stretches
-// made exact (sdtw_stretches.cu), the top-k ends and their start windows (sdtw_matches.cu),
+// made exact (sdtw_stretches.cu), the top-k ends and their start spans (sdtw_matches.cu),
 // what processes exchange beyond that (sdtw_processes.cu), driven by sdtw_gpu.cu (sdtw_gpu.h).
 #pragma once
 // gpu_runtime.h first: hipcc needs its runtime header before recurrences.h uses __forceinline__.
@@ -128,9 +128,9 @@ void checkpointsFromHost(DeviceShare& sh, int q0, int nq, std::size_t c, int ckC
 // `processes` sweeps (null: one process, all S), and the process whose stretches hold stretch k.
 std::pair<int, int> processStretches(int S, const ProcessGroup* processes, int index);
 int processHolding(int k, int S, const ProcessGroup* processes);
-// Process 0's windows (runWindows' fetchSeeds): the seed checkpoints of `round` outside its
+// Process 0's start spans (recoverStarts' fetchSeeds): the seed checkpoints of `round` outside its
 // columns [c0, c1), asked for from every other process and copied into share 0's ck; endSeeds
-// when its windows are done. The other processes serveSeeds meanwhile: each list answered with
+// when its start spans are done. The other processes serveSeeds meanwhile: each list answered with
 // the columns they hold, until endSeeds. Over processes: collective.
 void fetchRemoteSeeds(DeviceShare& s0, const ProcessGroup& P, const std::vector<Task>& round,
                       const std::vector<int>& bounds, int c0, int c1, int ckCols, int ckRows);
@@ -159,11 +159,11 @@ void topKAcross(float* costRow, const int* qLengths, int nq, int m, int k, int c
 // Sets columns [lo, hi] (clipped to the row) of rows [0, nq) to +inf: ends never reported.
 void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpuStream_t s);
 
-// Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 windows,
-// widened while a seeded window reports a start left of it.
+// Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 start spans,
+// widened while a seeded start span reports a start left of it.
 // fetchSeeds (may be empty) is called with each round's tasks before it runs: the seed
 // checkpoints another device holds are copied into ck first.
-void runWindows(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
+void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
                 int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
                 gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds = {});
 

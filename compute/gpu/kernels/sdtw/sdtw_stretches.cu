@@ -223,9 +223,9 @@ void sweepRemainder(std::vector<DeviceShare>& shares, int q0, int nq, bool absCo
 // Makes the stretched first pass exact (see SdtwOptions::stretches) on every share. bounds: the
 // stretches' first columns and m. Every stretch's stored columns are one consistent sweep from
 // some column before it; a stretch is re-swept from the stored column before its frontier f (the
-// first column not yet known to follow the exact column before the stretch) over a window of a
-// few query lengths, in one launch per share for every stretch that needs it; where the window
-// reaches a stored checkpoint equal to its own, the rest of the stretch is exact, else the window
+// first column not yet known to follow the exact column before the stretch) over a re-sweep of a
+// few query lengths, in one launch per share for every stretch that needs it; where the re-sweep
+// reaches a stored checkpoint equal to its own, the rest of the stretch is exact, else the re-sweep
 // is stored and the next wave goes on from its end. A stretch whose last column changed sends
 // its successor back to its start. Stretch 0 is exact from the start, so every wave makes at
 // least one more stretch exact. A share's first stretch is seeded from the checkpoint before it,
@@ -250,17 +250,17 @@ void reseedStretches(std::vector<DeviceShare>& shares, int q0, int nq, bool absC
     for (DeviceShare& sh : shares)
         sh.run([&] { sh.own->dLengths.upload(p0.qh.lengths.data() + q0, std::size_t(nq), sh.own->stream.get()); });
     for (;;) {
-        // This wave's tasks per share, and the window each needs.
+        // This wave's tasks per share, and the re-sweep each needs.
         std::vector<std::vector<sdtw::Task>> tasks(shares.size());
         std::vector<std::vector<std::size_t>> at(shares.size());  // index into f
         bool any = false;
         for (std::size_t d = 0; d < shares.size(); ++d)
             for (int q = 0; q < nq; ++q) {
-                const int window = (2 * p0.qh.lengths[q0 + q] + C - 1) / C * C + C;
+                const int reach = (2 * p0.qh.lengths[q0 + q] + C - 1) / C * C + C;
                 for (int k = shares[d].k0; k < shares[d].k1; ++k) {
                     const std::size_t i = std::size_t(q) * S + k;
                     if (f[i] >= bounds[k + 1]) continue;
-                    tasks[d].push_back(sdtw::Task{q, f[i], std::min(f[i] + window, bounds[k + 1]) - 1, f[i] / C - 1});
+                    tasks[d].push_back(sdtw::Task{q, f[i], std::min(f[i] + reach, bounds[k + 1]) - 1, f[i] / C - 1});
                     at[d].push_back(i);
                     any = true;
                 }

@@ -21,9 +21,9 @@
 // re-sweeps of sdtw_gpu.cu's reference stretches), writing its last row and checkpoints into
 // its query's row or into rows of its own (StripeArgs::perTaskOut).
 //
-// Window (TRACK = true, fp32): the same recurrence with the start column carried in every
+// Start pass (TRACK = true, fp32): the same recurrence with the start column carried in every
 // cell (METRICS.md tie order diag, up, left), over [a, e] with column a-1 read back from a
-// checkpoint (start -1: "the path comes from left of the window") or, at a = 0 or unseeded,
+// checkpoint (start -1: "the path comes from left of the start span") or, at a = 0 or unseeded,
 // +inf. Its cells get exactly the pass's values (same operations, min is exact), so the
 // start at e is the full DP's unless it comes back as -1.
 #pragma once

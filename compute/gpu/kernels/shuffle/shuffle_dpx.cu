@@ -17,6 +17,7 @@
 
 #include "compute/gpu/kernels/band/band_cdtw.h"
 #include "compute/gpu/kernels/common/cost_min.h"
+#include "compute/gpu/kernels/common/register_at.h"
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/shuffle/shuffle_dpx.h"
 #include "compute/gpu/kernels/shuffle/shuffle_dtw.h"
@@ -45,14 +46,6 @@ constexpr int kMinBlocks = 1;
 #else
 constexpr int kMinBlocks = WL_WAVE_MIN_BLOCKS;
 #endif
-
-template <int R>
-__device__ __forceinline__ float pickRow(const float (&a)[R], int k) {
-    float r = a[0];
-#pragma unroll
-    for (int i = 1; i < R; ++i) r = i == k ? a[i] : r;
-    return r;
-}
 
 template <int R, int S, int G, bool ABS, bool DPX>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
@@ -132,7 +125,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
         jj += S;
         if (jj >= m) {  // that step ended at column m - 1: the pair is done
             if (lane == laneLast && round < rounds && pi < pairs.count)
-                pairs.out[std::size_t(pairs.row[pi]) * pairs.outCols + pairs.col[pi]] = double(pickRow<R>(A, kLast));
+                pairs.out[std::size_t(pairs.row[pi]) * pairs.outCols + pairs.col[pi]] = double(registerAt<R>(A, kLast));
             ++round;
             pi += groups;
             if (round < rounds) enter();

@@ -15,6 +15,7 @@
 
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/shuffle/shuffle_dtw.h"
+#include "compute/gpu/kernels/common/register_at.h"
 #include "compute/gpu/kernels/common/softmin_fast.h"
 
 namespace warplab::compute::gpu {
@@ -125,21 +126,6 @@ __device__ __forceinline__ void columnStep(float (&xr)[P][R], float (&prev)[P][R
         }
     }
     }
-}
-
-template <int R>
-__device__ __forceinline__ float pick(const float (&a)[R], int k) {
-    float r = a[0];
-#pragma unroll
-    for (int i = 1; i < R; ++i) if (i == k) r = a[i];
-    return r;
-}
-template <int R>
-__device__ __forceinline__ int pickInt(const int (&a)[R], int k) {
-    int r = a[0];
-#pragma unroll
-    for (int i = 1; i < R; ++i) if (i == k) r = a[i];
-    return r;
 }
 
 // Each group computes P pairs at once (pairs.row/col[e*P + i], i < P); with P = 2 the host
@@ -328,10 +314,10 @@ __global__ void __launch_bounds__(kBlock, P == 2 ? 4 : 1)
                     }
                     if (s == sN && write[i]) {
                         if constexpr (SUBSEQ) {
-                            costRow[std::size_t(r[i]) * sc.m + j] = pick<R>(prev[i], kN);
-                            startRow[std::size_t(r[i]) * sc.m + j] = pickInt<R>(st[i], kN);
+                            costRow[std::size_t(r[i]) * sc.m + j] = registerAt<R>(prev[i], kN);
+                            startRow[std::size_t(r[i]) * sc.m + j] = registerAt<R>(st[i], kN);
                         } else if (j == sc.m - 1) {
-                            const double v = pick<R>(prev[i], kN);
+                            const double v = registerAt<R>(prev[i], kN);
                             pairs.out[std::size_t(r[i]) * pairs.outCols + c[i]] = SOFT ? v / double(ig) : v;
                         }
                     }

@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(SetView rows, SetView cols
             if (lane == G - 1 && tr + 1 < ntr && tc + 1 < ntc) C[(L.diag % 3) * L.ntcMax + tc] = bottom;
             if (tr == ntr - 1 && tc == ntc - 1) {
                 const int last = n - 1 - r0;
-                if (lane == last / R) pairs.out[outIdx] = double(pickRow<R>(D, last % R));
+                if (lane == last / R) pairs.out[outIdx] = double(registerAt<R>(D, last % R));
             }
         }
         __syncthreads();

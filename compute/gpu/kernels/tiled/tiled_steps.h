@@ -2,6 +2,7 @@
 // given the cell above its first row (`up`, D(i0-1, j)) and above-left (`diag`, D(i0-1, j-1)).
 // D[] holds D(i, j-1) on entry and D(i, j) on return. Device-only; included by tiled.cu alone.
 #pragma once
+#include "compute/gpu/kernels/common/register_at.h"
 #include "compute/gpu/kernels/common/softmin_fast.h"
 #include "compute/gpu/runtime/gpu_runtime.h"
 
@@ -88,14 +89,6 @@ __device__ __forceinline__ void twedColumn(const float (&xr)[R], const float (&d
         D[k] = fminf(D[k], up + dx[k]);
         up = D[k];
     }
-}
-
-template <int R>
-__device__ __forceinline__ float pickRow(const float (&a)[R], int k) {
-    float r = a[0];
-#pragma unroll
-    for (int i = 1; i < R; ++i) if (i == k) r = a[i];
-    return r;
 }
 
 }  // namespace warplab::compute::gpu::tiled

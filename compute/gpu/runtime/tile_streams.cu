@@ -1,7 +1,7 @@
-// Lanes of the matrix runner (see tile_lanes.h).
+// Tile streams of the matrix runner (see tile_streams.h).
 // gpu_runtime.h first: hipcc needs its runtime header before the engine's headers.
 #include "compute/gpu/runtime/gpu_runtime.h"
-#include "compute/gpu/runtime/tile_lanes.h"
+#include "compute/gpu/runtime/tile_streams.h"
 #include "compute/gpu/runtime/device_set.h"
 
 #include <algorithm>
@@ -10,17 +10,11 @@
 #include <cstring>
 #include <string>
 
-#if WL_GPU_HIP
-#define gpuSetDevice hipSetDevice
-#else
-#define gpuSetDevice cudaSetDevice
-#endif
-
 namespace warplab::compute::gpu {
 
 namespace {
 
-std::atomic<int> gLaneLimit{kMaxLanes};
+std::atomic<int> gTileStreamLimit{kMaxTileStreams};
 
 template <typename T>
 std::size_t growth(const DeviceBuffer<T>& b, std::size_t count) {
@@ -50,10 +44,10 @@ __global__ void fullPairsKernel(int* row, int* col, int rows, int cols) {
 
 }  // namespace
 
-void setLaneLimit(int lanes) { gLaneLimit.store(std::clamp(lanes, 1, kMaxLanes)); }
-int laneLimit() { return gLaneLimit.load(); }
+void setTileStreamLimit(int streams) { gTileStreamLimit.store(std::clamp(streams, 1, kMaxTileStreams)); }
+int tileStreamLimit() { return gTileStreamLimit.load(); }
 
-void LaneSet::pack(const SeriesSet& set, std::size_t begin, std::size_t end, const char* field) {
+void StagedSet::pack(const SeriesSet& set, std::size_t begin, std::size_t end, const char* field) {
     using K = EngineError::Kind;
     key = {};
     floats = 0;
@@ -95,34 +89,34 @@ void LaneSet::pack(const SeriesSet& set, std::size_t begin, std::size_t end, con
     device.minLength = minLength;
 }
 
-std::size_t LaneSet::growBytes() const {
+std::size_t StagedSet::growBytes() const {
     const std::size_t n = std::size_t(device.count);
     return growth(device.values, floats) + growth(device.offsets, n) + growth(device.lengths, n);
 }
 
-void LaneSet::upload(gpuStream_t s) {
+void StagedSet::upload(gpuStream_t s) {
     const std::size_t n = std::size_t(device.count);
     device.values.upload(hostValues.get(), floats, s);
     device.offsets.upload(hostOffsets.get(), n, s);
     device.lengths.upload(hostLengths.get(), n, s);
 }
 
-std::size_t Lane::deviceBytes() const {
+std::size_t TileStream::deviceBytes() const {
     auto bytes = [](const auto& b) { return b.size() * sizeof(*b.get()); };
     return bytes(rows.device.values) + bytes(rows.device.offsets) + bytes(rows.device.lengths) +
            bytes(cols.device.values) + bytes(cols.device.offsets) + bytes(cols.device.lengths) + bytes(out) +
            bytes(pairRows) + bytes(pairCols) + bytes(scratchBytes) + bytes(scratchFloats);
 }
 
-void Lane::forget() {
+void TileStream::forget() {
     rows.key = {};
     cols.key = {};
     pairsFull = false;
 }
 
-void Lane::releaseDevice() {
+void TileStream::releaseDevice() {
     forget();
-    for (LaneSet* set : {&rows, &cols}) {
+    for (StagedSet* set : {&rows, &cols}) {
         set->device.values.release();
         set->device.offsets.release();
         set->device.lengths.release();
@@ -143,7 +137,7 @@ void fillFullPairs(int* row, int* col, int rows, int cols, gpuStream_t s) {
     checkLaunch("pair list kernel");
 }
 
-LaneLease::LaneLease(LanePool& pool, const std::vector<int>* devices) : pool_(pool) {
+TileStreamLease::TileStreamLease(TileStreamPool& pool, const std::vector<int>* devices) : pool_(pool) {
     int current = 0;
     check(gpuGetDevice(&current), "device query");
     const std::vector<int> one{current};
@@ -153,21 +147,21 @@ LaneLease::LaneLease(LanePool& pool, const std::vector<int>* devices) : pool_(po
             throw EngineError(EngineError::Kind::BadParameter, "devices", "GPU " + std::to_string(d) + " is out of range");
     std::unique_lock<std::mutex> lock(pool.mutex_);
     for (;;) {
-        const int limit = laneLimit();
-        // The listed device with the fewest busy lanes: tiles spread evenly over the devices.
+        const int limit = tileStreamLimit();
+        // The listed device with the fewest busy tile streams: tiles spread evenly over the devices.
         index_ = -1;
-        int fewest = kMaxLanes + 1;
+        int fewest = kMaxTileStreams + 1;
         for (int d : list) {
             auto& dl = pool.devices_[d];
-            int busy = 0, freeLane = -1;
+            int busy = 0, freeStream = -1;
             for (int i = 0; i < limit; ++i) {
                 if (dl.busy[i]) ++busy;
-                else if (freeLane < 0) freeLane = i;
+                else if (freeStream < 0) freeStream = i;
             }
-            if (freeLane >= 0 && busy < fewest) {
+            if (freeStream >= 0 && busy < fewest) {
                 fewest = busy;
                 device_ = d;
-                index_ = freeLane;
+                index_ = freeStream;
             }
         }
         if (index_ >= 0) break;
@@ -179,21 +173,21 @@ LaneLease::LaneLease(LanePool& pool, const std::vector<int>* devices) : pool_(po
         previousDevice_ = current;
     }
     try {
-        if (!dl.lanes[index_]) dl.lanes[index_] = std::make_unique<Lane>();  // may throw: nothing taken yet
+        if (!dl.streams[index_]) dl.streams[index_] = std::make_unique<TileStream>();  // may throw: nothing taken yet
     } catch (const EngineError& e) {
         if (previousDevice_ >= 0) (void)gpuSetDevice(previousDevice_);
         throw EngineError(e.kind(), e.field(), std::string("on ") + deviceLabel(device_) + ": " + e.what());
     }
     dl.busy[index_] = true;
     ++dl.running;
-    lane_ = dl.lanes[index_].get();
+    tileStream_ = dl.streams[index_].get();
 }
 
-LaneLease::~LaneLease() {
+TileStreamLease::~TileStreamLease() {
     // Normally the stream is idle already; after an error it may still read the staging
-    // buffers, which the next tile of this lane would overwrite.
-    if (gpuStreamSynchronize(lane_->stream.get()) != gpuSuccess) (void)gpuGetLastError();
-    if (!clean_) lane_->forget();
+    // buffers, which the next tile of this tile stream would overwrite.
+    if (gpuStreamSynchronize(tileStream_->stream.get()) != gpuSuccess) (void)gpuGetLastError();
+    if (!clean_) tileStream_->forget();
     {
         std::lock_guard<std::mutex> lock(pool_.mutex_);
         pool_.devices_[device_].busy[index_] = false;
@@ -203,20 +197,20 @@ LaneLease::~LaneLease() {
     if (previousDevice_ >= 0 && gpuSetDevice(previousDevice_) != gpuSuccess) (void)gpuGetLastError();
 }
 
-void LaneLease::admit(std::size_t bytes) {
+void TileStreamLease::admit(std::size_t bytes) {
     if (bytes == 0) return;
     // Left free for the runtime and for the kernels' own scratch (they take a share of what
     // is free when they launch).
     constexpr std::size_t kHeadroom = std::size_t(64) << 20;
     std::unique_lock<std::mutex> lock(pool_.mutex_);
-    auto& dl = pool_.devices_[device_];  // memInfo() asks the current device: this lane's
+    auto& dl = pool_.devices_[device_];  // memInfo() asks the current device: this tile stream's
     for (;;) {
         if (bytes + kHeadroom <= memInfo().first) return;
-        // Idle lanes were synchronised when given back: their buffers can go at once.
+        // Idle tile streams were synchronised when given back: their buffers can go at once.
         bool released = false;
-        for (int i = 0; i < kMaxLanes; ++i)
-            if (!dl.busy[i] && dl.lanes[i] && dl.lanes[i]->deviceBytes() > 0) {
-                dl.lanes[i]->releaseDevice();
+        for (int i = 0; i < kMaxTileStreams; ++i)
+            if (!dl.busy[i] && dl.streams[i] && dl.streams[i]->deviceBytes() > 0) {
+                dl.streams[i]->releaseDevice();
                 released = true;
             }
         if (released) continue;

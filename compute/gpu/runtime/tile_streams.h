@@ -1,10 +1,11 @@
-// Lanes of the matrix runner: each lane is one stream with its own pinned host staging and
-// device buffers, so that while one tile's kernel runs, another tile uploads and a third
-// downloads (the engine submits as many tiles at once as there are lanes). A lane keeps the
-// packed rows and columns of its last tile and reuses them when the next tile has the same
-// series of the same engine call (TileTask::inputsId): a pattern matrix has the same rows in
-// every tile. Device memory grows only as tiles need it, and never past what the runtime says
-// is free: a lane that does not fit frees idle lanes' buffers, then waits for running ones.
+// Tile streams of the matrix runner: each is one GPU stream with its own pinned host staging
+// and device buffers, so that while one tile's kernel runs, another tile uploads and a third
+// downloads (the engine submits as many tiles at once as there are tile streams). A tile
+// stream keeps the packed rows and columns of its last tile and reuses them when the next tile
+// has the same series of the same engine call (TileTask::inputsId): a pattern matrix has the
+// same rows in every tile. Device memory grows only as tiles need it, and never past what the
+// runtime says is free: a tile stream that does not fit frees idle tile streams' buffers, then
+// waits for running ones.
 #pragma once
 #include <condition_variable>
 #include <cstddef>
@@ -20,14 +21,14 @@
 
 namespace warplab::compute::gpu {
 
-constexpr int kMaxLanes = 3;
-// Devices one pool serves, each with its own kMaxLanes lanes (device_set.h).
+constexpr int kMaxTileStreams = 3;
+// Devices one pool serves, each with its own kMaxTileStreams tile streams (device_set.h).
 constexpr int kMaxDevices = 16;
 
-// How many lanes a runner uses (1..kMaxLanes): the benchmark's --lanes 1 gives the serial
-// path for comparison. Read when a tile starts.
-void setLaneLimit(int lanes);
-int laneLimit();
+// How many tile streams a runner uses (1..kMaxTileStreams): the benchmark's --lanes 1 gives
+// the serial path for comparison. Read when a tile starts.
+void setTileStreamLimit(int streams);
+int tileStreamLimit();
 
 // Page-locked host memory: copies from it run asynchronously at full bus speed. Grows only.
 template <typename T>
@@ -56,7 +57,7 @@ private:
     std::size_t count_ = 0;
 };
 
-// Which series a lane's packed set holds. Only a nonzero inputsId may be matched: it promises
+// Which series a tile stream's packed set holds. Only a nonzero inputsId may be matched: it promises
 // that the set does not change while the id is the same (one engine call).
 struct PackKey {
     const SeriesSet* set = nullptr;
@@ -68,7 +69,7 @@ struct PackKey {
 };
 
 // One packed set: host staging, its device copy and what it holds.
-struct LaneSet {
+struct StagedSet {
     PinnedBuffer<float> hostValues;
     PinnedBuffer<long long> hostOffsets;
     PinnedBuffer<int> hostLengths;
@@ -82,9 +83,9 @@ struct LaneSet {
     void upload(gpuStream_t s);
 };
 
-struct Lane {
+struct TileStream {
     Stream stream;
-    LaneSet rows, cols;
+    StagedSet rows, cols;
     PinnedBuffer<double> hostOut;
     DeviceBuffer<double> out;
     DeviceBuffer<int> pairRows, pairCols;
@@ -103,51 +104,51 @@ struct Lane {
 // of a full tile (tilePairs' order) without building and uploading it.
 void fillFullPairs(int* row, int* col, int rows, int cols, gpuStream_t s);
 
-class LanePool;
+class TileStreamPool;
 
-// A lane held by one tile: waits for a free one, gives it back (after its stream is idle) at
-// the end of the scope, also when the tile throws. With a device list, the lane is taken on
-// the listed device with the fewest busy lanes, and that device is the thread's current one
+// A tile stream held by one tile: waits for a free one, gives it back (after its stream is idle) at
+// the end of the scope, also when the tile throws. With a device list, the tile stream is taken on
+// the listed device with the fewest busy tile streams, and that device is the thread's current one
 // while the lease lasts (streams, buffers and launches go there).
-class LaneLease {
+class TileStreamLease {
 public:
-    explicit LaneLease(LanePool& pool, const std::vector<int>* devices = nullptr);
-    ~LaneLease();
-    LaneLease(const LaneLease&) = delete;
-    LaneLease& operator=(const LaneLease&) = delete;
-    Lane& lane() { return *lane_; }
-    int device() const { return device_; }  // runtime index of the lane's device
-    // Before the lane grows its device buffers by `bytes`: makes room (frees idle lanes,
+    explicit TileStreamLease(TileStreamPool& pool, const std::vector<int>* devices = nullptr);
+    ~TileStreamLease();
+    TileStreamLease(const TileStreamLease&) = delete;
+    TileStreamLease& operator=(const TileStreamLease&) = delete;
+    TileStream& tileStream() { return *tileStream_; }
+    int device() const { return device_; }  // runtime index of the tile stream's device
+    // Before the tile stream grows its device buffers by `bytes`: makes room (frees idle tile streams,
     // waits for running ones) while the bytes are not free. Proceeds when nothing else can
     // give memory back; the allocation then fails as a Device error.
     void admit(std::size_t bytes);
-    // The tile completed: what the lane's buffers hold may be reused. Without this call (an
-    // exception) the lane forgets its cached sets.
+    // The tile completed: what the tile stream's buffers hold may be reused. Without this call (an
+    // exception) the tile stream forgets its cached sets.
     void finished() { clean_ = true; }
 
 private:
-    LanePool& pool_;
-    Lane* lane_ = nullptr;
+    TileStreamPool& pool_;
+    TileStream* tileStream_ = nullptr;
     int device_ = 0;
     int index_ = 0;
     bool clean_ = false;
     int previousDevice_ = -1;  // restored when the lease ends (-1: unchanged)
 };
 
-class LanePool {
+class TileStreamPool {
 public:
-    LanePool() = default;
+    TileStreamPool() = default;
 
 private:
-    friend class LaneLease;
+    friend class TileStreamLease;
     std::mutex mutex_;
     std::condition_variable freed_;
-    struct DeviceLanes {
-        std::unique_ptr<Lane> lanes[kMaxLanes];  // created on first use, on this device
-        bool busy[kMaxLanes] = {};
-        int running = 0;  // busy lanes not waiting for memory
+    struct DeviceStreams {
+        std::unique_ptr<TileStream> streams[kMaxTileStreams];  // created on first use, on this device
+        bool busy[kMaxTileStreams] = {};
+        int running = 0;  // busy tile streams not waiting for memory
     };
-    DeviceLanes devices_[kMaxDevices];
+    DeviceStreams devices_[kMaxDevices];
 };
 
 }  // namespace warplab::compute::gpu

@@ -1,7 +1,7 @@
 // The GPU search options shared by the engine's searches (engine.cpp, engine_window.cpp).
 #pragma once
 #if WARPLAB_HAVE_GPU
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
 #include "compute/gpu/runtime/device_set.h"
 

@@ -1,9 +1,9 @@
-#include "compute/multi_search.h"
+#include "compute/engine/multi_search.h"
 
 #include <algorithm>
 
 #include "compute/core/error.h"
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 namespace warplab::compute {
 

@@ -1,4 +1,4 @@
-#include "compute/patterns/pattern_windows.h"
+#include "compute/patterns/device_epochs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +53,7 @@ ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L) {
     return b;
 }
 
-void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, PatternRanking& out) {
+void computeDeviceEpochRows(const DeviceEpochRowsInput& in, const RunOptions& options, PatternRanking& out) {
     const PatternRequest& r = in.request;
     const SegmentedLayout& L = in.layout;
     const std::size_t e = std::size_t(r.epoch);
@@ -61,15 +61,15 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
     const ChannelBuffer channel = channelBuffer(r, L);
     out.readSeconds += secondsSince(tRead);
 
-    WindowMatrixRequest q;
-    // Epoch starts: each segment's windows at its offset, in the global column order of the
+    EpochMatrixRequest q;
+    // Epoch starts: each segment's epochs at its offset, in the global column order of the
     // layout (segment after segment), so column j here is column j of the host path.
-    q.starts = windowStarts(channel.stretches, channel.sampleCount, r.epoch, r.stride);
+    q.starts = epochStarts(channel.stretches, channel.sampleCount, r.epoch, r.stride);
     if (q.starts.size() != std::size_t(L.epochs))
         throw EngineError(EngineError::Kind::Internal, "epochs",
                           "the device path cut " + std::to_string(q.starts.size()) + " epochs, the layout " +
                               std::to_string(L.epochs));
-    // Patterns of this share: pattern i is the window of its own segment's query at
+    // Patterns of this share: pattern i is the epoch-long span of its own segment's query at
     // patternOrigin(L, i, s).queryOffset (never i * s once there are several segments).
     const std::size_t nRows = in.rowEnd - in.rowBegin;
     std::vector<float> patterns(nRows * e);
@@ -86,7 +86,7 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
     q.rowBlock = in.rowBlock;
     out.epochSeconds += secondsSince(tRead);
     // The view's finite check, while the devices take their copies of the channel: the device
-    // work starts only after it passed (gpuWindowMatrix), so a bad sample is still refused
+    // work starts only after it passed (gpuEpochMatrix), so a bad sample is still refused
     // before any distance is computed.
     double checkSeconds = 0;
     if (channel.check)
@@ -99,13 +99,13 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
     const std::size_t nE = q.starts.size();
     // Rows sorted on the device where the build can (the host then only scans them); rows in
     // epoch order as well where the matrix is kept or streamed out.
-    q.sortRows = gpuWindowMatrixSortsRows() && in.scoreSorted != nullptr;
+    q.sortRows = gpuEpochMatrixSortsRows() && in.scoreSorted != nullptr;
     q.keepRows = !q.sortRows || in.keepRow != nullptr || r.matrixSink != nullptr;
-    WindowMatrixStats stats;
+    EpochMatrixStats stats;
     q.stats = &stats;
     const auto tCall = std::chrono::steady_clock::now();
     double rank = 0;
-    gpuWindowMatrix(q, [&](const RowBlock& block) {
+    gpuEpochMatrix(q, [&](const RowBlock& block) {
         const auto tRank = std::chrono::steady_clock::now();
         const std::size_t r0 = block.rowBegin, r1 = block.rowEnd;
         std::vector<PatternScore> scores(r1 - r0);
@@ -114,7 +114,7 @@ void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, Pat
             if (block.rows && in.keepRow) in.keepRow(in.rowBegin + i, std::span<const double>(block.rows + at, nE));
             scores[i - r0] = block.sortedDistance
                                  ? in.scoreSorted(in.rowBegin + i, SortedView<float>{std::span<const float>(block.sortedDistance + at, nE),
-                                                                                     std::span<const std::uint32_t>(block.sortedWindow + at, nE)})
+                                                                                     std::span<const std::uint32_t>(block.sortedEpoch + at, nE)})
                                  : in.score(in.rowBegin + i, std::span<const double>(block.rows + at, nE));
         });
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));

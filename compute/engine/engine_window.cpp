@@ -8,9 +8,9 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
-#include "compute/engine.h"
-#include "compute/engine_gpu_search.h"
-#include "compute/engine_prepare.h"
+#include "compute/engine/engine.h"
+#include "compute/engine/engine_gpu_search.h"
+#include "compute/engine/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"

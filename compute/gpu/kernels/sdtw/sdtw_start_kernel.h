@@ -1,4 +1,4 @@
-// Device code of the lean window pass of the GPU subsequence search (see sdtw_passes.h): fp32
+// Device code of the lean start pass of the GPU subsequence search (see sdtw_passes.h): fp32
 // with the start column carried in every cell over [a, e] of each task, seeded with the exact
 // column a - 1 from a checkpoint, for batches whose longest query fits one warp per stripe.
 // Included by sdtw_fp32.cu, which instantiates it.
@@ -45,7 +45,7 @@ __device__ __forceinline__ void trackedPair(const float (&xr)[R], const float (&
 }
 
 template <int R, bool ABS>
-__global__ void __launch_bounds__(leanThreads(R)) leanWindowKernel(StripeArgs A) {
+__global__ void __launch_bounds__(leanThreads(R)) leanStartKernel(StripeArgs A) {
     constexpr int G = kWarpSize;
     constexpr int kW = leanThreads(R) / G;  // the block leanPassFits(.., R, ..) promises
     constexpr int kMask = kRing / 2 - 1;
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(leanThreads(R)) leanWindowKernel(StripeArgs A)
             const int T = steps + G - 1;
 
             // One step from (from, sFrom) into (to, sTo), column jj into (N, sN): the pair
-            // i = t - lane of the window. False: the lane is outside its pairs (checked steps).
+            // i = t - lane of the start span. False: the lane is outside its pairs (checked steps).
             auto step = [&](int t, bool checked, const float (&from)[R], const int (&sFrom)[R], float (&to)[R],
                             int (&sTo)[R], float (&N)[R], int (&sN)[R]) {
                 const int i = t - lane, jj = a + 2 * i;

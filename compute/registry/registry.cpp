@@ -1,4 +1,4 @@
-#include "compute/kernels/registry.h"
+#include "compute/registry/registry.h"
 
 namespace warplab::compute {
 

@@ -1,6 +1,6 @@
 // Engine::distanceMatrix: validates and prepares the sets, cuts the matrix into tiles, runs
 // them on a oneTBB arena (CPU kernels: all cores; GPU kernels: as many tiles at once as the
-// kernel has lanes, so that transfers overlap kernels), reports progress, checks cancellation
+// kernel has tile streams, so that transfers overlap kernels), reports progress, checks cancellation
 // between tiles and streams every finished tile to the sink.
 #include <algorithm>
 #include <atomic>
@@ -14,8 +14,8 @@
 #include <tbb/task_arena.h>
 
 #include "compute/core/preprocess.h"
-#include "compute/engine.h"
-#include "compute/engine_prepare.h"
+#include "compute/engine/engine.h"
+#include "compute/engine/engine_prepare.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/device_set.h"
 #endif
@@ -89,7 +89,7 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
         checkPair(rows[0], "queries[0]", cols[i], colName + "[" + std::to_string(i) + "]", params.metric);
 
     Kernel& kernel = resolveKernel(params.metric, options);
-    // GPU kernels spread their tiles over every device asked for, each with its own lanes.
+    // GPU kernels spread their tiles over every device asked for, each with its own tile streams.
     std::vector<int> devices;
 #if WARPLAB_HAVE_GPU
     if (kernel.backend() == Backend::Cuda || kernel.backend() == Backend::Hip) devices = gpu::resolveDevices(options.devices);

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compute/kernels/kernel.h"
+#include "compute/registry/kernel.h"
 
 namespace warplab::compute {
 

@@ -1,14 +1,14 @@
 // Engine: single-pair entry points (align, search, distance), kernel choice and input
 // preparation. The tiled distance matrix lives in engine_matrix.cpp.
-#include "compute/engine.h"
+#include "compute/engine/engine.h"
 
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
-#include "compute/engine_gpu_search.h"
-#include "compute/engine_prepare.h"
-#include "compute/engine_row_watch.h"
-#include "compute/kernels/registry.h"
+#include "compute/engine/engine_gpu_search.h"
+#include "compute/engine/engine_prepare.h"
+#include "compute/engine/engine_row_watch.h"
+#include "compute/registry/registry.h"
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"

@@ -12,7 +12,7 @@
 #include "compute/core/series.h"
 #include "compute/core/tile.h"
 #include "compute/cpu/window_search.h"
-#include "compute/kernels/kernel.h"
+#include "compute/registry/kernel.h"
 
 namespace warplab::compute {
 

@@ -1,4 +1,4 @@
-#include "compute/window_matrix.h"
+#include "compute/engine/epoch_matrix.h"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 
 namespace warplab::compute {
 
-std::vector<long long> windowStarts(const std::vector<Stretch>& stretches, long long samples, int e, int s) {
+std::vector<long long> epochStarts(const std::vector<Stretch>& stretches, long long samples, int e, int s) {
     using K = EngineError::Kind;
     if (e < 1 || s < 1) throw EngineError(K::BadParameter, e < 1 ? "epoch" : "stride", "must be >= 1");
     std::vector<long long> starts;

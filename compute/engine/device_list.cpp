@@ -1,5 +1,5 @@
 // GPU labels for views (device_list.h): the GPU library's list when one is linked.
-#include "compute/device_list.h"
+#include "compute/engine/device_list.h"
 
 #include <utility>
 

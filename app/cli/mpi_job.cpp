@@ -1,5 +1,5 @@
-// MPI start/end, failure agreement and the global progress line (mpi_session.h).
-#include "app/cli/mpi_session.h"
+// MPI start/end, failure agreement and the global progress line (mpi_job.h).
+#include "app/cli/mpi_job.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
-// The GPU side of compute/window_matrix.h: the channel is uploaded once, the windows are
-// offsets into it (a SetView whose offsets are the window starts), and the band kernel of
-// band_cdtw_kernel.h computes blocks of query rows x all windows. No window is ever packed on
+// The GPU side of compute/engine/epoch_matrix.h: the channel is uploaded once, the epochs are
+// offsets into it (a SetView whose offsets are the epoch starts), and the band kernel of
+// band_cdtw_kernel.h computes blocks of query rows x all epochs. No epoch is ever packed on
 // the host, and the same kernel instantiations as cuda.band / cuda.band_dpx do the arithmetic.
 //
 // Pipeline: blocks of rows go round-robin to the job's devices, each with its own stream, copy
@@ -27,7 +27,7 @@
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/runtime/pinned_host.h"
 #include "compute/gpu/kernels/sort/row_sort.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/epoch_matrix.h"
 
 namespace warplab::compute {
 
@@ -42,14 +42,14 @@ constexpr auto launchTable(std::integer_sequence<int, Ws...>) {
     return std::array<LaunchFn, sizeof...(Ws)>{&gpu::launchBandWidth<Ws>...};
 }
 
-constexpr std::size_t kColChunk = 65536;  // windows per launch: rowBlock x this pairs
-constexpr int kInFlight = kWindowBlocksInFlight;  // row blocks queued on the device (and pinned buffers)
+constexpr std::size_t kColChunk = 65536;  // epochs per launch: rowBlock x this pairs
+constexpr int kInFlight = kEpochBlocksInFlight;  // row blocks queued on the device (and pinned buffers)
 
 bool endsWith(const std::string& s, const std::string& t) {
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
 }
 
-// Row-major (query, window) pairs of rows x cols: consecutive threads share the query, as in
+// Row-major (query, epoch) pairs of rows x cols: consecutive threads share the query, as in
 // an engine tile, so its samples are one broadcast load.
 std::vector<int> pairIndex(std::size_t rows, std::size_t cols, bool wantRow) {
     std::vector<int> v(rows * cols);
@@ -60,17 +60,17 @@ std::vector<int> pairIndex(std::size_t rows, std::size_t cols, bool wantRow) {
 
 }  // namespace
 
-std::string gpuWindowMatrixUnavailable(const std::string& kernelName, const Params& params) {
+std::string gpuEpochMatrixUnavailable(const std::string& kernelName, const Params& params) {
     if (!(endsWith(kernelName, ".band") || endsWith(kernelName, ".band_dpx")) ||
         !(kernelName.rfind("cuda.", 0) == 0 || kernelName.rfind("hip.", 0) == 0))
-        return "the window path runs the band kernels (cuda.band, cuda.band_dpx), not " + kernelName;
+        return "the device-epoch path runs the band kernels (cuda.band, cuda.band_dpx), not " + kernelName;
     if (params.metric != Metric::Cdtw || params.band < 0 || params.band > gpu::kMaxBandKernelHalfWidth)
-        return "the window path takes cdtw with band <= 32";
+        return "the device-epoch path takes cdtw with band <= 32";
     if (!gpu::available()) return gpu::unavailableReason();
     return {};
 }
 
-bool gpuWindowMatrixSortsRows() {
+bool gpuEpochMatrixSortsRows() {
 #if WL_GPU_CUDA
     return true;
 #else
@@ -111,11 +111,11 @@ struct DeviceWork {
 
 }  // namespace
 
-void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, const RunOptions& options) {
+void gpuEpochMatrix(const EpochMatrixRequest& q, const RowBlockSink& sink, const RunOptions& options) {
     using K = EngineError::Kind;
     if (q.params.metric != Metric::Cdtw || q.params.band < 0 || q.params.band > gpu::kMaxBandKernelHalfWidth)
-        throw EngineError(K::Internal, "band", "the window path takes cdtw with band <= 32");
-    if (q.sortRows && !gpuWindowMatrixSortsRows())
+        throw EngineError(K::Internal, "band", "the device-epoch path takes cdtw with band <= 32");
+    if (q.sortRows && !gpuEpochMatrixSortsRows())
         throw EngineError(K::Internal, "sortRows", "this build does not sort rows on the device");
     if (!q.sortRows && !q.keepRows) throw EngineError(K::Internal, "keepRows", "a block must carry rows, sorted or not");
     if (q.e < 1 || q.queryCount == 0 || q.starts.empty()) {
@@ -124,9 +124,9 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
     }
     for (long long b : {q.starts.front(), q.starts.back()})
         if (b < 0 || b + q.e > q.sampleCount)
-            throw EngineError(K::Internal, "starts", "a window lies outside the channel buffer");
+            throw EngineError(K::Internal, "starts", "a epoch lies outside the channel buffer");
     if (q.starts.size() > std::size_t(UINT32_MAX))
-        throw EngineError(K::BadInput, "epochs", "more than 2^32 windows in one channel");
+        throw EngineError(K::BadInput, "epochs", "more than 2^32 epochs in one channel");
     const auto tCall = std::chrono::steady_clock::now();
     const std::size_t nQ = q.queryCount, nW = q.starts.size(), e = std::size_t(q.e);
     std::size_t R = std::clamp<std::size_t>(q.rowBlock, 1, nQ);
@@ -156,8 +156,8 @@ void gpuWindowMatrix(const WindowMatrixRequest& q, const RowBlockSink& sink, con
 
     std::vector<long long> qOff(nQ);
     for (std::size_t i = 0; i < nQ; ++i) qOff[i] = (long long)(i * e);
-    // Pair lists for a full chunk of CT windows and for the ragged last chunk; a launch over
-    // windows [c0, c0 + cols) shifts the window offsets and the output by c0.
+    // Pair lists for a full chunk of CT epochs and for the ragged last chunk; a launch over
+    // epochs [c0, c0 + cols) shifts the epoch offsets and the output by c0.
     const std::size_t lastCols = nW % CT ? nW % CT : CT;
     const auto rf = pairIndex(R, CT, true), cf = pairIndex(R, CT, false);
     const auto rl = pairIndex(R, lastCols, true), cl = pairIndex(R, lastCols, false);

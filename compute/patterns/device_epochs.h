@@ -1,6 +1,6 @@
 // The device-epoch path of findPatterns: the channel (a study: its segments laid end
-// to end) goes to the GPU once, epochs are windows of it read by the band kernel at their
-// offsets (compute/window_matrix.h), and each block of finished rows is reduced on the host
+// to end) goes to the GPU once, epochs are spans of it read by the band kernel at their
+// offsets (compute/engine/epoch_matrix.h), and each block of finished rows is reduced on the host
 // while the device computes the next. Called by pattern_discovery.cpp, which keeps the layout
 // (study_layout.h) and the per-row reduction, so that both paths rank with the same code.
 #pragma once
@@ -12,7 +12,7 @@
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/patterns/quality.h"
 #include "compute/patterns/study_layout.h"
-#include "compute/window_matrix.h"
+#include "compute/engine/epoch_matrix.h"
 
 namespace warplab::compute {
 
@@ -20,7 +20,7 @@ namespace warplab::compute {
 // through readSegment (checked finite; different segments read in parallel, each segment's
 // reader from one thread). A single recording in memory is the caller's view, whose finite
 // check is left in `check` for the caller to run: it reads the whole channel, as the devices'
-// upload does, so the two run side by side (WindowMatrixRequest::alongSetup).
+// upload does, so the two run side by side (EpochMatrixRequest::alongSetup).
 struct ChannelBuffer {
     std::vector<float> owned;
     const float* samples = nullptr;
@@ -30,7 +30,7 @@ struct ChannelBuffer {
 };
 ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L);
 
-struct WindowRowsInput {
+struct DeviceEpochRowsInput {
     const PatternRequest& request;
     const SegmentedLayout& layout;
     const std::vector<float>& query;          // readPatternQueries
@@ -39,7 +39,7 @@ struct WindowRowsInput {
     bool dpx = false;
     std::size_t rowBlock = 32;                // patterns per block (3 blocks of rows held at once)
     // Row i (global; all epochs) -> its score, from the row in epoch order (sorted on the host)
-    // or from the row sorted on the device (where the build can: gpuWindowMatrixSortsRows);
+    // or from the row sorted on the device (where the build can: gpuEpochMatrixSortsRows);
     // called from several threads at once, one row each. Both give the same score.
     std::function<PatternScore(std::size_t i, std::span<const double> row)> score;
     std::function<PatternScore(std::size_t i, SortedView<float> sorted)> scoreSorted;
@@ -49,7 +49,7 @@ struct WindowRowsInput {
 
 // Fills out.ranked (pattern order), out.epochSeconds (reading the channel, laying out the
 // epochs), engineSeconds, rankSeconds, and calls request.matrixSink per block of rows (global
-// row numbers). Throws what gpuWindowMatrix or the readers throw.
-void computeWindowRows(const WindowRowsInput& in, const RunOptions& options, PatternRanking& out);
+// row numbers). Throws what gpuEpochMatrix or the readers throw.
+void computeDeviceEpochRows(const DeviceEpochRowsInput& in, const RunOptions& options, PatternRanking& out);
 
 }  // namespace warplab::compute

@@ -1,0 +1,26 @@
+// One signal of a recording in `info --json`: the same fields for a file and for each
+// recording of a study.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "io/recording.h"
+
+namespace warplab::cli {
+
+// `withName`: also "name", the display name every other part of WarpLab uses (text output,
+// --channel, the GUI): unique per recording, e.g. "T8-P8 (2)" for CHB-MIT's second T8-P8,
+// where "label" is the raw header label, as the file has it.
+inline nlohmann::ordered_json signalJson(const io::SignalInfo& s, bool withName) {
+    nlohmann::ordered_json j;
+    j["index"] = s.index;
+    j["label"] = s.label;
+    if (withName) j["name"] = s.displayName;
+    j["unit"] = s.unit;
+    j["rate_hz"] = s.rateHz;
+    j["samples"] = s.samples;
+    j["physical_min"] = s.physicalMin;
+    j["physical_max"] = s.physicalMax;
+    return j;
+}
+
+}  // namespace warplab::cli
