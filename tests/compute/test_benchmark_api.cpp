@@ -4,6 +4,7 @@
 // includes compute/gpu/ any more.
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QtTest/QtTest>
 
 #include "compute/bench/bench.h"
@@ -147,8 +148,9 @@ private slots:
         }
     }
 
-    // The rule, checked on the sources: only compute/ (and the GPU test programs in
-    // tests/gpu) include compute/gpu/ headers.
+    // The rule, checked on the sources: only compute/, the GPU test programs in tests/gpu and the
+    // `warplab-cli bench` subcommands that time device kernels alone (app/cli/cmd_bench_*.cpp: the
+    // programs behind the published GPU figures) include compute/gpu/ headers.
     void noEntryPointIncludesTheGpuRoom() {
         QStringList offenders;
         for (const char* room : {"app", "widgets"}) {
@@ -156,6 +158,8 @@ private slots:
                             QDirIterator::Subdirectories);
             while (it.hasNext()) {
                 QFile f(it.next());
+                if (QFileInfo(f.fileName()).fileName().startsWith("cmd_bench_") && f.fileName().contains("/app/cli/"))
+                    continue;
                 QVERIFY(f.open(QIODevice::ReadOnly));
                 if (f.readAll().contains("#include \"compute/gpu/")) offenders << f.fileName();
             }

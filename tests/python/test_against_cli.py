@@ -94,10 +94,28 @@ def test_search_equals_cli(tmp_path, ecg):
         assert np.array_equal(got["cost"], rows[:, 1]), mode
         assert np.array_equal(got["start"], rows[:, 2].astype(int))
         assert np.array_equal(got["end"], rows[:, 3].astype(int))
-    # exclude: the best match's end (subsequence) is never reported once excluded.
-    best = warplab.search(query, reference, k=1)[0]
-    again = warplab.search(query, reference, k=1, exclude=(best["end"], best["end"]))[0]
-    assert again["end"] != best["end"] and again["cost"] >= best["cost"]
+
+
+def test_search_never_overlaps_its_own_place(sample_path):
+    # The query 47.98-51.93 s of F7-T7 cut from the bundled sample: without the exclusion its
+    # best match lies on its own place; with it, no match shares a sample with that span (both
+    # modes), and a tolerance lets matches overlap by at most that many samples.
+    rec = warplab.open_recording(sample_path)
+    rate = rec.rates[rec.channels.index("F7-T7")]
+    reference = rec.read("F7-T7")
+    first, last = int(round(47.98 * rate)), int(round(51.93 * rate)) - 1
+    query = reference[first:last + 1]
+    def overlap(m):
+        return max(0, min(int(m["end"]), last) - max(int(m["start"]), first) + 1)
+    assert overlap(warplab.search(query, reference, k=1)[0]) > 0
+    for mode in ("subsequence", "window"):
+        got = warplab.search(query, reference, k=5, mode=mode, exclude=(first, last))
+        assert len(got) == 5
+        assert all(overlap(m) == 0 for m in got), (mode, got)
+        loose = warplab.search(query, reference, k=5, mode=mode, exclude=(first, last), exclusion_tolerance=64)
+        assert all(overlap(m) <= 64 for m in loose), (mode, loose)
+    with pytest.raises(ValueError, match="exclusion_tolerance"):
+        warplab.search(query, reference, exclude=(first, last), exclusion_tolerance=-1)
 
 
 def test_patterns_equal_cli(sample_path):

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/core/overlap_exclusion.h"
 #include "compute/engine/engine.h"
 #include "py_common.h"
 
@@ -11,17 +12,19 @@ namespace {
 
 using K = compute::EngineError::Kind;
 
-// exclude: None, one (first, last) pair or a list of them, inclusive positions never reported
-// (match ends in subsequence mode, starts in window mode).
-std::vector<std::pair<std::size_t, std::size_t>> toExcluded(const py::handle& exclude) {
-    std::vector<std::pair<std::size_t, std::size_t>> out;
+// exclude: None, one (first, last) span or a list of them, inclusive reference samples (e.g. the
+// query's own place when it was cut from the reference) that no reported match may overlap by
+// more than `tolerance` samples: the rule of the GUI and the CLI (compute/core/overlap_exclusion.h).
+std::vector<compute::ExcludedSpan> toExcluded(const py::handle& exclude, long long tolerance) {
+    std::vector<compute::ExcludedSpan> out;
+    if (tolerance < 0) throw py::value_error("exclusion_tolerance: must be >= 0 samples");
     if (exclude.is_none()) return out;
     auto pair = [](const py::handle& h, const std::string& field) {
         const auto seq = h.cast<py::sequence>();
         if (seq.size() != 2) throw py::value_error(field + ": give (first, last), inclusive");
         const long long first = seq[0].cast<long long>(), last = seq[1].cast<long long>();
         if (first < 0 || last < first) throw py::value_error(field + ": needs 0 <= first <= last");
-        return std::pair<std::size_t, std::size_t>(std::size_t(first), std::size_t(last));
+        return compute::ExcludedSpan{std::size_t(first), std::size_t(last), std::size_t(tolerance)};
     };
     const auto seq = exclude.cast<py::sequence>();
     if (seq.size() == 2 && !py::isinstance<py::sequence>(seq[0])) {  // one pair (NumPy integers too)
@@ -34,7 +37,7 @@ std::vector<std::pair<std::size_t, std::size_t>> toExcluded(const py::handle& ex
 
 py::array search(const py::handle& queryObj, const py::handle& referenceObj, int k, const std::string& mode,
                  const py::handle& bandObj, bool znorm, const std::string& cost, bool sqrt, const py::handle& exclude,
-                 const std::string& backend, const std::string& kernel, int threads, const py::handle& devices,
+                 long long exclusionTolerance, const std::string& backend, const std::string& kernel, int threads, const py::handle& devices,
                  const py::handle& progress) {
     if (mode != "subsequence" && mode != "window")
         throw py::value_error("mode: unknown mode '" + mode + "' (subsequence, window)");
@@ -45,7 +48,7 @@ py::array search(const py::handle& queryObj, const py::handle& referenceObj, int
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
     const compute::Series query = toSeries(queryObj, "query"), reference = toSeries(referenceObj, "reference");
     compute::SearchScope scope;
-    scope.excluded = toExcluded(exclude);
+    scope.spans = toExcluded(exclude, exclusionTolerance);
     if (window) {
         // The CLI's default: floor(0.05 * m) samples.
         const int band = bandObj.is_none() ? int(std::floor(0.05 * double(query.length))) : bandObj.cast<int>();
@@ -84,7 +87,7 @@ py::array search(const py::handle& queryObj, const py::handle& referenceObj, int
 void bindSearch(py::module_& m) {
     using namespace py::literals;
     m.def("search", &search, "query"_a, "reference"_a, "k"_a, "mode"_a, "band"_a, "znorm"_a, "cost"_a, "sqrt"_a,
-          "exclude"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "progress"_a);
+          "exclude"_a, "exclusion_tolerance"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "progress"_a);
 }
 
 }  // namespace warplab::python

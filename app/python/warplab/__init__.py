@@ -217,7 +217,8 @@ def soft_dtw(X, Y, gamma=1.0, *, cost="sq", gradient=True):
 
 
 def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False, cost="sq", sqrt=False,
-           exclude=None, backend="auto", kernel=None, threads=0, devices=None, progress=None):
+           exclude=None, exclusion_tolerance=0, backend="auto", kernel=None, threads=0, devices=None,
+           progress=None):
     """Top-k matches of a query in a long reference, as ``warplab-cli search``.
 
     Parameters
@@ -233,8 +234,12 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
     band : int, optional
         Window mode: Sakoe-Chiba half-width (default floor(0.05 * len(query))).
     exclude : (first, last) or list of them, optional
-        Inclusive places never reported: match ends in subsequence mode, starts in window mode
-        (e.g. the query's own place when it was cut from the reference).
+        Inclusive spans of reference samples that no reported match may overlap, e.g. the
+        query's own place when it was cut from the reference (the GUI's and ``warplab-cli
+        search``'s rule, docs/SEARCH.md). Overlapping matches are dropped before the top-k
+        selection, so k matches still come back where the reference holds them.
+    exclusion_tolerance : int
+        Samples of overlap with an excluded span still allowed (default 0: none).
     progress : None, True or callable, optional
         As for :func:`distance_matrix`; the fraction of the reference swept.
 
@@ -244,7 +249,7 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
     samples, end inclusive), best first.
     """
     return _warplab.search(query, reference, int(k), mode, band, bool(znorm), cost, bool(sqrt), exclude,
-                           backend, kernel or "", int(threads), devices, _progress(progress, "search"))
+                           int(exclusion_tolerance), backend, kernel or "", int(threads), devices, _progress(progress, "search"))
 
 
 def open_recording(path):

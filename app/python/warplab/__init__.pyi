@@ -84,7 +84,8 @@ def soft_dtw(X: _SeriesSet, Y: _SeriesSet, gamma: float = 1.0, *, cost: _Cost = 
              gradient: bool = True) -> Any: ...
 def search(query: _Series, reference: _Series, k: int = 1, *, mode: Literal["subsequence", "window"] = "subsequence",
            band: int | None = None, znorm: bool = False, cost: _Cost = "sq", sqrt: bool = False,
-           exclude: tuple[int, int] | Sequence[tuple[int, int]] | None = None, backend: _Backend = "auto",
+           exclude: tuple[int, int] | Sequence[tuple[int, int]] | None = None, exclusion_tolerance: int = 0,
+           backend: _Backend = "auto",
            kernel: str | None = None, threads: int = 0, devices: _Devices = None,
            progress: _Progress = None) -> np.ndarray: ...
 def open_recording(path: _Path) -> Recording: ...
