@@ -5,8 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <limits>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -25,6 +30,24 @@ namespace warplab::compute {
 using K = EngineError::Kind;
 
 namespace {
+
+// Bytes the kernel says a new allocation can take without swapping (MemAvailable); 0 if unknown.
+std::uint64_t availableHostBytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    while (meminfo >> key >> kib) {
+        if (key == "MemAvailable:") return kib * 1024;
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return 0;
+}
+
+std::string gibText(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+    return text;
+}
 
 std::size_t upperTileCount(std::size_t n, std::size_t side) {
     const std::size_t t = (n + side - 1) / side;
@@ -189,6 +212,13 @@ DistanceMatrix Engine::distanceMatrix(const SeriesSet& queries, const SeriesSet*
     DistanceMatrix dm;
     dm.rows = queries.size();
     dm.cols = targets ? targets->size() : queries.size();
+    // Refused before it starts, not killed by the system halfway: the whole matrix is held.
+    const double need = double(dm.rows) * double(dm.cols) * sizeof(double);
+    if (const std::uint64_t avail = availableHostBytes(); avail > 0 && need > double(avail))
+        throw EngineError(K::BadInput, "matrix",
+                          "a " + std::to_string(dm.rows) + " x " + std::to_string(dm.cols) + " matrix needs " +
+                              gibText(need) + ", more than the " + gibText(double(avail)) +
+                              " of free host memory; stream it to a file instead (.npy or .h5)");
     dm.symmetric = !targets && isSymmetric(params.metric);
     dm.params = params;
     for (const auto& s : queries) dm.rowNames.push_back(s.name);

@@ -5,8 +5,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "compute/engine/engine.h"
 #include "compute/registry/registry.h"
@@ -237,6 +239,27 @@ private slots:
         e = expectError([&] { Engine::align(longX, longY, Params{}, false); });
         QCOMPARE(int(e.kind()), int(EngineError::Kind::BadInput));
         QVERIFY(QString(e.what()).contains("2^28"));
+    }
+
+    // A distance matrix larger than the free host memory is refused before anything is computed
+    // or allocated, with its size in the message (single-sample series: the sets themselves are small).
+    void matrixBeyondFreeMemory() {
+        std::ifstream meminfo("/proc/meminfo");
+        std::string key;
+        double availKiB = 0;
+        while (meminfo >> key >> availKiB && key != "MemAvailable:") meminfo.ignore(1 << 20, '\n');
+        if (key != "MemAvailable:") QSKIP("no MemAvailable in /proc/meminfo");
+        const auto n = std::size_t(std::sqrt(availKiB * 1024 / sizeof(double)) * 1.2) + 1;
+        SeriesSet set(n, Series(std::vector<float>{1.0f}));
+        EngineError e = expectError([&] { Engine::distanceMatrix(set, nullptr, Params{}, RunOptions{}); });
+        QCOMPARE(int(e.kind()), int(EngineError::Kind::BadInput));
+        QCOMPARE(QString::fromStdString(e.field()), QString("matrix"));
+        const QString text = e.what();
+        QVERIFY2(text.contains(QString("a %1 x %1 matrix needs").arg(n)) && text.contains("GiB of free host memory"),
+                 e.what());
+        // One that fits is computed as before.
+        QCOMPARE(Engine::distanceMatrix(SeriesSet(3, Series(std::vector<float>{1.0f, 2.0f})), nullptr, Params{},
+                                        RunOptions{}).values.size(), std::size_t(9));
     }
 };
 
