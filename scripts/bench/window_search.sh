@@ -74,5 +74,5 @@ summary warplab "${ours[@]}"
 if [[ -n "$ucr" ]]; then
   summary "UCR Suite" "${theirs[@]}"
   awk -v a="$(median "${theirs[@]}")" -v b="$(median "${ours[@]}")" \
-    'BEGIN { printf "median ratio (UCR Suite / warplab): %.1fx\n", a / b }'
+    'BEGIN { printf "median ratio (UCR Suite / warplab): %.2fx\n", a / b }'
 fi
