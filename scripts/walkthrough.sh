@@ -91,7 +91,7 @@ sleep 4
 shot open-sample
 
 # The traces at the default layout of a 1280 x 800 screen (the window fills it, no window
-# manager): t = 0 s at x = 350, 10 s at x = 1262; lane 2 (F7-T7) at y = 156, lanes 26 px apart.
+# manager): t = 0 s at x = 350, 10 s at x = 1262; row 2 (F7-T7) at y = 156, rows 26 px apart.
 tx() { echo $((350 + ($1 * 912) / 100)); }  # x of a time in tenths of a second (0-100)
 f7t7=156
 

@@ -119,7 +119,7 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu menu(this);
-        const int ch = laneAt(plot_->yAxis->pixelToCoord(pos.y()));
+        const int ch = channelAtY(plot_->yAxis->pixelToCoord(pos.y()));
         if (rec_ && ch >= 0) {
             const QString name = QString::fromStdString(signalList(*rec_)[ch].displayName);
             menu.addAction(tr("%1: larger (gain ×2)").arg(name), this, [this, ch] { setChannelGain(ch, channelGain(ch) * 2); });
@@ -163,82 +163,82 @@ void SignalView::setRecording(std::shared_ptr<const io::Recording> recording) {
 void SignalView::rebuildChannels() {
     plot_->clearGraphs();
     const int n = rec_ ? int(signalList(*rec_).size()) : 0;
-    lanes_.clear();
-    for (int c = 0; c < n; ++c) lanes_.push_back(c);
+    rowChannels_.clear();
+    for (int c = 0; c < n; ++c) rowChannels_.push_back(c);
     for (int c = 0; c < n; ++c) {
         auto* g = plot_->addGraph();
         g->setPen(QPen(QColor(20, 20, 60), 1));
         g->setAdaptiveSampling(false);  // already reduced to min/max per pixel
     }
-    rebuildLaneLabels();
-    firstLane_ = 0;
-    applyLaneRange();
+    rebuildRowLabels();
+    firstRow_ = 0;
+    applyRowRange();
     const QDateTime start = rec_ ? QDateTime::fromString(QString::fromStdString(rec_->startIso()), Qt::ISODate) : QDateTime();
     plot_->xAxis2->setVisible(start.isValid());
     plot_->xAxis2->setTickLabels(start.isValid());
     plot_->xAxis2->setLabel(start.isValid() ? tr("clock time") : QString());
 }
 
-void SignalView::rebuildLaneLabels() {
+void SignalView::rebuildRowLabels() {
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
     ticker->clear();
-    for (int c : lanes_) ticker->addTick(laneCenter(c), QString::fromStdString(signalList(*rec_)[std::size_t(c)].displayName));
+    for (int c : rowChannels_) ticker->addTick(rowCenter(c), QString::fromStdString(signalList(*rec_)[std::size_t(c)].displayName));
 }
 
 int SignalView::rowOf(int channel) const {
-    const auto it = std::find(lanes_.begin(), lanes_.end(), channel);
-    return it == lanes_.end() ? -1 : int(it - lanes_.begin());
+    const auto it = std::find(rowChannels_.begin(), rowChannels_.end(), channel);
+    return it == rowChannels_.end() ? -1 : int(it - rowChannels_.begin());
 }
 
-double SignalView::laneCenter(int channel) const {
-    const int rows = int(lanes_.size()), row = rowOf(channel);
+double SignalView::rowCenter(int channel) const {
+    const int rows = int(rowChannels_.size()), row = rowOf(channel);
     return row < 0 ? -1e6 : rows - row - 0.5;  // a hidden channel lies far below the view
 }
 
 void SignalView::setVisibleChannels(const std::vector<int>& channels) {
     if (!rec_) return;
     const int n = int(signalList(*rec_).size());
-    lanes_.clear();
+    rowChannels_.clear();
     for (int c : channels)
-        if (c >= 0 && c < n && rowOf(c) < 0) lanes_.push_back(c);
-    if (lanes_.empty())
-        for (int c = 0; c < n; ++c) lanes_.push_back(c);
+        if (c >= 0 && c < n && rowOf(c) < 0) rowChannels_.push_back(c);
+    if (rowChannels_.empty())
+        for (int c = 0; c < n; ++c) rowChannels_.push_back(c);
     for (int c = 0; c < plot_->graphCount(); ++c) plot_->graph(c)->data()->clear();
-    rebuildLaneLabels();
-    applyLaneRange();
+    rebuildRowLabels();
+    applyRowRange();
     reloadTraces();
     rebuildOverlays();
 }
 
 int SignalView::channelsShown() const {
-    const int n = int(lanes_.size());
+    const int n = int(rowChannels_.size());
     return perPage_ > 0 ? std::min(n, perPage_) : n;
 }
 
-void SignalView::applyLaneRange() {
-    const int n = int(lanes_.size());
+void SignalView::applyRowRange() {
+    const int n = int(rowChannels_.size());
     const int shown = channelsShown();
-    firstLane_ = std::clamp(firstLane_, 0, std::max(0, n - shown));
-    // Lane c spans [n-c-1, n-c]: showing channels first..first+shown-1 is a y range.
-    plot_->yAxis->setRange(n - firstLane_ - shown, n - firstLane_);
+    firstRow_ = std::clamp(firstRow_, 0, std::max(0, n - shown));
+    // Row c spans [n-c-1, n-c]: showing channels first..first+shown-1 is a y range.
+    plot_->yAxis->setRange(n - firstRow_ - shown, n - firstRow_);
     const QSignalBlocker block(channelScroll_);
     channelScroll_->setRange(0, std::max(0, n - shown));
     channelScroll_->setPageStep(std::max(1, shown));
-    channelScroll_->setValue(firstLane_);
+    channelScroll_->setValue(firstRow_);
     channelScroll_->setVisible(n > shown);
 }
 
 void SignalView::setChannelsPerPage(int count) {
     perPage_ = std::max(0, count);
-    applyLaneRange();
+    applyRowRange();
     reloadTraces();
     rebuildOverlays();
 }
 
 void SignalView::setFirstChannel(int channel) {
-    if (channel == firstLane_) return;
-    firstLane_ = channel;
-    applyLaneRange();
+    if (channel == firstRow_) return;
+    firstRow_ = channel;
+    applyRowRange();
     reloadTraces();
     rebuildOverlays();
 }
@@ -256,16 +256,16 @@ bool SignalView::eventFilter(QObject* watched, QEvent* event) {
     }
     if (watched == plot_ && event->type() == QEvent::Wheel) {
         const int steps = static_cast<QWheelEvent*>(event)->angleDelta().y() / 120;
-        if (steps != 0) setFirstChannel(std::max(0, firstLane_ - steps * std::max(1, channelsShown() / 4)));
+        if (steps != 0) setFirstChannel(std::max(0, firstRow_ - steps * std::max(1, channelsShown() / 4)));
         return true;
     }
     return QWidget::eventFilter(watched, event);
 }
 
-int SignalView::laneAt(double y) const {
-    const int n = int(lanes_.size());
+int SignalView::channelAtY(double y) const {
+    const int n = int(rowChannels_.size());
     const int row = n - 1 - int(std::floor(y));
-    return (row >= 0 && row < n && y >= 0) ? lanes_[std::size_t(row)] : -1;
+    return (row >= 0 && row < n && y >= 0) ? rowChannels_[std::size_t(row)] : -1;
 }
 
 void SignalView::autoScale() {
@@ -286,7 +286,7 @@ void SignalView::autoScale() {
     }
     if (stds.empty()) return;
     std::nth_element(stds.begin(), stds.begin() + stds.size() / 2, stds.end());
-    setUnitsPerLane(niceNumber(6 * stds[stds.size() / 2]));
+    setUnitsPerRow(niceNumber(6 * stds[stds.size() / 2]));
 }
 
 void SignalView::setWindow(double startS, double lengthS) {
@@ -321,13 +321,13 @@ void SignalView::syncScrollBar() {
     scroll_->setValue(int(std::lround(start_ * kScrollUnitsPerSecond)));
 }
 
-void SignalView::setUnitsPerLane(double units) {
+void SignalView::setUnitsPerRow(double units) {
     if (!(units > 0)) return;
-    unitsPerLane_ = units;
+    unitsPerRow_ = units;
     const QString unit = rec_ && !signalList(*rec_).empty() ? displayUnit(QString::fromStdString(signalList(*rec_)[0].unit)) : QString();
     // Short, so that the filters beside it keep their room; the keys are in the tooltip.
     scaleLabel_->setText(tr("Scale: %1 %2/channel").arg(units, 0, 'g', 4).arg(unit));
-    scaleLabel_->setToolTip(tr("Amplitude per channel lane: + / − change it, right-click a channel for its own gain"));
+    scaleLabel_->setToolTip(tr("Amplitude per channel row: + / − change it, right-click a channel for its own gain"));
     reloadTraces();
 }
 
@@ -351,12 +351,12 @@ void SignalView::reloadTraces() {
     }
     const int columns = std::max(100, plot_->axisRect()->width());
     const auto& sigs = signalList(*rec_);
-    const int lastShown = firstLane_ + channelsShown();
+    const int lastShown = firstRow_ + channelsShown();
     for (int c = 0; c < int(sigs.size()) && c < plot_->graphCount(); ++c) {
         const auto& s = sigs[c];
         QVector<double> keys, values;
         const int row = rowOf(c);
-        if (s.rateHz > 0 && row >= firstLane_ && row < lastShown) {  // channels scrolled away or hidden are not read
+        if (s.rateHz > 0 && row >= firstRow_ && row < lastShown) {  // channels scrolled away or hidden are not read
             const long long first = std::clamp<long long>((long long)std::floor(start_ * s.rateHz), 0, s.samples);
             const long long last = std::clamp<long long>((long long)std::ceil((start_ + length_) * s.rateHz) + 1, 0, s.samples);
             // Filters settle over a margin read on each side of the window, then cut away.
@@ -378,8 +378,8 @@ void SignalView::reloadTraces() {
             for (float x : v) mean += x;
             if (!v.empty()) mean /= v.size();
             appendMinMaxEnvelope(v.data(), v.size(), first / s.rateHz, 1.0 / s.rateHz, columns, keys, values);
-            const double k = gains_[c] / unitsPerLane_, center = laneCenter(c);
-            // Clipped at two lanes either side: one wild channel (a trigger channel, a loose
+            const double k = gains_[c] / unitsPerRow_, center = rowCenter(c);
+            // Clipped at two rows either side: one wild channel (a trigger channel, a loose
             // electrode) must not paint over all the others.
             for (double& y : values) y = std::clamp(center + (y - mean) * k, center - 2.0, center + 2.0);
         }
@@ -406,7 +406,7 @@ void SignalView::updateExportTitle() {
     if (!rec_) return;
     const QString file = QString::fromStdString(rec_->path()).section('/', -1);
     const QString f = filterText();
-    plot_->setProperty(kExportTitleProperty, tr("%1 · %2 channels · %3–%4 s%5").arg(file).arg(lanes_.size())
+    plot_->setProperty(kExportTitleProperty, tr("%1 · %2 channels · %3–%4 s%5").arg(file).arg(rowChannels_.size())
                                                   .arg(start_, 0, 'f', 1).arg(start_ + length_, 0, 'f', 1)
                                                   .arg(f.isEmpty() ? QString() : " · " + f));
 }
@@ -452,11 +452,11 @@ void SignalView::rebuildOverlays() {
     for (auto* item : overlayItems_) plot_->removeItem(item);
     overlayItems_.clear();
     if (!rec_) return;
-    const double n = double(lanes_.size());
+    const double n = double(rowChannels_.size());
     auto addRect = [&](double s, double e, int channel, QColor fill, QPen pen) {
         auto* r = new QCPItemRect(plot_);
-        r->topLeft->setCoords(s, channel < 0 ? n : laneCenter(channel) + 0.5);
-        r->bottomRight->setCoords(e, channel < 0 ? 0 : laneCenter(channel) - 0.5);
+        r->topLeft->setCoords(s, channel < 0 ? n : rowCenter(channel) + 0.5);
+        r->bottomRight->setCoords(e, channel < 0 ? 0 : rowCenter(channel) - 0.5);
         r->setBrush(fill);
         r->setPen(pen);
         r->setSelectable(false);
@@ -520,7 +520,7 @@ void SignalView::rebuildOverlays() {
             auto* bar = addRect(a.onsetS, end, -1, QColor(255, 160, 0, 110), QPen(QColor(230, 120, 0), 1));
             bar->bottomRight->setCoords(end, visBottom);
             const double pixel = (visTop - visBottom) / std::max(1, plot_->axisRect()->height());
-            bar->topLeft->setCoords(a.onsetS, visBottom + 5 * pixel);  // 5 px, whatever the lane height
+            bar->topLeft->setCoords(a.onsetS, visBottom + 5 * pixel);  // 5 px, whatever the row height
         }
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(a.onsetS, 0);
@@ -547,7 +547,7 @@ void SignalView::rebuildOverlays() {
         fill.setAlpha(i == selected_ ? 80 : 45);
         addRect(r.startS, r.endS, r.channel, fill, QPen(c, i == selected_ ? 2.5 : 1.5));
         // A solid strip along the region's top edge: the tint alone vanishes under dense traces.
-        const double stripTop = std::min(visTop, r.channel < 0 ? n : laneCenter(r.channel) + 0.5);
+        const double stripTop = std::min(visTop, r.channel < 0 ? n : rowCenter(r.channel) + 0.5);
         auto* strip = addRect(std::max(r.startS, t0), std::min(r.endS, t1), r.channel, c, QPen(c, 1));
         strip->topLeft->setCoords(std::max(r.startS, t0), stripTop);
         strip->bottomRight->setCoords(std::min(r.endS, t1), stripTop - 4 * pixelY);
@@ -571,30 +571,30 @@ int SignalView::regionAt(double t, int channel) const {
 QPoint SignalView::plotPoint(double timeS, int channel) const {
     plot_->replot();  // make sure the axis rect has its final geometry
     return QPoint(int(std::lround(plot_->xAxis->coordToPixel(timeS))),
-                  int(std::lround(plot_->yAxis->coordToPixel(laneCenter(channel)))));
+                  int(std::lround(plot_->yAxis->coordToPixel(rowCenter(channel)))));
 }
 
 void SignalView::onPress(QMouseEvent* e) {
     if (!rec_ || e->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(e->pos())) return;
     const double t = plot_->xAxis->pixelToCoord(e->pos().x());
-    const int lane = laneAt(plot_->yAxis->pixelToCoord(e->pos().y()));
-    if (lane >= 0 && lane != currentChannel_) {
-        currentChannel_ = lane;
-        emit currentChannelChanged(lane);
+    const int channel = channelAtY(plot_->yAxis->pixelToCoord(e->pos().y()));
+    if (channel >= 0 && channel != currentChannel_) {
+        currentChannel_ = channel;
+        emit currentChannelChanged(channel);
     }
     pressPos_ = e->pos();
     dragAnchorS_ = dragNowS_ = t;
     dragMoved_ = false;
     // Marking never moves what is already there: a drag (Ctrl: one channel) always marks, even
     // inside a region; only Alt+drag inside a region moves it. A press inside selects it.
-    const int hit = regionAt(t, lane);
+    const int hit = regionAt(t, channel);
     const bool alt = e->modifiers() & Qt::AltModifier;
     if (hit >= 0 && alt) {
         drag_ = Drag::Move;
         dragRegion_ = hit;
     } else {
         drag_ = Drag::Mark;
-        dragChannel_ = (e->modifiers() & Qt::ControlModifier) ? lane : -1;
+        dragChannel_ = (e->modifiers() & Qt::ControlModifier) ? channel : -1;
     }
     selected_ = hit;
     if (hit >= 0) emit regionSelected(hit);
@@ -610,7 +610,7 @@ void SignalView::onMove(QMouseEvent* e) {
         rubber_ = new QCPItemRect(plot_);
         rubber_->setSelectable(false);
     }
-    const double n = double(lanes_.size());
+    const double n = double(rowChannels_.size());
     double s = std::min(dragAnchorS_, dragNowS_), en = std::max(dragAnchorS_, dragNowS_);
     int channel = dragChannel_;
     QColor c = regionColor(markKind());
@@ -621,8 +621,8 @@ void SignalView::onMove(QMouseEvent* e) {
         channel = r.channel;
         c = regionColor(r.kind);
     }
-    rubber_->topLeft->setCoords(s, channel < 0 ? n : laneCenter(channel) + 0.5);
-    rubber_->bottomRight->setCoords(en, channel < 0 ? 0 : laneCenter(channel) - 0.5);
+    rubber_->topLeft->setCoords(s, channel < 0 ? n : rowCenter(channel) + 0.5);
+    rubber_->bottomRight->setCoords(en, channel < 0 ? 0 : rowCenter(channel) - 0.5);
     rubber_->setPen(QPen(c, 1, Qt::DashLine));
     c.setAlpha(60);
     rubber_->setBrush(c);
@@ -658,7 +658,7 @@ void SignalView::onRelease(QMouseEvent* e) {
 
 void SignalView::onDoubleClick(QMouseEvent* e) {
     if (!rec_) return;
-    const int hit = regionAt(plot_->xAxis->pixelToCoord(e->pos().x()), laneAt(plot_->yAxis->pixelToCoord(e->pos().y())));
+    const int hit = regionAt(plot_->xAxis->pixelToCoord(e->pos().x()), channelAtY(plot_->yAxis->pixelToCoord(e->pos().y())));
     drag_ = Drag::None;
     if (hit >= 0) emit regionEditRequested(hit);
 }
@@ -673,8 +673,8 @@ void SignalView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_Home: setWindow(0, length_); break;
     case Qt::Key_End: setWindow(1e300, length_); break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: setUnitsPerLane(unitsPerLane_ / 1.5); break;
-    case Qt::Key_Minus: setUnitsPerLane(unitsPerLane_ * 1.5); break;
+    case Qt::Key_Equal: setUnitsPerRow(unitsPerRow_ / 1.5); break;
+    case Qt::Key_Minus: setUnitsPerRow(unitsPerRow_ * 1.5); break;
     case Qt::Key_Up: setWindow(start_, windowBox_->itemData(std::max(0, wi - 1)).toDouble()); break;
     case Qt::Key_Down: setWindow(start_, windowBox_->itemData(std::min(windowBox_->count() - 1, wi + 1)).toDouble()); break;
     case Qt::Key_Delete:

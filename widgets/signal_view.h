@@ -46,9 +46,9 @@ public:
     double windowLength() const { return length_; }
     void scrollBy(double fraction);  // of the window length
 
-    // Global amplitude: physical units per lane; per-channel gain multiplies it.
-    void setUnitsPerLane(double units);
-    double unitsPerLane() const { return unitsPerLane_; }
+    // Global amplitude: physical units per row; per-channel gain multiplies it.
+    void setUnitsPerRow(double units);
+    double unitsPerRow() const { return unitsPerRow_; }
     void setChannelGain(int channel, double gain);
     double channelGain(int channel) const;
 
@@ -56,12 +56,12 @@ public:
     // a 100-series UCR file stays readable. 0 = all.
     void setChannelsPerPage(int count);
     void setFirstChannel(int channel);
-    int firstChannel() const { return firstLane_; }
+    int firstChannel() const { return firstRow_; }
     int channelsShown() const;
 
     // Which channels are drawn, in this order (channel selection); empty = all.
     void setVisibleChannels(const std::vector<int>& channels);
-    const std::vector<int>& visibleChannels() const { return lanes_; }
+    const std::vector<int>& visibleChannels() const { return rowChannels_; }
 
     void setMarkKind(io::RegionKind kind);
     io::RegionKind markKind() const;
@@ -102,8 +102,8 @@ private:
     void reloadTraces();
     void rebuildOverlays();
     void syncScrollBar();
-    int laneAt(double y) const;              // channel index at plot y, -1 outside
-    double laneCenter(int channel) const;
+    int channelAtY(double y) const;              // channel index at plot y, -1 outside
+    double rowCenter(int channel) const;
     int regionAt(double t, int channel) const;
     void autoScale();
 
@@ -111,9 +111,9 @@ private:
     std::vector<io::Region> regions_;
     std::vector<double> gains_;
     io::FilterSettings filters_;
-    double start_ = 0, length_ = 10, unitsPerLane_ = 200;
+    double start_ = 0, length_ = 10, unitsPerRow_ = 200;
     int currentChannel_ = 0, selected_ = -1;
-    int firstLane_ = 0, perPage_ = 32;
+    int firstRow_ = 0, perPage_ = 32;
     struct Highlight { int channel = -1; double start = 0, end = 0; bool on = false; } highlight_;
 
     // Mouse drag state: new region (anchor) or moving region `dragRegion_`.
@@ -126,10 +126,10 @@ private:
     QCustomPlot* plot_ = nullptr;
     QScrollBar* scroll_ = nullptr;
     QScrollBar* channelScroll_ = nullptr;
-    void applyLaneRange();
-    void rebuildLaneLabels();
+    void applyRowRange();
+    void rebuildRowLabels();
     int rowOf(int channel) const;  // row of a visible channel from the top, -1 when hidden
-    std::vector<int> lanes_;       // the channel drawn in each row
+    std::vector<int> rowChannels_;       // the channel drawn in each row
     QComboBox* windowBox_ = nullptr;
     QComboBox* kindBox_ = nullptr;
     QLabel* scaleLabel_ = nullptr;

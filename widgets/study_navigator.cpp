@@ -71,17 +71,17 @@ double StudyNavigator::spanS() const {
     return end > 0 ? end : 1;
 }
 
-QRect StudyNavigator::lane() const {
+QRect StudyNavigator::recordingBand() const {
     return QRect(kMargin, kTextRow + 4, std::max(1, width() - 2 * kMargin), std::max(8, height() - kTextRow - kAxisRow - 8));
 }
 
 int StudyNavigator::xAt(double offsetS) const {
-    const QRect l = lane();
+    const QRect l = recordingBand();
     return l.left() + int(std::lround(offsetS / spanS() * l.width()));
 }
 
 double StudyNavigator::offsetAt(int x) const {
-    const QRect l = lane();
+    const QRect l = recordingBand();
     return double(x - l.left()) / l.width() * spanS();
 }
 
@@ -92,7 +92,7 @@ int StudyNavigator::xOf(int recording, double seconds) const {
 
 std::pair<int, double> StudyNavigator::placeAt(int x) const {
     if (!study_) return {-1, 0};
-    const QRect l = lane();
+    const QRect l = recordingBand();
     if (x < l.left() - kMinBar || x > l.right() + kMinBar) return {-1, 0};
     const double t = offsetAt(x);
     const auto& recs = study_->recordings();
@@ -117,7 +117,7 @@ void StudyNavigator::paintEvent(QPaintEvent*) {
         return;
     }
     const auto& recs = study_->recordings();
-    const QRect l = lane();
+    const QRect l = recordingBand();
     // Summary line.
     p.setPen(palette().color(QPalette::Text));
     double recorded = 0;

@@ -60,7 +60,7 @@ private:
     double spanS() const;                // time line length, seconds (study start .. last end)
     double offsetAt(int x) const;        // study seconds at widget x
     int xAt(double offsetS) const;
-    QRect lane() const;                  // the band in which recordings are drawn
+    QRect recordingBand() const;         // the band in which recordings are drawn
 
     std::shared_ptr<const io::Study> study_;
     std::vector<SeizureMark> seizures_;

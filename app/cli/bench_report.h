@@ -1,5 +1,5 @@
-// How `warplab-cli bench` (cmd_bench.cpp) and the GPU machine's warplab-gpu-bench print a
-// benchmark: one aligned table on stdout and the same rows as JSON.
+// How `warplab-cli bench` and its subcommands (cmd_bench*.cpp) print a benchmark: one aligned
+// table on stdout and the same rows as JSON.
 #pragma once
 #include <cstdio>
 #include <ostream>

@@ -186,7 +186,7 @@ void addBenchGpuCommand(CLI::App& bench) {
     cmd->add_option("--engine-stride", o->engineStride,
                     "engine path: series are windows of one channel at this stride; 0 = independent")
         ->capture_default_str();
-    cmd->add_option("--lanes", o->tileStreams, "engine path: tiles in flight on the GPU (tile streams), one row each")
+    cmd->add_option("--tile-streams", o->tileStreams, "engine path: tiles in flight on the GPU (tile streams), one row each")
         ->delimiter(',')
         ->capture_default_str();
     cmd->callback([o] { runGpuBenchCommand(*o); });

@@ -41,7 +41,7 @@ void addSearchModeOptions(CLI::App& cmd, SearchModeFlags& o) {
     cmd.add_option("--precision", o.precision,
                    "subsequence mode on a GPU: fp32, or half2 (ends chosen on a half-precision row, every reported "
                    "match rescored in fp32; measured on an H100: 8 of 160 top-5 ends differ from fp32's for "
-                   "128-sample queries, 3 of 80 for ECG200, 19 of 40 for 2000-sample queries; docs/PERFORMANCE.md)")
+                   "128-sample queries, 3 of 80 for ECG200, 19 of 40 for 2000-sample queries; docs/SEARCH.md)")
         ->check(CLI::IsMember({"fp32", "half2"}))
         ->capture_default_str();
 }

@@ -164,10 +164,10 @@ figures_step() {
       fig --metric cdtw --band 1000 --kernels cuda.tiled --lengths 1000000 --pairs 1 --repeats 3
       fig --metric dtw --kernels cuda.antidiagonal --lengths 100000 --pairs 1 --repeats 1 ;;
     streams)  # the engine path end to end, 3 tiles in flight against 1
-      fig --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 1024 --engine-rows 415 --engine-cols 65536 --lanes 3,1 --repeats 3 --cpu
-      fig --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 128 --engine-rows 1024 --engine-cols 65536 --engine-stride 32 --lanes 3,1 --repeats 3
-      fig --metric dtw --kernels cuda.shuffle --lengths 1024 --engine-rows 1024 --engine-cols 0 --engine-stride 0 --lanes 3,1 --repeats 3 --cpu
-      fig --metric dtw --kernels cuda.shuffle --lengths 256 --engine-rows 4096 --engine-cols 0 --engine-stride 0 --lanes 3,1 --repeats 3 ;;
+      fig --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 1024 --engine-rows 415 --engine-cols 65536 --tile-streams 3,1 --repeats 3 --cpu
+      fig --metric cdtw --band 16 --kernels cuda.band_dpx --lengths 128 --engine-rows 1024 --engine-cols 65536 --engine-stride 32 --tile-streams 3,1 --repeats 3
+      fig --metric dtw --kernels cuda.shuffle --lengths 1024 --engine-rows 1024 --engine-cols 0 --engine-stride 0 --tile-streams 3,1 --repeats 3 --cpu
+      fig --metric dtw --kernels cuda.shuffle --lengths 256 --engine-rows 4096 --engine-cols 0 --engine-stride 0 --tile-streams 3,1 --repeats 3 ;;
     new)  # the band cdtw and TWED kernels
       fig --metric cdtw --band 16 --kernels cuda.band,cuda.band_dpx,cuda.shuffle --lengths 128,1024 --pairs 1048576 --cpu --engine
       fig --metric cdtw --band 1 --kernels cuda.band,cuda.band_dpx --lengths 1024 --pairs 1048576

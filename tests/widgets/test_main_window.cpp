@@ -131,9 +131,9 @@ void TestMainWindow::keyboardNavigation() {
     QCOMPARE(sv->windowStart(), 0.0);
     QTest::keyClick(sv, Qt::Key_Right);
     QCOMPARE(sv->windowStart(), sv->windowLength() / 4);
-    const double before = sv->unitsPerLane();
+    const double before = sv->unitsPerRow();
     QTest::keyClick(sv, Qt::Key_Plus);
-    QVERIFY(sv->unitsPerLane() < before);
+    QVERIFY(sv->unitsPerRow() < before);
     QTest::keyClick(sv, Qt::Key_Down);  // longer window
     QVERIFY(sv->windowLength() > 10.0);
 }

@@ -360,12 +360,12 @@ private Q_SLOTS:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_S);
         QCOMPARE(sv->markKind(), io::RegionKind::Seizure);
         // Typed text in a dialog stays there: "-" in the montage text does not change the scale.
-        const double scale = sv->unitsPerLane();
+        const double scale = sv->unitsPerRow();
         answerNextDialog({}, "-T7");
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(sv));
         QCOMPARE(g_answered, 2);  // Ctrl+Shift+M opened the montage dialog
-        QCOMPARE(sv->unitsPerLane(), scale);
+        QCOMPARE(sv->unitsPerRow(), scale);
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_R);
         QCOMPARE(sv->markKind(), io::RegionKind::Reference);
     }

@@ -23,26 +23,14 @@ struct PyRecording {
     std::shared_ptr<io::Recording> rec;
 
     int signal(const py::handle& channel) const {
-        if (py::isinstance<py::int_>(channel)) {
-            const int i = channel.cast<int>();
-            if (i < 0 || std::size_t(i) >= rec->signals().size())
-                throw io::IoError(rec->path(), "channel", "no channel with index " + std::to_string(i) + " (" +
-                                                              std::to_string(rec->signals().size()) + " channels)");
-            return i;
-        }
-        const std::string name = channel.cast<std::string>();
-        const int s = rec->findSignal(name);
-        if (s < 0) throw io::IoError(rec->path(), "channel", "no channel \"" + name + "\"");
-        return s;
+        return indexOrName(channel, rec->signals().size(), [&](const std::string& n) { return rec->findSignal(n); },
+                           rec->path(), "channel", "channels", "no channel");
     }
 
     py::array_t<float> read(const py::handle& channel, long long start, const py::handle& stopObj) const {
         const int s = signal(channel);
         const long long samples = rec->signals()[std::size_t(s)].samples;
-        const long long stop = stopObj.is_none() ? samples : stopObj.cast<long long>();
-        if (start < 0 || stop < start || stop > samples)
-            throw io::IoError(rec->path(), "read", "samples " + std::to_string(start) + ":" + std::to_string(stop) +
-                                                       " are not inside the channel's 0:" + std::to_string(samples));
+        const long long stop = readStop(start, stopObj, samples, rec->path());
         std::vector<float> v;
         {
             py::gil_scoped_release release;
@@ -66,19 +54,14 @@ PyRecording openRecording(const std::string& path) {
 
 py::array rankingArray(const compute::PatternRanking& ranking, int top) {
     const std::size_t n = top > 0 ? std::min<std::size_t>(std::size_t(top), ranking.ranked.size()) : ranking.ranked.size();
-    py::list names, formats;
-    for (const char* s : {"rank", "quality", "pattern_index", "start_seconds"}) names.append(s);
-    for (const char* f : {"<i8", "<f8", "<i8", "<f8"}) formats.append(f);
-    py::dict spec;
-    spec["names"] = names;
-    spec["formats"] = formats;
-    py::array out(py::dtype::from_args(spec), std::vector<py::ssize_t>{py::ssize_t(n)});
+    py::array out = recordArray({{"rank", "<i8"}, {"quality", "<f8"}, {"pattern_index", "<i8"}, {"start_seconds", "<f8"}}, n);
     struct Row {
         long long rank;
         double quality;
         long long index;
         double startS;
     };
+    static_assert(sizeof(Row) == 32);
     auto* rows = static_cast<Row*>(out.mutable_data());
     for (std::size_t k = 0; k < n; ++k) {
         const auto& p = ranking.ranked[k];
@@ -167,18 +150,8 @@ void bindRecording(py::module_& m) {
         .def_property_readonly("format", [](const PyRecording& r) { return std::string(io::formatName(r.rec->format())); })
         .def_property_readonly("start", [](const PyRecording& r) { return r.rec->startIso(); })
         .def_property_readonly("duration", [](const PyRecording& r) { return r.rec->durationS(); })
-        .def_property_readonly("channels",
-                               [](const PyRecording& r) {
-                                   std::vector<std::string> out;
-                                   for (const auto& s : r.rec->signals()) out.push_back(s.displayName);
-                                   return out;
-                               })
-        .def_property_readonly("rates",
-                               [](const PyRecording& r) {
-                                   std::vector<double> out;
-                                   for (const auto& s : r.rec->signals()) out.push_back(s.rateHz);
-                                   return out;
-                               })
+        .def_property_readonly("channels", [](const PyRecording& r) { return pluck(r.rec->signals(), [](const auto& s) { return s.displayName; }); })
+        .def_property_readonly("rates", [](const PyRecording& r) { return pluck(r.rec->signals(), [](const auto& s) { return s.rateHz; }); })
         .def_property_readonly("signals",
                                [](const PyRecording& r) {
                                    py::list out;

@@ -62,13 +62,7 @@ py::array search(const py::handle& queryObj, const py::handle& referenceObj, int
         matches = window ? compute::Engine::windowSearch(query, reference, params, run, scope)
                          : compute::Engine::search(query, reference, params, run, scope);
     }, progress);
-    py::list names, formats;
-    for (const char* n : {"rank", "cost", "start", "end"}) names.append(n);
-    for (const char* f : {"<i8", "<f8", "<i8", "<i8"}) formats.append(f);
-    py::dict spec;
-    spec["names"] = names;
-    spec["formats"] = formats;
-    py::array out(py::dtype::from_args(spec), std::vector<py::ssize_t>{py::ssize_t(matches.size())});
+    py::array out = recordArray({{"rank", "<i8"}, {"cost", "<f8"}, {"start", "<i8"}, {"end", "<i8"}}, matches.size());
     struct Row {
         long long rank;
         double cost;

@@ -22,45 +22,20 @@ struct PyStudy {
     std::shared_ptr<io::Study> study;
 
     int recording(const py::handle& r) const {
-        if (py::isinstance<py::int_>(r)) {
-            const int i = r.cast<int>();
-            if (i < 0 || std::size_t(i) >= study->recordings().size())
-                throw io::IoError(study->sourcePath(), "recording",
-                                  "no recording with index " + std::to_string(i) + " (" +
-                                      std::to_string(study->recordings().size()) + " recordings)");
-            return i;
-        }
-        const std::string name = r.cast<std::string>();
-        const int i = study->findRecording(name);
-        if (i < 0) throw io::IoError(study->sourcePath(), "recording", "the study has no recording \"" + name + "\"");
-        return i;
+        return indexOrName(r, study->recordings().size(), [&](const std::string& n) { return study->findRecording(n); },
+                           study->sourcePath(), "recording", "recordings", "the study has no recording");
     }
 
     int channel(const py::handle& c) const {
-        if (py::isinstance<py::int_>(c)) {
-            const int i = c.cast<int>();
-            if (i < 0 || std::size_t(i) >= study->channels().size())
-                throw io::IoError(study->sourcePath(), "channel",
-                                  "no channel with index " + std::to_string(i) + " (" +
-                                      std::to_string(study->channels().size()) + " channels)");
-            return i;
-        }
-        const std::string name = c.cast<std::string>();
-        const int i = study->findChannel(name);
-        if (i < 0)
-            throw io::IoError(study->sourcePath(), "channel", "no recording of the study has a channel \"" + name + "\"");
-        return i;
+        return indexOrName(c, study->channels().size(), [&](const std::string& n) { return study->findChannel(n); },
+                           study->sourcePath(), "channel", "channels", "no recording of the study has a channel");
     }
 
     py::array_t<float> read(const py::handle& rec, const py::handle& chan, long long start,
                             const py::handle& stopObj) const {
         const int r = recording(rec), c = channel(chan);
         const long long samples = study->sampleCount(r, c);
-        const long long stop = stopObj.is_none() ? samples : stopObj.cast<long long>();
-        if (start < 0 || stop < start || stop > samples)
-            throw io::IoError(study->recordings()[std::size_t(r)].path, "read",
-                              "samples " + std::to_string(start) + ":" + std::to_string(stop) +
-                                  " are not inside the channel's 0:" + std::to_string(samples));
+        const long long stop = readStop(start, stopObj, samples, study->recordings()[std::size_t(r)].path);
         py::array_t<float> out(py::ssize_t(stop - start));
         float* dst = out.mutable_data();
         {
@@ -198,18 +173,8 @@ void bindStudy(py::module_& m) {
                                    }
                                    return out;
                                })
-        .def_property_readonly("channels",
-                               [](const PyStudy& s) {
-                                   std::vector<std::string> out;
-                                   for (const auto& c : s.study->channels()) out.push_back(c.name);
-                                   return out;
-                               })
-        .def_property_readonly("rates",
-                               [](const PyStudy& s) {
-                                   std::vector<double> out;
-                                   for (const auto& c : s.study->channels()) out.push_back(c.rateHz);
-                                   return out;
-                               })
+        .def_property_readonly("channels", [](const PyStudy& s) { return pluck(s.study->channels(), [](const auto& c) { return c.name; }); })
+        .def_property_readonly("rates", [](const PyStudy& s) { return pluck(s.study->channels(), [](const auto& c) { return c.rateHz; }); })
         .def_property_readonly("seizures",
                                [](const PyStudy& s) {
                                    py::list out;

@@ -245,6 +245,44 @@ void runJob(compute::RunOptions& options, bool watch, const std::function<void()
     if (reporting) progress(1.0);
 }
 
+int indexOrName(const py::handle& which, std::size_t count, const std::function<int(const std::string&)>& find,
+                const std::string& path, const std::string& field, const std::string& plural,
+                const std::string& noSuchName) {
+    if (py::isinstance<py::int_>(which)) {
+        const int i = which.cast<int>();
+        if (i < 0 || std::size_t(i) >= count)
+            throw io::IoError(path, field, "no " + field + " with index " + std::to_string(i) + " (" +
+                                               std::to_string(count) + " " + plural + ")");
+        return i;
+    }
+    const std::string name = which.cast<std::string>();
+    const int i = find(name);
+    if (i < 0) throw io::IoError(path, field, noSuchName + " \"" + name + "\"");
+    return i;
+}
+
+long long readStop(long long start, const py::handle& stopObj, long long samples, const std::string& path) {
+    const long long stop = stopObj.is_none() ? samples : stopObj.cast<long long>();
+    if (start < 0 || stop < start || stop > samples)
+        throw io::IoError(path, "read", "samples " + std::to_string(start) + ":" + std::to_string(stop) +
+                                            " are not inside the channel's 0:" + std::to_string(samples));
+    return stop;
+}
+
+py::array recordArray(std::initializer_list<std::pair<const char*, const char*>> fields, std::size_t rows) {
+    py::list names, formats;
+    for (const auto& [name, format] : fields) {
+        names.append(name);
+        formats.append(format);
+    }
+    py::dict spec;
+    spec["names"] = names;
+    spec["formats"] = formats;
+    py::array out(py::dtype::from_args(spec), std::vector<py::ssize_t>{py::ssize_t(rows)});
+    if (rows) std::memset(out.mutable_data(), 0, std::size_t(out.nbytes()));
+    return out;
+}
+
 void requireExistingFile(const std::string& path, const std::string& field) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {

@@ -3,7 +3,10 @@
 // released and Ctrl-C watched, and the engine's errors as Python exceptions.
 #pragma once
 #include <functional>
+#include <initializer_list>
+#include <utility>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <pybind11/numpy.h>
@@ -43,6 +46,26 @@ compute::RunOptions toRunOptions(const std::string& backend, const std::string& 
 // exception it raises cancels the job and is raised here.
 void runJob(compute::RunOptions& options, bool watch, const std::function<void()>& work,
             const py::handle& progress = py::none());
+
+// A NumPy record array of `rows` rows with these (name, format) fields, e.g. {"rank", "<i8"},
+// zero-filled; the caller writes each row through mutable_data() as a struct of the same layout.
+py::array recordArray(std::initializer_list<std::pair<const char*, const char*>> fields, std::size_t rows);
+
+// The index `which` names among `count` things of `path`: an int in 0..count-1, or a name that
+// `find` resolves (-1: none). Throws IoError naming `field` ("channel") and what is missing.
+int indexOrName(const py::handle& which, std::size_t count, const std::function<int(const std::string&)>& find,
+                const std::string& path, const std::string& field, const std::string& plural,
+                const std::string& noSuchName);
+// `stop` (None: the end) of a read of [start, stop) from `samples`; IoError naming `path` outside them.
+long long readStop(long long start, const py::handle& stop, long long samples, const std::string& path);
+
+// One field of each item, as a Python property returns it (channels' names, their rates).
+template <typename Items, typename Field>
+auto pluck(const Items& items, Field field) {
+    std::vector<std::decay_t<decltype(field(*std::begin(items)))>> out;
+    for (const auto& item : items) out.push_back(field(item));
+    return out;
+}
 
 // Registers warplab.DeviceError and the translation of EngineError / IoError.
 void registerErrors(py::module_& m);

@@ -48,7 +48,7 @@ double relErr(double got, double ref) {
 }  // namespace
 
 BenchRow runEngineMatrixBench(const std::string& kernelName, const Params& params, const EngineMatrixShape& shape,
-                              int lanes, int repeats, std::uint64_t seed) {
+                              int tileStreams, int repeats, std::uint64_t seed) {
     Kernel* kernel = KernelRegistry::instance().find(kernelName);
     if (!kernel) throw EngineError(K::BadParameter, "kernels", "no kernel named '" + kernelName + "'");
     if (shape.rows == 0 || shape.length == 0 || (shape.cols == 0 && shape.rows < 2))
@@ -60,7 +60,7 @@ BenchRow runEngineMatrixBench(const std::string& kernelName, const Params& param
     row.metric = std::string(metricName(params.metric));
     row.length = shape.length;
     row.band = params.metric == Metric::Cdtw ? params.band : 0;
-    row.kernel = kernelName + (cpu ? "@engine" : "@engine-lanes" + std::to_string(lanes));
+    row.kernel = kernelName + (cpu ? "@engine" : "@engine-tile-streams" + std::to_string(tileStreams));
     if (std::string why = kernel->unavailableReason(); !why.empty()) {
         row.note = why;
         return row;
@@ -91,10 +91,10 @@ BenchRow runEngineMatrixBench(const std::string& kernelName, const Params& param
     RunOptions o;
     o.kernel = kernelName;
     const int before = tileStreamLimit();
-    setTileStreamLimit(lanes);
+    setTileStreamLimit(tileStreams);
     std::vector<double> times;
     try {
-        for (int rep = cpu ? 0 : -1; rep < repeats; ++rep) {  // rep -1: warm-up (lanes' buffers)
+        for (int rep = cpu ? 0 : -1; rep < repeats; ++rep) {  // rep -1: warm-up (the tile streams' buffers)
             const auto t0 = std::chrono::steady_clock::now();
             Engine::distanceMatrixStreamed(rows, targets, params, o, sink);
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -122,7 +122,7 @@ BenchRow runEngineMatrixBench(const std::string& kernelName, const Params& param
                std::string(symmetric ? "all pairs of " + std::to_string(nRows)
                                      : std::to_string(nRows) + " x " + std::to_string(width)) +
                (shape.stride ? ", windows of one channel at stride " + std::to_string(shape.stride) : "") +
-               (cpu ? ", all cores, one run on a subset" : ", " + std::to_string(lanes) + " lane(s), median of " + std::to_string(times.size())) +
+               (cpu ? ", all cores, one run on a subset" : ", " + std::to_string(tileStreams) + " tile stream(s), median of " + std::to_string(times.size())) +
                "; error on 64 sampled cells";
     return row;
 }

@@ -1,7 +1,7 @@
 // A distance matrix through the engine on a GPU kernel, timed end to end (packing, transfers,
 // kernels, downloads, the sink): what a caller of Engine::distanceMatrixStreamed gets, e.g. the
 // seizure-pattern workload (patterns x epochs cut from one channel). Rows for the runner's
-// lanes (tile_streams.h) and for one lane, so the overlap can be compared on one binary.
+// tile streams (tile_streams.h) and for one, so the overlap can be compared on one binary.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,10 +19,10 @@ struct EngineMatrixShape {
     std::size_t stride = 256;
 };
 
-// `kernel` through the engine, `lanes` tiles in flight (1..kMaxTileStreams), median wall time of
+// `kernel` through the engine, `tileStreams` tiles in flight (1..kMaxTileStreams), median wall time of
 // `repeats` runs after one warm-up; error on 64 sampled cells against the reference. A CPU
 // kernel (backend Cpu) runs on all cores on a column subset of about 5e9 cells.
 BenchRow runEngineMatrixBench(const std::string& kernel, const Params& params, const EngineMatrixShape& shape,
-                              int lanes, int repeats, std::uint64_t seed);
+                              int tileStreams, int repeats, std::uint64_t seed);
 
 }  // namespace warplab::compute::gpu

@@ -25,7 +25,7 @@ constexpr int kMaxTileStreams = 3;
 // Devices one pool serves, each with its own kMaxTileStreams tile streams (device_set.h).
 constexpr int kMaxDevices = 16;
 
-// How many tile streams a runner uses (1..kMaxTileStreams): the benchmark's --lanes 1 gives
+// How many tile streams a runner uses (1..kMaxTileStreams): the benchmark's --tile-streams 1 gives
 // the serial path for comparison. Read when a tile starts.
 void setTileStreamLimit(int streams);
 int tileStreamLimit();
