@@ -18,3 +18,19 @@ def test_every_public_function_has_a_docstring():
     for name in warplab.__all__:
         obj = getattr(warplab, name)
         assert inspect.getdoc(obj), name
+
+
+def test_distance_is_the_compiled_call_with_its_keywords():
+    # The per-pair hot path has no Python frame; its keywords, defaults and docstring are the
+    # compiled function's own, and keep the documented signature.
+    assert warplab.distance is warplab._warplab.distance
+    doc = warplab.distance.__doc__
+    assert "band" in doc and "kernel : str, optional" in doc
+    assert "metric: str = 'dtw'" in doc and "kernel: Optional[str] = None" in doc
+    x = [0.0, 1.0, 2.0]
+    y = [0.0, 2.0]
+    assert warplab.distance(x, y) == warplab.distance(x, y, "dtw", band=0, kernel=None, backend="auto")
+    assert warplab.distance(x, y, "cdtw", band=1) == warplab.distance(a=x, b=y, metric="cdtw", band=1)
+    import pytest
+    with pytest.raises(TypeError):
+        warplab.distance(x, y, "cdtw", 1)  # band is keyword-only, as in the stub

@@ -19,7 +19,7 @@ std::vector<compute::ExcludedSpan> toExcluded(const py::handle& exclude, long lo
     std::vector<compute::ExcludedSpan> out;
     if (tolerance < 0) throw py::value_error("exclusion_tolerance: must be >= 0 samples");
     if (exclude.is_none()) return out;
-    auto pair = [](const py::handle& h, const std::string& field) {
+    auto pair = [tolerance](const py::handle& h, const std::string& field) {
         const auto seq = h.cast<py::sequence>();
         if (seq.size() != 2) throw py::value_error(field + ": give (first, last), inclusive");
         const long long first = seq[0].cast<long long>(), last = seq[1].cast<long long>();

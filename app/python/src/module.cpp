@@ -1,5 +1,6 @@
-// The compiled half of the warplab package (_warplab). Every function here takes its arguments
-// positionally from warplab/__init__.py, which holds the keyword defaults and the docstrings.
+// The compiled half of the warplab package (_warplab). Its functions take their arguments
+// positionally from warplab/__init__.py, which holds the keyword defaults and the docstrings;
+// distance(), the per-pair hot path, is exported as it is, keywords and docstring included.
 #include "py_common.h"
 
 PYBIND11_MODULE(_warplab, m) {

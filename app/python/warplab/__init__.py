@@ -84,39 +84,9 @@ def _progress(progress, label):
 
 
 
-def distance(a, b, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq", znorm=False,
-             sqrt=False, backend="auto", kernel=None):
-    """Distance between two series.
-
-    Parameters
-    ----------
-    a, b : array_like, float32 or float64
-        1-D (samples) or 2-D (samples x channels).
-    metric : {"euclidean", "dtw", "cdtw", "sdtw", "softdtw", "twed"}
-    band : int
-        Sakoe-Chiba half-width w for ``cdtw``.
-    gamma : float
-        soft-DTW smoothing (> 0).
-    nu, lam : float
-        TWED stiffness and edit penalty.
-    cost : {"sq", "abs"}
-        Local cost (a-b)^2 or |a-b|.
-    znorm : bool
-        z-normalise each series (per channel) first.
-    sqrt : bool
-        Return the square root of the accumulated cost.
-    backend : {"auto", "cpu", "cuda", "hip"}
-    kernel : str, optional
-        A kernel of :func:`kernels` ("cpu.simd", "cuda.shuffle", ...). Without a kernel (and
-        backend auto or cpu) the scalar reference computes the pair, as ``warplab-cli align``;
-        with one, the pair is a 1 x 1 matrix on that kernel, as ``warplab-cli dm --kernel``.
-
-    Returns
-    -------
-    float
-    """
-    return _warplab.distance(a, b, metric, int(band), float(gamma), float(nu), float(lam), cost,
-                             bool(znorm), bool(sqrt), backend, kernel or "")
+# The compiled function itself, with its keywords, defaults and docstring: no Python frame on the
+# per-pair hot path.
+distance = _warplab.distance
 
 
 def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq",
