@@ -6,15 +6,23 @@
 # A screenshot is saved after each step into OUT_DIR (outside the tree), for a person to look
 # at. Not a CI test: it checks nothing by itself.
 #
-#   scripts/walkthrough.sh OUT_DIR [BUILD_DIR] [STUDY_DIR]
+#   scripts/walkthrough.sh [--wm WINDOW_MANAGER] OUT_DIR [BUILD_DIR] [STUDY_DIR]
 #
+# --wm starts that window manager (e.g. openbox) on the Xvfb screen before the application, so
+# that focus after dialogs is checked as a desktop hands it out; without it no window manager
+# runs and Qt manages focus itself. Positions below are read from the window's geometry either way.
 # BUILD_DIR defaults to build/ (app/gui/warplab inside); STUDY_DIR to tests/data/chbmit when it
 # exists, else ../shared/data/chbmit. Needs Xvfb, xdotool and ImageMagick's import
 # (scripts/setup-debian.sh installs them). Settings go to a fresh folder, so that the user's
 # layout and recent files are neither used nor changed.
 set -euo pipefail
 
-out=${1:?usage: walkthrough.sh OUT_DIR [BUILD_DIR] [STUDY_DIR]}
+wm=
+if [[ ${1:-} == --wm ]]; then
+  wm=${2:?usage: walkthrough.sh [--wm WINDOW_MANAGER] OUT_DIR [BUILD_DIR] [STUDY_DIR]}
+  shift 2
+fi
+out=${1:?usage: walkthrough.sh [--wm WINDOW_MANAGER] OUT_DIR [BUILD_DIR] [STUDY_DIR]}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-$here/build}
 study=${3:-}
@@ -22,7 +30,7 @@ if [[ -z $study ]]; then
   if [[ -d $here/tests/data/chbmit ]]; then study=$here/tests/data/chbmit; else study=$here/../shared/data/chbmit; fi
 fi
 app=$build/app/gui/warplab
-for tool in Xvfb xdotool import; do
+for tool in Xvfb xdotool xwininfo import $wm; do
   command -v "$tool" >/dev/null || { echo "walkthrough: $tool is missing (scripts/setup-debian.sh installs it)" >&2; exit 2; }
 done
 [[ -x $app ]] || { echo "walkthrough: $app not built (cmake --build $build --target warplab)" >&2; exit 2; }
@@ -37,11 +45,17 @@ xvfb=$!
 export DISPLAY=$display XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache QT_QPA_PLATFORM=xcb
 cleanup() {
   [[ -n ${warplab:-} ]] && kill "$warplab" 2>/dev/null || true
+  [[ -n ${wmpid:-} ]] && kill "$wmpid" 2>/dev/null || true
   kill "$xvfb" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 sleep 1
+if [[ -n $wm ]]; then
+  "$wm" >"$work/wm.log" 2>&1 &
+  wmpid=$!
+  sleep 1.5
+fi
 
 step=0
 shot() {  # shot NAME: a screenshot of the whole screen after a short settle
@@ -77,11 +91,17 @@ wait_jobs() { sleep "${1:-3}"; }
 # click_in_dialog TITLE DX DY: clicks DX, DY pixels left of and above the bottom-right corner
 # of the window titled TITLE (a dialog's OK button, where Return would go to a text field).
 click_in_dialog() {
-  local id X Y WIDTH HEIGHT
+  local id x y w h
   id=$(xdotool search --sync --onlyvisible --name "^$1\$" | tail -1)
-  eval "$(xdotool getwindowgeometry --shell "$id")"
-  xdotool mousemove $((X + WIDTH - $2)) $((Y + HEIGHT - $3)) click 1
+  read -r x y w h < <(client_area "$id")
+  xdotool mousemove $((x + w - $2)) $((y + h - $3)) click 1
   sleep 0.8
+}
+# client_area ID: "X Y WIDTH HEIGHT" of a window's own area on the screen (xwininfo: under a
+# window manager xdotool's geometry of a reparented window is off by its frame).
+client_area() {
+  xwininfo -id "$1" | awk '/Absolute upper-left X/ {x=$NF} /Absolute upper-left Y/ {y=$NF}
+                           /^ *Width:/ {w=$NF} /^ *Height:/ {h=$NF} END {print x, y, w, h}'
 }
 
 # 1. First start: the bundled sample.
@@ -92,14 +112,23 @@ shot open-sample
 
 # The traces at the default layout of a 1280 x 800 screen (the window fills it, no window
 # manager): t = 0 s at x = 350, 10 s at x = 1262; row 2 (F7-T7) at y = 156, rows 26 px apart.
-tx() { echo $((350 + ($1 * 912) / 100)); }  # x of a time in tenths of a second (0-100)
-f7t7=156
+# Under a window manager the window sits below its title bar: positions are taken from the
+# top-left corner of its client area (X, Y), 0, 0 without one.
+X=0 Y=0
+if [[ -n $wm ]]; then
+  id=$(xdotool search --sync --onlyvisible --class warplab | tail -1)
+  xdotool windowactivate --sync "$id" 2>/dev/null || true
+  read -r X Y W H < <(client_area "$id")
+  echo "walkthrough: window at $X,$Y, ${W}x$H under $wm"
+fi
+tx() { echo $((X + 350 + ($1 * 912) / 100)); }  # x of a time in tenths of a second (0-100)
+f7t7=$((Y + 156))
 
 # 2. Mark a seizure over all channels (S, drag; 7.5 s, longer than one 4 s pattern epoch),
 # 3. a one-channel query on F7-T7 inside it (Q, Ctrl+drag: it must not move the seizure),
 # 4. a reference on F7-T7 after it (R, Ctrl+drag).
 key s
-drag "$(tx 5)" 400 "$(tx 80)" 400
+drag "$(tx 5)" $((Y + 400)) "$(tx 80)" $((Y + 400))
 shot mark-seizure
 key q
 drag "$(tx 38)" $f7t7 "$(tx 52)" $f7t7 ctrl

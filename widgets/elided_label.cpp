@@ -17,6 +17,11 @@ void ElidedLabel::setFullText(const QString& text) {
     refit();
 }
 
+void ElidedLabel::setBaseToolTip(const QString& text) {
+    base_ = text;
+    refit();
+}
+
 QSize ElidedLabel::minimumSizeHint() const { return {20, QLabel::minimumSizeHint().height()}; }
 
 QSize ElidedLabel::sizeHint() const {
@@ -34,7 +39,8 @@ void ElidedLabel::refit() {
     shown_ = fontMetrics().elidedText(full_, Qt::ElideRight, room);
     if (full_.isEmpty()) shown_.clear();
     setText(shown_);
-    setToolTip(shown_ == full_ ? QString() : full_);
+    if (!base_.isEmpty()) setToolTip(full_.isEmpty() ? base_ : full_ + "\n" + base_);
+    else setToolTip(shown_ == full_ ? QString() : full_);
 }
 
 }  // namespace warplab::widgets

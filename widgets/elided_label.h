@@ -11,6 +11,8 @@ class ElidedLabel : public QLabel {
 public:
     explicit ElidedLabel(QWidget* parent = nullptr);
     void setFullText(const QString& text);
+    // A tooltip that always shows, under the whole text (the label says what it is for).
+    void setBaseToolTip(const QString& text);
     QString fullText() const { return full_; }
     bool isElided() const { return shown_ != full_; }
     QSize minimumSizeHint() const override;
@@ -21,7 +23,7 @@ protected:
 
 private:
     void refit();
-    QString full_, shown_;
+    QString full_, shown_, base_;
 };
 
 }  // namespace warplab::widgets

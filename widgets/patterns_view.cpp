@@ -14,9 +14,12 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextStream>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -50,7 +53,8 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     summary_->setWordWrap(true);
 
     table_ = new QTableWidget(0, ColCount, this);
-    table_->setHorizontalHeaderLabels({tr("rank"), tr("quality"), tr("pattern"), tr("start (s)"), tr("start (h:m:s)")});
+    table_->setHorizontalHeaderLabels({tr("#"), tr("quality"), tr("pattern"), tr("start\n(s)"), tr("h:m:s")});
+    table_->horizontalHeaderItem(ColRank)->setToolTip(tr("rank: 1 is the pattern of the best quality"));
     table_->verticalHeader()->hide();
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -72,6 +76,12 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     histogramPlot_->setMinimumHeight(150);
     histogramPlot_->yAxis->setLabel(tr("epochs"));
     histogramPlot_->legend->setVisible(true);
+    // Distances run to 6+ digits: a few ticks in 3 significant figures keep the labels apart in
+    // a dock about 500 px wide.
+    histogramPlot_->xAxis->ticker()->setTickCount(4);
+    histogramPlot_->xAxis->setNumberFormat("g");
+    histogramPlot_->xAxis->setNumberPrecision(3);
+    histogramPlot_->yAxis->ticker()->setTickCount(4);
     installPlotExportMenu(histogramPlot_, QStringLiteral("pattern-distances"));
 
     nearest_ = new QListWidget(this);
@@ -106,10 +116,16 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     nearestLayout->addWidget(nearest_);
     right->addWidget(nearestBox);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // Narrow minimums (the plots' own would be their legend and axes at full size), so that
+    // the table can take the width it needs (fitTable).
+    for (QWidget* w : {static_cast<QWidget*>(signalPlot_), static_cast<QWidget*>(histogramPlot_), nearestBox}) w->setMinimumWidth(160);
+    auto* split = split_ = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(1, 2);
+    // The table's five columns need about half the dock at 1280 x 800 to show without
+    // sideways scrolling; the plots take the other half.
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     source_ = new ElidedLabel(this);
     source_->setObjectName("resultSource");
     auto* layout = new QVBoxLayout(this);
@@ -130,7 +146,7 @@ QString PatternsView::source() const { return source_->fullText(); }
 
 void PatternsView::setClockStart(const QDateTime& start) {
     clockStart_ = start;
-    table_->horizontalHeaderItem(ColClock)->setText(start.isValid() ? tr("clock time") : tr("start (h:m:s)"));
+    table_->horizontalHeaderItem(ColClock)->setText(start.isValid() ? tr("clock") : tr("h:m:s"));
 }
 
 QString PatternsView::clockText(double s) const {
@@ -154,6 +170,38 @@ void PatternsView::clear() {
     exportMatrix_->setEnabled(false);
 }
 
+// The table's columns shown whole where the dock has the room (no sideways scrolling), the
+// plots keeping the rest.
+void PatternsView::fitTable() {
+    // Once the new sizes are laid out and the table polished (its columns widen when shown).
+    QTimer::singleShot(0, this, [this] {
+        table_->resizeColumnsToContents();
+        fitTableNow();
+    });
+}
+
+void PatternsView::fitTableNow() {
+    const QList<int> sizes = split_->sizes();
+    if (sizes.size() != 2) return;
+    // The columns at their contents' width (the last one's stretched width says nothing of
+    // what it needs).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setStretchLastSection(false);
+    table_->resizeColumnsToContents();
+    const int columns = header->length();
+    header->setStretchLastSection(true);
+    const int need = columns + table_->verticalScrollBar()->sizeHint().width() + 2 * table_->frameWidth() + 2;
+    const int total = sizes[0] + sizes[1];
+    if (sizes[0] >= need || total <= 0) return;
+    const int left = std::min(need, total * 3 / 5);
+    split_->setSizes({left, total - left});
+}
+
+void PatternsView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (table_->rowCount() > 0) fitTable();
+}
+
 void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ranking, SampleFetcher fetch,
                               const QString& unit) {
     clear();
@@ -175,12 +223,10 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
                           .arg(r.seconds, 0, 'f', 2));
     signalPlot_->yAxis->setLabel(tr("amplitude (%1)").arg(unit_));
     // Short headers: the table shares a dock of about 500 px with the plots.
-    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("AUC (unitless)") : tr("gain (bits)"));
+    table_->horizontalHeaderItem(ColQuality)->setText(r.quality == compute::Quality::Auc ? tr("AUC\n(unitless)") : tr("gain\n(bits)"));
     table_->horizontalHeaderItem(ColQuality)->setToolTip(r.quality == compute::Quality::Auc
                                                              ? tr("quality: area under the ROC curve of the pattern's distances, unitless")
                                                              : tr("quality: information gain of the best split of the distances, bits"));
-    // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
-    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit_ + QString::fromUtf8("\u00b2)"));
 
     table_->setRowCount(int(r.ranked.size()));
     for (int k = 0; k < int(r.ranked.size()); ++k) {
@@ -195,9 +241,13 @@ void PatternsView::setRanking(std::shared_ptr<const compute::PatternRanking> ran
         set(ColQuality, QString::number(p.quality, 'f', 4), p.quality);
         set(ColPattern, QString::number(p.index), double(p.index));
         set(ColStart, QString::number(p.startS, 'f', 3), p.startS);
-        set(ColClock, clockText(p.startS), p.startS);
+        // Whole seconds (the "start (s)" column has the milliseconds), so that the table fits
+        // its share of the dock at 1280 x 800 without sideways scrolling.
+        set(ColClock, clockText(p.startS).section('.', 0, 0), p.startS);
+        table_->item(k, ColClock)->setToolTip(clockText(p.startS));
     }
     table_->resizeColumnsToContents();
+    fitTable();
     exportRanking_->setEnabled(true);
     exportMatrix_->setEnabled(r.matrix.rows > 0);
     exportMatrix_->setToolTip(r.matrix.rows > 0 ? QString()
@@ -280,11 +330,26 @@ void PatternsView::drawExcerpt(const compute::PatternScore& p) {
 void PatternsView::drawHistogram(const compute::PatternScore& p) {
     histogramPlot_->clearPlottables();
     const auto& h = p.histogram;
-    const double width = h.binWidth() > 0 ? h.binWidth() : 1.0;
+    // Distances run to millions of µV²: the axis counts in a power of ten that its label names
+    // ("7.5  10  12.5" and "×10⁶ µV²"), where "7.5e+06" ran into its neighbour.
+    const double big = std::max(std::abs(h.lo), std::abs(h.hi));
+    const int power = big >= 1e4 && std::isfinite(big) ? 3 * int(std::floor(std::log10(big) / 3)) : 0;
+    const double scale = std::pow(10.0, -power);
+    QString unit = unit_ + QString::fromUtf8("\u00b2");
+    if (power != 0) {
+        static const char16_t* digits = u"\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+        QString sup;
+        for (QChar c : QString::number(power)) sup += QChar(digits[c.digitValue()]);
+        unit = QString::fromUtf8("\u00d710") + sup + ' ' + unit;
+    }
+    // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
+    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit + ')');
+    const double width = (h.binWidth() > 0 ? h.binWidth() : 1.0) * scale;
+    const double lo = h.lo * scale, hi = h.hi * scale;
     QVector<double> keys, ictal, inter;
     double top = 0;
     for (std::size_t b = 0; b < h.ictal.size(); ++b) {
-        keys.push_back(h.lo + (double(b) + 0.5) * width);
+        keys.push_back(lo + (double(b) + 0.5) * width);
         ictal.push_back(double(h.ictal[b]));
         inter.push_back(double(h.interictal[b]));
         top = std::max({top, ictal.back(), inter.back()});
@@ -301,7 +366,7 @@ void PatternsView::drawHistogram(const compute::PatternScore& p) {
     barsIctal->setPen(QPen(QColor(200, 30, 30)));
     barsIctal->setBrush(QColor(200, 30, 30, 110));
     barsIctal->setData(keys, ictal, true);
-    histogramPlot_->xAxis->setRange(h.lo - width, h.hi + width);
+    histogramPlot_->xAxis->setRange(lo - width, hi + width);
     histogramPlot_->yAxis->setRange(0, std::max(1.0, top * 1.1));
     histogramPlot_->replot();
 }

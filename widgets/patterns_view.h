@@ -20,6 +20,7 @@ class QLabel;
 namespace warplab::widgets { class ElidedLabel; }
 class QListWidget;
 class QPushButton;
+class QSplitter;
 class QTableWidget;
 
 namespace warplab::io {
@@ -76,6 +77,9 @@ signals:
     // The selected pattern's place in the recording (for a highlight in the signal view).
     void patternSelected(double startSeconds, double lengthSeconds);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;  // fitTable
+
 private:
     void showSelected();
     void drawExcerpt(const compute::PatternScore& p);
@@ -94,6 +98,9 @@ private:
 
     QLabel* summary_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QSplitter* split_ = nullptr;  // the table | the plots and nearest epochs
+    void fitTable();  // soon: fitTableNow
+    void fitTableNow();
     QCustomPlot* signalPlot_ = nullptr;
     QCustomPlot* histogramPlot_ = nullptr;
     QListWidget* nearest_ = nullptr;

@@ -63,15 +63,20 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     scaleLabel_ = new QLabel;
     top->addWidget(scaleLabel_);
     top->addSpacing(12);
-    auto* filterLabel = new ElidedLabel;  // cut before it would widen the window
-    filterLabel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    top->addStretch(1);
+    // The active filters get a row of their own under the bar: beside the window, mark and scale
+    // controls they were squeezed to an empty box once the result docks narrowed the traces.
+    auto* filterLabel = new ElidedLabel;
+    filterLabel->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    filterLabel->setBaseToolTip(tr("Filters applied to the traces (View ▸ Filters…, Ctrl+T)"));
     filterLabel_ = filterLabel;
     filterLabel_->setObjectName("filterLabel");
     filterLabel_->setStyleSheet("QLabel { background: #fff3c4; color: #6b4e00; border: 1px solid #d9b44a; padding: 0 4px; }");
-    filterLabel_->setToolTip(tr("Filters applied to the traces (View ▸ Filters…, Ctrl+T)"));
     filterLabel_->setVisible(false);
-    top->addWidget(filterLabel_);
-    top->addStretch(1);
+    auto* filterRow = new QHBoxLayout;
+    filterRow->setContentsMargins(0, 0, 0, 0);
+    filterRow->addWidget(filterLabel_, 1);
+    filterRow->addStretch(0);
 
     plot_ = new QCustomPlot;
     plot_->setFocusPolicy(Qt::NoFocus);
@@ -101,6 +106,7 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
+    layout->addLayout(filterRow);
     layout->addLayout(middle, 1);
     layout->addWidget(scroll_);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <QFileInfo>
+#include <QStringList>
 
 #include "app/gui/add_region_command.h"
 #include "app/gui/edit_region_command.h"
@@ -25,6 +26,7 @@ bool Document::open(const QString& path) {
     }
     path_ = path;
     regions_.clear();
+    parked_.clear();
     undo_.clear();
     Q_EMIT recordingChanged();
     Q_EMIT regionsChanged();
@@ -84,6 +86,7 @@ int Document::importChbSummary(const QString& summaryPath) {
 
 void Document::setRegions(const std::vector<io::Region>& regions) {
     regions_ = regions;
+    parked_.clear();  // the given regions are all there is (a session, a study's recording)
     undo_.clear();
     Q_EMIT regionsChanged();
 }
@@ -112,15 +115,50 @@ bool Document::setMontage(const std::vector<std::string>& expressions) {
         Q_EMIT errorOccurred(tr("Montage"), QString::fromStdString(e.what()));
         return false;
     }
-    // Regions of one channel follow it by name into the new montage.
-    std::vector<io::Region> regions = regions_;
-    for (io::Region& r : regions) {
-        if (r.channel < 0) continue;
+    // Regions of one channel follow it by name into the new montage; those whose channel it
+    // lacks are kept aside, and those kept aside earlier return when their channel does.
+    std::vector<io::Region> regions;
+    std::vector<ParkedRegion> parked;
+    QStringList hiddenOn, restoredOn;
+    for (const io::Region& r : regions_) {
+        if (r.channel < 0) {
+            regions.push_back(r);
+            continue;
+        }
         const std::string name = widgets::signalList(*recording_).at(std::size_t(r.channel)).displayName;
-        r.channel = next->findSignal(name);
+        io::Region moved = r;
+        moved.channel = next->findSignal(name);
+        if (moved.channel >= 0) regions.push_back(moved);
+        else {
+            parked.push_back({r, name});
+            hiddenOn << QString::fromStdString(name);
+        }
     }
+    for (const ParkedRegion& p : parked_) {
+        io::Region back = p.region;
+        back.channel = next->findSignal(p.channel);
+        if (back.channel >= 0) {
+            regions.push_back(back);
+            restoredOn << QString::fromStdString(p.channel);
+        } else parked.push_back(p);
+    }
+    montageNote_.clear();
+    auto names = [](QStringList l) {
+        l.removeDuplicates();
+        return l.join(", ");
+    };
+    auto regionsText = [](std::size_t n) { return n == 1 ? tr("1 one-channel region") : tr("%1 one-channel regions").arg(n); };
+    if (!hiddenOn.isEmpty())
+        montageNote_ = tr("%1 on %2 hidden: the montage has no such channel; shown again with a montage that has it")
+                           .arg(regionsText(std::size_t(hiddenOn.size())), names(hiddenOn));
+    if (!restoredOn.isEmpty())
+        montageNote_ += (montageNote_.isEmpty() ? QString() : QStringLiteral("; ")) +
+                        tr("%1 on %2 shown again").arg(regionsText(std::size_t(restoredOn.size())), names(restoredOn));
+    if (const std::size_t still = parked.size() - std::size_t(hiddenOn.size()); still > 0)
+        montageNote_ += (montageNote_.isEmpty() ? QString() : QStringLiteral("; ")) + tr("%1 still hidden").arg(regionsText(still));
     recording_ = std::move(next);
     regions_ = std::move(regions);
+    parked_ = std::move(parked);
     undo_.clear();  // indices of the old channels are meaningless now
     Q_EMIT recordingChanged();
     Q_EMIT regionsChanged();

@@ -47,9 +47,18 @@ public:
 
     // A montage (io/montage.h: "A" or "A-B" per line) replaces the channels of the recording
     // everywhere; empty restores the channels as recorded. Regions on one channel follow it
-    // by name, else they cover all channels. Returns false (and errorOccurred) when invalid.
+    // by name; those whose channel the montage lacks are kept aside (parkedRegions: not shown,
+    // not analysed) and come back when a montage with that channel is applied: a one-channel
+    // mark never silently becomes an all-channel one. Returns false (and errorOccurred) when invalid.
     bool setMontage(const std::vector<std::string>& expressions);
     std::vector<std::string> montage() const;
+    struct ParkedRegion {
+        io::Region region;    // its channel index as it was before it was kept aside
+        std::string channel;  // the channel's name, how it finds its way back
+    };
+    const std::vector<ParkedRegion>& parkedRegions() const { return parked_; }
+    // What the last setMontage did to one-channel regions, in words; "" when it touched none.
+    QString montageRegionNote() const { return montageNote_; }
     // The recording as opened (what a montage derives from).
     std::shared_ptr<const io::Recording> recordedRecording() const { return original_; }
 
@@ -73,6 +82,8 @@ private:
     std::shared_ptr<const io::Recording> original_;   // as opened
     QString path_;
     std::vector<io::Region> regions_;
+    std::vector<ParkedRegion> parked_;
+    QString montageNote_;
     io::FilterSettings filters_;
     QUndoStack undo_;
 };

@@ -1,5 +1,6 @@
 #include "app/gui/job_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <new>
@@ -113,10 +114,11 @@ void JobRunner::cancelAll() {
     for (quint64 id : ids) cancel(id);
 }
 
-void JobRunner::cancelAllBut(const QString& keepPrefix) {
+void JobRunner::cancelAllBut(const QStringList& keepPrefixes) {
     std::vector<quint64> ids;
     for (const auto& [id, job] : jobs_)
-        if (!job->slot.startsWith(keepPrefix)) ids.push_back(id);
+        if (std::none_of(keepPrefixes.begin(), keepPrefixes.end(), [&](const QString& p) { return job->slot.startsWith(p); }))
+            ids.push_back(id);
     for (quint64 id : ids) cancel(id);
 }
 

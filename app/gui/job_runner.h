@@ -10,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QStringList>
 #include <QThreadPool>
 
 #include "compute/core/job.h"
@@ -29,9 +30,9 @@ public:
     quint64 submit(const QString& slot, const QString& title, compute::RunOptions options, Work work);
     void cancel(quint64 id);   // the job reports jobCancelled at once; its worker stops at the next check
     void cancelAll();
-    // Cancels every job except those whose slot starts with `keepPrefix` (study-wide jobs,
-    // slots "study.*", outlive a change of the open recording: their results name recordings).
-    void cancelAllBut(const QString& keepPrefix);
+    // Cancels every job except those whose slot starts with one of `keepPrefixes` (jobs that
+    // do not read the open recording outlive a change of it).
+    void cancelAllBut(const QStringList& keepPrefixes);
     bool isActive(quint64 id) const { return jobs_.count(id) != 0; }
     int activeCount() const { return int(jobs_.size()); }
     int runningWorkers() const { return workers_; }

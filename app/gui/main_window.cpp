@@ -109,8 +109,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
         // Results of the previous recording must not land in the views; study-wide jobs
-        // ("study.*" slots) name their recordings and go on.
-        runner_->cancelAllBut(QStringLiteral("study."));
+        // ("study.*" slots) name their recordings and go on, and the kernel comparison
+        // ("bench") times synthetic series, not the recording.
+        runner_->cancelAllBut({QStringLiteral("study."), QStringLiteral("bench")});
         signal_->setRecording(doc_->recording());
         cost_->clear();
         alignment_->clear();

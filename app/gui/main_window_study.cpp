@@ -21,6 +21,12 @@
 #include "widgets/study_results_view.h"
 
 namespace warplab::app {
+namespace {
+// "1 seizure", "3 seizures" (no translator is loaded, so tr's %n would print "seizure(s)").
+QString counted(std::size_t n, const QString& one, const QString& many) {
+    return QString::number(n) + ' ' + (n == 1 ? one : many);
+}
+}  // namespace
 
 void MainWindow::buildStudy() {
     studyNav_ = new widgets::StudyNavigator;
@@ -65,9 +71,11 @@ bool MainWindow::openStudy(const QString& path) {
     guard_->markClean();
     const auto st = study_->study();
     const QString summary = study_->summaryUsed();
-    statusBar()->showMessage(tr("Opened the study %1: %2 recordings, %3 channels, %4 seizures")
-                                 .arg(QFileInfo(QString::fromStdString(st->sourcePath())).fileName()).arg(st->recordings().size())
-                                 .arg(st->channels().size()).arg(st->seizures().size()) +
+    statusBar()->showMessage(tr("Opened the study %1: %2, %3, %4")
+                                 .arg(QFileInfo(QString::fromStdString(st->sourcePath())).fileName())
+                                 .arg(counted(st->recordings().size(), tr("recording"), tr("recordings")))
+                                 .arg(counted(st->channels().size(), tr("channel"), tr("channels")))
+                                 .arg(counted(st->seizures().size(), tr("seizure"), tr("seizures"))) +
                                  (summary.isEmpty() ? QString() : tr(" (from %1)").arg(QFileInfo(summary).fileName())),
                              8000);
     return true;

@@ -114,6 +114,7 @@ QString applyMontage(Document& doc, widgets::SignalView& signal, const std::vect
                                        : MontageDialog::tr("Montage applied: %n channel(s)", "", channels);
     text += MontageDialog::tr("; time window kept; the cost matrix and alignment of the previous channels cleared");
     if (hadUndo) text += MontageDialog::tr("; undo history cleared (channel numbers changed)");
+    if (!doc.montageRegionNote().isEmpty()) text += "; " + doc.montageRegionNote();
     if (!readings.isEmpty()) text += "; " + readings.join("; ");
     return text;
 }

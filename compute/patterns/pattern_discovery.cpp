@@ -28,11 +28,6 @@ long long channelLength(const PatternRequest& r) {
     return r.samples.empty() ? r.sampleCount : (long long)r.samples.size();
 }
 
-std::string secondsText(double s) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g s", s);
-    return buf;
-}
 
 // What validation works out once: spans, labels, sizes, and the segments (study_layout.h; one
 // for a single recording).

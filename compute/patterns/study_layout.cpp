@@ -15,11 +15,6 @@ namespace {
 
 using K = EngineError::Kind;
 
-std::string secondsText(double s) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g s", s);
-    return buf;
-}
 
 std::string channelText(const PatternRequest& r) {
     return r.channel.empty() ? std::string("the channel") : "channel '" + r.channel + "'";
@@ -210,6 +205,18 @@ EpochOrigin epochOrigin(const SegmentedLayout& L, std::size_t j) {
     std::size_t k = std::size_t(it - L.segments.begin()) - 1;
     while (L.segments[k].epochs == 0 || j >= L.segments[k].epochBegin + std::size_t(L.segments[k].epochs)) ++k;
     return {k, (long long)(j - L.segments[k].epochBegin)};
+}
+
+std::string secondsText(double s) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", s);
+    std::string t = buf;
+    // Milliseconds at most, as a reader counts them: 3.00390625 -> "3.004", 2.5 -> "2.5", 4 -> "4".
+    if (t.find('.') != std::string::npos) {
+        while (t.back() == '0') t.pop_back();
+        if (t.back() == '.') t.pop_back();
+    }
+    return t + " s";
 }
 
 }  // namespace warplab::compute

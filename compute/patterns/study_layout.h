@@ -103,4 +103,7 @@ struct EpochOrigin {
 };
 EpochOrigin epochOrigin(const SegmentedLayout& L, std::size_t j);
 
+// Seconds in messages: milliseconds at most, trailing zeros dropped ("3.004 s", "2.5 s").
+std::string secondsText(double s);
+
 }  // namespace warplab::compute

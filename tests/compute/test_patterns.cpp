@@ -10,6 +10,7 @@
 
 #include "compute/core/error.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/patterns/study_layout.h"
 #include "patterns_reference.h"
 
 using namespace warplab::compute;
@@ -447,6 +448,23 @@ private slots:
             QCOMPARE(int(e.kind()), int(EngineError::Kind::Cancelled));
         }
         QVERIFY(!sinkCalled);
+    }
+
+    // Seconds in messages read as a person counts them, milliseconds at most.
+    void messagesGiveSecondsToTheMillisecond() {
+        QCOMPARE(secondsText(3.00390625), std::string("3.004 s"));
+        QCOMPARE(secondsText(2.5), std::string("2.5 s"));
+        QCOMPARE(secondsText(4.0), std::string("4 s"));
+        QCOMPARE(secondsText(0.0001), std::string("0 s"));
+        const Planted p = makePlanted();
+        PatternRequest r = plantedRequest(p);
+        r.seizures = {{30, 30 + 62.0 / 64}};  // 62 samples, 0.96875 s, < e = 64
+        try {
+            findPatterns(r, cpu());
+            QFAIL("no exception");
+        } catch (const EngineError& e) {
+            QVERIFY2(QString(e.what()).contains("(0.969 s)") && QString(e.what()).contains("64 samples, 1 s)"), e.what());
+        }
     }
 
     void badInputNamesTheField_data() {

@@ -4,6 +4,11 @@
 // spelling, feedback in the status bar and on the traces, annotation labels that do not
 // overlap, and the keyboard back on the traces after a dialog.
 #include <QApplication>
+#include <QDockWidget>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QHeaderView>
+#include <QTableWidget>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
@@ -23,11 +28,13 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
+#include "app/gui/montage_dialog.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "widgets/elided_label.h"
+#include "widgets/kernel_comparison_view.h"
 #include "widgets/patterns_view.h"
 #include "widgets/plot_export.h"
 #include "widgets/recording_access.h"
@@ -368,6 +375,118 @@ private Q_SLOTS:
         QCOMPARE(sv->unitsPerRow(), scale);
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_R);
         QCOMPARE(sv->markKind(), io::RegionKind::Reference);
+    }
+
+    // At 1280 x 800 with the result docks open the traces narrow; the filters keep a row of
+    // their own, shown whole, the tooltip with the whole text.
+    void filtersLegibleWithTheResultDocksOpen() {
+        io::FilterSettings f;
+        f.highpassHz = 1;
+        f.lowpassHz = 30;
+        f.notchHz = 60;
+        w_->document()->setFilters(f);
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        QTest::qWait(100);
+        QVERIFY(w_->findChild<QDockWidget*>("costDock")->isVisible());
+        QVERIFY(w_->signalView()->width() < 0.7 * w_->width());  // the docks took their room
+        auto* label = w_->signalView()->findChild<widgets::ElidedLabel*>("filterLabel");
+        QVERIFY(label && label->isVisible());
+        QVERIFY2(!label->isElided(), qPrintable(label->text()));
+        QCOMPARE(label->text(), w_->signalView()->filterText());
+        QVERIFY(label->contentsRect().width() >= label->fontMetrics().horizontalAdvance(label->text()));
+        QVERIFY2(label->toolTip().contains(w_->signalView()->filterText()), qPrintable(label->toolTip()));
+    }
+
+    // The patterns table fits its share of the dock (no sideways scrolling) and the histogram's
+    // tick labels do not run into each other.
+    void patternsTableAndHistogramFitAt1280() {
+        w_->document()->addRegion({io::RegionKind::Seizure, -1, 20.0, 41.0, ""});
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->findPatterns(0) != 0);
+        QVERIFY(finished.wait(120000));
+        auto* dock = w_->findChild<QDockWidget*>("patternsDock");
+        QVERIFY(dock);
+        dock->raise();
+        QTest::qWait(200);
+        auto* view = w_->patternsView();
+        QVERIFY(view->ranking() && !view->ranking()->ranked.empty());
+        auto* table = view->findChild<QTableWidget*>();
+        QVERIFY(table && table->isVisible());
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        QCustomPlot* hist = nullptr;
+        for (auto* p : view->findChildren<QCustomPlot*>())
+            if (p->yAxis->label() == "epochs") hist = p;
+        QVERIFY(hist);
+        hist->replot();
+        QCPAxis* x = hist->xAxis;
+        const QVector<double> ticks = x->tickVector();
+        const QVector<QString> labels = x->tickVectorLabels();
+        QVERIFY(ticks.size() >= 2);
+        const QFontMetrics fm(x->tickLabelFont());
+        for (int i = 1; i < ticks.size(); ++i) {
+            const double gap = x->coordToPixel(ticks[i]) - x->coordToPixel(ticks[i - 1]);
+            const double need = (fm.horizontalAdvance(labels[i - 1]) + fm.horizontalAdvance(labels[i])) / 2.0;
+            QVERIFY2(gap > need, qPrintable(labels[i - 1] + " / " + labels[i]));
+        }
+    }
+
+    // A one-channel region on a channel the montage lacks is kept aside with its channel, never
+    // turned into an all-channel region; it comes back with a montage that has the channel, and
+    // the status bar says both.
+    void oneChannelRegionsKeepTheirChannelThroughAMontage() {
+        auto* doc = w_->document();
+        const int f7t7 = doc->recording()->findSignal("F7-T7");
+        QVERIFY(f7t7 >= 0);
+        doc->addRegion({io::RegionKind::Query, f7t7, 3.0, 4.0, "mine"});
+        doc->addRegion({io::RegionKind::Seizure, -1, 5.0, 9.0, ""});
+        QString said = app::applyMontage(*doc, *w_->signalView(), {"FP1-F7", "T7-P7"}, {});
+        QCOMPARE(int(doc->regions().size()), 1);
+        QCOMPARE(doc->regions()[0].channel, -1);
+        QCOMPARE(doc->regions()[0].kind, io::RegionKind::Seizure);
+        QCOMPARE(int(doc->parkedRegions().size()), 1);
+        QVERIFY2(said.contains("F7-T7") && said.contains("hidden"), qPrintable(said));
+        // Back with a montage that has F7-T7 (at another index), then as recorded.
+        said = app::applyMontage(*doc, *w_->signalView(), {"T7-P7", "F7-T7"}, {});
+        QCOMPARE(int(doc->regions().size()), 2);
+        QCOMPARE(doc->regions()[1].kind, io::RegionKind::Query);
+        QCOMPARE(doc->regions()[1].channel, 1);
+        QCOMPARE(doc->regions()[1].note, std::string("mine"));
+        QCOMPARE(doc->regions()[1].startS, 3.0);
+        QVERIFY(doc->parkedRegions().empty());
+        QVERIFY2(said.contains("shown again"), qPrintable(said));
+        app::applyMontage(*doc, *w_->signalView(), {}, {});
+        QCOMPARE(doc->regions()[1].channel, f7t7);
+        QVERIFY(doc->montageRegionNote().isEmpty());
+        // Opening another recording drops what was kept aside with the old one.
+        QVERIFY(doc->setMontage({"FP1-F7"}));
+        QCOMPARE(int(doc->parkedRegions().size()), 1);
+        QVERIFY(w_->openFile(kNonSeizure));
+        QVERIFY(doc->parkedRegions().empty());
+    }
+
+    // The kernel comparison times synthetic series: a montage (or another recording) leaves it
+    // running, while the recording's own jobs are cancelled.
+    void kernelComparisonOutlivesAMontage() {
+        auto* view = w_->kernelView();
+        view->setLengths("2048");
+        view->setPairs(64);
+        QSignalSpy cancelled(w_->jobs(), &app::JobRunner::jobCancelled);
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        const quint64 bench = w_->analysis()->runKernelComparison();
+        QVERIFY(bench != 0);
+        w_->document()->addRegion({io::RegionKind::Seizure, -1, 20.0, 41.0, ""});
+        const quint64 patterns = w_->analysis()->findPatterns(0);
+        QVERIFY(patterns != 0);
+        QVERIFY2(w_->jobs()->isActive(bench), "the comparison ended before the montage: make it longer");
+        QVERIFY(w_->document()->setMontage({"FP1-F7", "F7-T7"}));
+        QVERIFY(w_->jobs()->isActive(bench));
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(cancelled.first().at(1).toString(), QString("patterns"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->jobs()->isActive(bench), 300000);
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!view->results().empty());
     }
 
 private:
