@@ -32,7 +32,7 @@ double cells(const compute::Series& x, const compute::Series& y) {
 py::array_t<double> ownedArray(std::vector<double>&& values, std::vector<py::ssize_t> shape) {
     auto* held = new std::vector<double>(std::move(values));
     py::capsule owner(held, [](void* p) { delete static_cast<std::vector<double>*>(p); });
-    return py::array_t<double>(shape, held->data(), owner);
+    return py::array_t<double>(shape, cStrides(shape, py::ssize_t(sizeof(double))), held->data(), owner);
 }
 
 double distance(const py::object& a, const py::object& b, const std::string& metric, int band, double gamma,
@@ -96,13 +96,13 @@ py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::s
 
     py::array_t<double> result;
     if (out.is_none()) {
-        result = py::array_t<double>({py::ssize_t(rows), py::ssize_t(cols)});
+        result = newArray<double>({py::ssize_t(rows), py::ssize_t(cols)});
     } else {
         if (!py::isinstance<py::array>(out))
             throw py::type_error("out: give a .npy/.h5 path or a float64 array (np.memmap included), not " +
                                  std::string(py::str(py::type::of(out).attr("__name__"))));
         auto a = py::reinterpret_borrow<py::array>(out);
-        if (a.dtype().kind() != 'f' || a.dtype().itemsize() != 8)
+        if (dtypeKind(a.dtype()) != 'f' || dtypeSize(a.dtype()) != 8)
             throw py::type_error("out: dtype " + py::str(a.dtype().attr("name")).cast<std::string>() + " is not float64");
         if (a.ndim() != 2 || std::size_t(a.shape(0)) != rows || std::size_t(a.shape(1)) != cols)
             throw py::value_error("out: shape must be (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
@@ -129,7 +129,7 @@ py::tuple align(const py::handle& a, const py::handle& b, const std::string& met
     compute::Alignment al;
     runJob(run, cells(x, y) > kWatchCells, [&] { al = compute::Engine::align(x, y, params, withMatrix, run); },
            progress);
-    py::array_t<long long> path({py::ssize_t(al.path.size()), py::ssize_t(2)});
+    py::array_t<long long> path = newArray<long long>({py::ssize_t(al.path.size()), py::ssize_t(2)});
     auto p = path.mutable_unchecked<2>();
     for (std::size_t k = 0; k < al.path.size(); ++k) {
         p(py::ssize_t(k), 0) = static_cast<long long>(al.path[k].first);
@@ -161,7 +161,7 @@ py::tuple softDtw(const py::handle& X, const py::handle& Y, double gamma, const 
         });
         if (run.cancel->cancelled()) throw compute::EngineError(K::Cancelled, "", "cancelled");
     });
-    py::array_t<double> v(py::ssize_t(values.size()));
+    py::array_t<double> v = newArray<double>({py::ssize_t(values.size())});
     std::copy(values.begin(), values.end(), v.mutable_data());
     if (!gradient) return py::make_tuple(v, py::none());
     py::list g;

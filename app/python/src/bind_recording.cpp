@@ -36,7 +36,7 @@ struct PyRecording {
             py::gil_scoped_release release;
             v = rec->read(s, start, stop - start);
         }
-        py::array_t<float> out(py::ssize_t(v.size()));
+        py::array_t<float> out = newArray<float>({py::ssize_t(v.size())});
         std::copy(v.begin(), v.end(), out.mutable_data());
         return out;
     }

@@ -36,7 +36,7 @@ struct PyStudy {
         const int r = recording(rec), c = channel(chan);
         const long long samples = study->sampleCount(r, c);
         const long long stop = readStop(start, stopObj, samples, study->recordings()[std::size_t(r)].path);
-        py::array_t<float> out(py::ssize_t(stop - start));
+        py::array_t<float> out = newArray<float>({py::ssize_t(stop - start)});
         float* dst = out.mutable_data();
         {
             py::gil_scoped_release release;

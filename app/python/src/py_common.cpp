@@ -38,7 +38,7 @@ py::array asArray(const py::handle& obj, const std::string& name) {
 
 void requireFloat(const py::array& a, const std::string& name) {
     const py::dtype dt = a.dtype();
-    if (dt.kind() != 'f' || (dt.itemsize() != 4 && dt.itemsize() != 8))
+    if (dtypeKind(dt) != 'f' || (dtypeSize(dt) != 4 && dtypeSize(dt) != 8))
         throw py::type_error(name + ": dtype " + py::str(dt.attr("name")).cast<std::string>() +
                              " is not float32 or float64 (convert with .astype(np.float64))");
 }
@@ -68,7 +68,7 @@ compute::Series fromArray(const py::array& a, const std::string& name) {
     s.dims = a.ndim() == 2 ? std::size_t(a.shape(1)) : 1;
     s.values.resize(s.length * s.dims);
     if (!s.values.empty()) {
-        if (a.dtype().itemsize() == 4) copyAs<float>(a, s.values.data());
+        if (dtypeSize(a.dtype()) == 4) copyAs<float>(a, s.values.data());
         else copyAs<double>(a, s.values.data());
     }
     return s;
@@ -93,7 +93,7 @@ compute::Series toSeries(const py::handle& obj, const std::string& name) {
 compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name) {
     compute::SeriesSet set;
     const bool array = py::isinstance<py::array>(obj);
-    if (array && py::reinterpret_borrow<py::array>(obj).dtype().kind() != 'O') {
+    if (array && dtypeKind(py::reinterpret_borrow<py::array>(obj).dtype()) != 'O') {
         const auto a = py::reinterpret_borrow<py::array>(obj);
         requireFloat(a, name);
         if (a.ndim() != 2 && a.ndim() != 3)
@@ -278,7 +278,9 @@ py::array recordArray(std::initializer_list<std::pair<const char*, const char*>>
     py::dict spec;
     spec["names"] = names;
     spec["formats"] = formats;
-    py::array out(py::dtype::from_args(spec), std::vector<py::ssize_t>{py::ssize_t(rows)});
+    const py::dtype dt = py::dtype::from_args(spec);
+    const std::vector<py::ssize_t> shape{py::ssize_t(rows)};
+    py::array out(dt, shape, cStrides(shape, dtypeSize(dt)));
     if (rows) std::memset(out.mutable_data(), 0, std::size_t(out.nbytes()));
     return out;
 }

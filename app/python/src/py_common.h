@@ -20,6 +20,24 @@ namespace warplab::python {
 
 namespace py = pybind11;
 
+// A dtype's kind and size read through Python: pybind11 2.10 reads them from the descriptor
+// struct, whose layout NumPy 2 changed (its itemsize there is not the item's size).
+inline char dtypeKind(const py::dtype& dt) { return dt.attr("kind").cast<std::string>().at(0); }
+inline int dtypeSize(const py::dtype& dt) { return dt.attr("itemsize").cast<int>(); }
+
+// C-order strides of a new array, given explicitly for the same reason: without them pybind11
+// 2.10 derives them from that misread item size, and NumPy 2 arrays come out with wrong strides.
+inline std::vector<py::ssize_t> cStrides(const std::vector<py::ssize_t>& shape, py::ssize_t itemsize) {
+    std::vector<py::ssize_t> s(shape.size(), itemsize);
+    for (std::size_t k = shape.size(); k-- > 1;) s[k - 1] = s[k] * shape[k];
+    return s;
+}
+// A new C-order array of T.
+template <class T>
+py::array_t<T> newArray(const std::vector<py::ssize_t>& shape) {
+    return py::array_t<T>(shape, cStrides(shape, py::ssize_t(sizeof(T))));
+}
+
 // One series from a 1-D array (samples) or a 2-D array (samples x channels) of float32 or
 // float64, or anything np.asarray makes one of. `name` says which argument in messages.
 // Throws TypeError for another dtype, ValueError for another shape.
