@@ -1,13 +1,12 @@
 // How `warplab-cli bench` and its subcommands (cmd_bench*.cpp) print a benchmark: one aligned
-// table on stdout and the same rows as JSON.
+// table on stdout, and the same rows as JSON (io/bench_json.h).
 #pragma once
 #include <cstdio>
 #include <ostream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "compute/bench/bench.h"
+#include "io/bench_json.h"
 
 namespace warplab::cli {
 
@@ -35,24 +34,6 @@ inline void printBenchTable(std::ostream& out, const compute::BenchTable& table)
                       (e ? std::string("-") : r.energy.note).c_str(), r.note.c_str());
         out << line;
     }
-}
-
-// Energy fields are null where there is no figure, with energy_note saying why ("" otherwise).
-inline nlohmann::json benchJson(const compute::BenchTable& table, const std::string& device) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : table) {
-        const bool e = r.energy.valid();
-        auto figure = [e](double v) { return e ? nlohmann::json(v) : nlohmann::json(nullptr); };
-        rows.push_back({{"kernel", r.kernel}, {"metric", r.metric}, {"length", r.length}, {"pairs", r.pairs},
-                        {"band", r.band}, {"median_s", r.median_s}, {"cells_per_s", r.cells_per_s},
-                        {"distances_per_s", r.distances_per_s}, {"max_rel_error", r.max_rel_error},
-                        {"joules_per_distance", figure(r.energy.joulesPerDistance())},
-                        {"mean_power_w", figure(r.energy.meanPowerW())},
-                        {"distances_per_ms_per_w", figure(r.energy.distancesPerMsPerW())},
-                        {"energy_j", figure(r.energy.joules)}, {"energy_window_s", figure(r.energy.seconds)},
-                        {"energy_note", e ? std::string() : r.energy.note}, {"note", r.note}});
-    }
-    return {{"device", device}, {"rows", rows}};
 }
 
 }  // namespace warplab::cli

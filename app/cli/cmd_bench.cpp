@@ -66,7 +66,7 @@ void runBenchCommand(const BenchOptions& o) {
         std::ofstream out(o.json);
         if (!out)
             throw compute::EngineError(compute::EngineError::Kind::BadInput, "json", "cannot write " + o.json);
-        out << benchJson(report.rows, report.device).dump(2) << "\n";
+        out << io::benchJson(report.rows, report.device).dump(2) << "\n";
     }
     std::cout.flush();
 }

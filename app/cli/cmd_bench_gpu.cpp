@@ -140,7 +140,7 @@ void runGpuBenchCommand(const GpuBenchOptions& o) {
     if (!o.json.empty()) {
         std::ofstream out(o.json);
         if (!out) throw EngineError(EngineError::Kind::BadInput, "json", "cannot write " + o.json);
-        out << benchJson(table, compute::gpu::deviceName()).dump(2) << "\n";
+        out << io::benchJson(table, compute::gpu::deviceName()).dump(2) << "\n";
     }
     std::cout.flush();
 #else

@@ -10,7 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
-#include "app/cli/signal_json.h"
+#include "io/signal_json.h"
 #include "app/cli/study_cli.h"
 #include "io/recording.h"
 
@@ -33,7 +33,7 @@ nlohmann::ordered_json toJson(const io::Recording& rec, const std::string& file)
     j["start"] = start.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(start);
     j["duration_s"] = rec.durationS();
     auto signals = nlohmann::ordered_json::array();
-    for (const auto& s : rec.signals()) signals.push_back(signalJson(s, true));
+    for (const auto& s : rec.signals()) signals.push_back(io::signalJson(s, true));
     j["signals"] = std::move(signals);
     auto annotations = nlohmann::ordered_json::array();
     for (const auto& a : rec.annotations()) {

@@ -10,7 +10,7 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/mpi_job.h"
-#include "app/cli/signal_json.h"
+#include "io/signal_json.h"
 #include "compute/core/error.h"
 #include "io/study_summary.h"
 
@@ -122,7 +122,7 @@ nlohmann::ordered_json studyJson(const io::Study& st) {
         rj["start"] = r.startKnown ? J(r.startIso) : J(nullptr);
         rj["duration_s"] = r.durationS;
         J sig = J::array();
-        for (const auto& s : r.signals) sig.push_back(signalJson(s, false));
+        for (const auto& s : r.signals) sig.push_back(io::signalJson(s, false));
         rj["signals"] = std::move(sig);
         rj["name"] = r.name;
         rj["status"] = std::string(io::recordingStatusName(r.status));

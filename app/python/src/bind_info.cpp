@@ -4,6 +4,7 @@
 #include "compute/bench/bench.h"
 #include "compute/engine/device_list.h"
 #include "compute/registry/registry.h"
+#include "io/bench_json.h"
 #include "py_common.h"
 
 namespace warplab::python {
@@ -51,8 +52,6 @@ py::list devices() {
     return out;
 }
 
-py::object figure(const compute::EnergyFigure& e, double v) { return e.valid() ? py::object(py::float_(v)) : py::none(); }
-
 // `warplab-cli bench` (the kernel table): the device line and the rows, with the keys of its --json.
 py::tuple bench(const std::string& metric, int band, double gamma, double nu, double lam, const std::string& cost,
                 bool znorm, bool sqrt, const std::vector<std::string>& kernelNames,
@@ -80,28 +79,7 @@ py::tuple bench(const std::string& metric, int band, double gamma, double nu, do
         cfg.progress = run.progress;
         report = compute::runBenchmark(cfg);
     }, progress);
-    py::list rows;
-    for (const auto& r : report.rows) {
-        py::dict d;
-        d["kernel"] = r.kernel;
-        d["metric"] = r.metric;
-        d["length"] = r.length;
-        d["pairs"] = r.pairs;
-        d["band"] = r.band;
-        d["median_s"] = r.median_s;
-        d["cells_per_s"] = r.cells_per_s;
-        d["distances_per_s"] = r.distances_per_s;
-        d["max_rel_error"] = r.max_rel_error;
-        d["joules_per_distance"] = figure(r.energy, r.energy.joulesPerDistance());
-        d["mean_power_w"] = figure(r.energy, r.energy.meanPowerW());
-        d["distances_per_ms_per_w"] = figure(r.energy, r.energy.distancesPerMsPerW());
-        d["energy_j"] = figure(r.energy, r.energy.joules);
-        d["energy_window_s"] = figure(r.energy, r.energy.seconds);
-        d["energy_note"] = r.energy.valid() ? std::string() : r.energy.note;
-        d["note"] = r.note;
-        rows.append(d);
-    }
-    return py::make_tuple(report.device, rows);
+    return py::make_tuple(report.device, fromJson(io::benchJson(report.rows, report.device)["rows"].dump()));
 }
 
 }  // namespace

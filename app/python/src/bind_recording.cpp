@@ -11,6 +11,7 @@
 #include "io/pattern_input.h"
 #include "io/recording.h"
 #include "io/regions.h"
+#include "io/signal_json.h"
 #include "py_common.h"
 
 namespace warplab::python {
@@ -154,20 +155,9 @@ void bindRecording(py::module_& m) {
         .def_property_readonly("rates", [](const PyRecording& r) { return pluck(r.rec->signals(), [](const auto& s) { return s.rateHz; }); })
         .def_property_readonly("signals",
                                [](const PyRecording& r) {
-                                   py::list out;
-                                   for (const auto& s : r.rec->signals()) {
-                                       py::dict d;
-                                       d["index"] = s.index;
-                                       d["label"] = s.label;
-                                       d["name"] = s.displayName;
-                                       d["unit"] = s.unit;
-                                       d["rate_hz"] = s.rateHz;
-                                       d["samples"] = s.samples;
-                                       d["physical_min"] = s.physicalMin;
-                                       d["physical_max"] = s.physicalMax;
-                                       out.append(d);
-                                   }
-                                   return out;
+                                   nlohmann::ordered_json out = nlohmann::ordered_json::array();
+                                   for (const auto& s : r.rec->signals()) out.push_back(io::signalJson(s, true));
+                                   return fromJson(out.dump());
                                })
         .def_property_readonly("annotations",
                                [](const PyRecording& r) {

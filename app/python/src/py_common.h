@@ -25,6 +25,10 @@ namespace py = pybind11;
 inline char dtypeKind(const py::dtype& dt) { return dt.attr("kind").cast<std::string>().at(0); }
 inline int dtypeSize(const py::dtype& dt) { return dt.attr("itemsize").cast<int>(); }
 
+// A JSON value as Python objects (dicts, lists, numbers, None): the records the CLI prints as
+// JSON reach Python with the same keys, built by the same code (io/bench_json.h, io/signal_json.h).
+inline py::object fromJson(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
 // C-order strides of a new array, given explicitly for the same reason: without them pybind11
 // 2.10 derives them from that misread item size, and NumPy 2 arrays come out with wrong strides.
 inline std::vector<py::ssize_t> cStrides(const std::vector<py::ssize_t>& shape, py::ssize_t itemsize) {
