@@ -11,8 +11,7 @@
 # --wm starts that window manager (e.g. openbox) on the Xvfb screen before the application, so
 # that focus after dialogs is checked as a desktop hands it out; without it no window manager
 # runs and Qt manages focus itself. Positions below are read from the window's geometry either way.
-# BUILD_DIR defaults to build/ (app/gui/warplab inside); STUDY_DIR to tests/data/chbmit when it
-# exists, else ../shared/data/chbmit. Needs Xvfb, xdotool and ImageMagick's import
+# BUILD_DIR defaults to build/ (app/gui/warplab inside); STUDY_DIR to tests/data/chbmit. Needs Xvfb, xdotool and ImageMagick's import
 # (scripts/setup-debian.sh installs them). Settings go to a fresh folder, so that the user's
 # layout and recent files are neither used nor changed.
 set -euo pipefail
@@ -25,10 +24,7 @@ fi
 out=${1:?usage: walkthrough.sh [--wm WINDOW_MANAGER] OUT_DIR [BUILD_DIR] [STUDY_DIR]}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-$here/build}
-study=${3:-}
-if [[ -z $study ]]; then
-  if [[ -d $here/tests/data/chbmit ]]; then study=$here/tests/data/chbmit; else study=$here/../shared/data/chbmit; fi
-fi
+study=${3:-$here/tests/data/chbmit}
 app=$build/app/gui/warplab
 for tool in Xvfb xdotool xwininfo import $wm; do
   command -v "$tool" >/dev/null || { echo "walkthrough: $tool is missing (scripts/setup-debian.sh installs it)" >&2; exit 2; }

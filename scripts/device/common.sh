@@ -3,7 +3,7 @@
 # once per call. The repository root becomes the working directory; $OUT (the device tool's
 # folder that comes back, /tmp/warplab-out elsewhere) gets run.log (a line per result) and
 # machine.txt; the Debian packages carried in .device-debs (`run.sh prepare` fetches them here
-# with ../shared/tools/device-debs.sh) go on the paths; device_configure and device_build make
+# with fetch-debs.sh) go on the paths; device_configure and device_build make
 # the one build folder every step uses (no Qt, no HIP: what the GPU machine has). Test data is
 # tests/data, the build's default.
 set -uo pipefail

@@ -44,7 +44,7 @@ usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"
 # ---- here -------------------------------------------------------------------------------------
 prepare_step() {
   # shellcheck disable=SC2086
-  exec ../shared/tools/device-debs.sh $DEVICE_DEBS
+  exec scripts/device/fetch-debs.sh $DEVICE_DEBS
 }
 
 prepare_mpi_step() {
