@@ -26,10 +26,12 @@ import os as _os
 from . import _warplab
 from . import mne_bridge
 from ._warplab import DeviceError, Recording, Study
+from .spectral import filter, frequency_band, frequency_bands, psd, spectrogram  # noqa: A004
 
 __all__ = [
     "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
     "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
+    "frequency_bands", "frequency_band", "filter", "psd", "spectrogram",
 ]
 
 __version__ = "0.1.0"

@@ -106,3 +106,6 @@ def bench(metric: _Metric = "dtw", *, kernels: str | Sequence[str] = "all", leng
           threads: int = 0, engine_timing: bool = True, device_timing: bool = True, queries: int = 512,
           reference_length: int = 100000, top: int = 5, devices: _Devices = None, as_array: bool = False,
           progress: _Progress = None) -> Any: ...
+
+from .spectral import filter as filter, frequency_band as frequency_band, frequency_bands as frequency_bands
+from .spectral import psd as psd, spectrogram as spectrogram
