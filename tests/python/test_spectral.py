@@ -79,3 +79,18 @@ def test_spectrogram_equals_scipy():
         np.testing.assert_allclose(t, rt, rtol=1e-12)
         assert s.shape == rs.shape and s.dtype == np.float32
         np.testing.assert_allclose(s, rs, rtol=1e-6, atol=1e-9 * rs.max(), err_msg=name)
+
+
+def test_freq_band_on_distance_matrix_and_search_equals_prefiltered():
+    _, x, rate = channels()[0]
+    X = np.stack([x[512 * k: 512 * (k + 1)] for k in range(8)])
+    D = warplab.distance_matrix(X, metric="cdtw", band=16, freq_band="alpha", rate=rate)
+    F = np.stack([warplab.filter(row, rate, "alpha") for row in X])
+    np.testing.assert_array_equal(D, warplab.distance_matrix(F, metric="cdtw", band=16))
+    assert not np.array_equal(D, warplab.distance_matrix(X, metric="cdtw", band=16))
+    q, ref = x[5120:5632], x[:8192]
+    hits = warplab.search(q, ref, k=3, freq_band="theta", rate=rate)
+    want = warplab.search(warplab.filter(q, rate, "theta"), warplab.filter(ref, rate, "theta"), k=3)
+    np.testing.assert_array_equal(hits, want)
+    with pytest.raises(ValueError, match="rate"):
+        warplab.distance_matrix(X, metric="dtw", freq_band="alpha")

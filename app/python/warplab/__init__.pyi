@@ -69,14 +69,16 @@ def distance_matrix(X: _SeriesSet, Y: _SeriesSet | None = None, metric: _Metric 
                     znorm: bool = False, sqrt: bool = False, backend: _Backend = "auto", kernel: str | None = None,
                     threads: int = 0, devices: _Devices = None,
                     out: npt.NDArray[np.float64] | None = None,
-                    progress: _Progress = None, channel: str | int | Sequence[str | int] | None = None
+                    progress: _Progress = None, channel: str | int | Sequence[str | int] | None = None,
+                    freq_band: _Band | None = None, rate: float | None = None, freq_band_order: int = 4
                     ) -> npt.NDArray[np.float64]: ...
 @overload
 def distance_matrix(X: _SeriesSet, Y: _SeriesSet | None = None, metric: _Metric = "dtw", *, band: int = 0,
                     gamma: float = 1.0, nu: float = 0.001, lam: float = 1.0, cost: _Cost = "sq",
                     znorm: bool = False, sqrt: bool = False, backend: _Backend = "auto", kernel: str | None = None,
                     threads: int = 0, devices: _Devices = None, out: _Path,
-                    progress: _Progress = None, channel: str | int | Sequence[str | int] | None = None) -> str: ...
+                    progress: _Progress = None, channel: str | int | Sequence[str | int] | None = None,
+                    freq_band: _Band | None = None, rate: float | None = None, freq_band_order: int = 4) -> str: ...
 def align(a: _Series, b: _Series, metric: _Metric = "dtw", *, band: int = 0, gamma: float = 1.0,
           nu: float = 0.001, lam: float = 1.0, cost: _Cost = "sq", znorm: bool = False, sqrt: bool = False,
           matrix: bool = False, progress: _Progress = None) -> tuple[Any, ...]: ...
@@ -87,7 +89,8 @@ def search(query: _Series, reference: _Series, k: int = 1, *, mode: Literal["sub
            exclude: tuple[int, int] | Sequence[tuple[int, int]] | None = None, exclusion_tolerance: int = 0,
            backend: _Backend = "auto",
            kernel: str | None = None, threads: int = 0, devices: _Devices = None,
-           progress: _Progress = None) -> np.ndarray: ...
+           progress: _Progress = None, freq_band: _Band | None = None, rate: float | None = None,
+           freq_band_order: int = 4) -> np.ndarray: ...
 def open_recording(path: _Path) -> Recording: ...
 def open_study(path: Union[_Path, Sequence[_Path]], *, summary: _Path | None = None, annotation: str | None = None,
                recursive: bool = False) -> Study: ...

@@ -59,3 +59,27 @@ def spectrogram(x, rate, *, nperseg=256, noverlap=None, detrend="constant", scal
     """
     return _warplab.spectrogram(x, float(rate), int(nperseg), -1 if noverlap is None else int(noverlap),
                                 str(detrend), str(scaling))
+
+
+def _filtered_set(X, rate, freq_band, order):
+    """A series set (2-D series x samples, 3-D series x samples x channels, or a list of series)
+    with every series filtered to ``freq_band``; ``X`` itself when no band is asked."""
+    if freq_band is None or X is None:
+        return X
+    if not rate or rate <= 0:
+        raise ValueError(f"freq_band: frequency band {freq_band!r} needs the sampling rate: give rate=HZ")
+    import numpy as np
+    if isinstance(X, np.ndarray) and X.ndim == 2:
+        return np.ascontiguousarray(filter(X.T, rate, freq_band, order=order).T)
+    if isinstance(X, np.ndarray) and X.ndim == 1:
+        raise ValueError("freq_band: a set is 2-D (series x samples) or a list of series")
+    return [filter(x, rate, freq_band, order=order) for x in X]
+
+
+def _filtered_series(x, rate, freq_band, order):
+    """One series filtered to ``freq_band`` (``x`` itself when none is asked)."""
+    if freq_band is None:
+        return x
+    if not rate or rate <= 0:
+        raise ValueError(f"freq_band: frequency band {freq_band!r} needs the sampling rate: give rate=HZ")
+    return filter(x, rate, freq_band, order=order)
