@@ -92,19 +92,14 @@ void runPsd(const PsdOptions& o) {
             spectra.push_back({"all", sp::welch(all, rate, w)});
         } else {
             if (spans.empty()) throw io::IoError(o.summary, "seizures", "no seizure of " + o.input + " listed");
-            std::sort(spans.begin(), spans.end());
-            std::vector<std::span<const float>> in, out;
-            std::size_t at = 0;
-            for (const auto& [a, b] : spans) {
-                const std::size_t s0 = std::min(x.length, std::size_t(std::llround(a * rate)));
-                const std::size_t s1 = std::min(x.length, std::size_t(std::llround(b * rate)));
-                if (s0 > at) out.push_back(all.subspan(at, s0 - at));
-                if (s1 > std::max(s0, at)) in.push_back(all.subspan(std::max(s0, at), s1 - std::max(s0, at)));
-                at = std::max(at, s1);
-            }
-            if (at < x.length) out.push_back(all.subspan(at));
-            spectra.push_back({"seizure", sp::welch(in, rate, w)});
-            spectra.push_back({"rest", sp::welch(out, rate, w)});
+            auto r = sp::regionSpectra(all, rate, spans, w);
+            for (const auto* side : {&r.inside, &r.outside})
+                if (side->segments == 0)
+                    throw EngineError(EngineError::Kind::BadInput, "seizures",
+                                      std::string(side == &r.inside ? "the seizures" : "the rest") + " hold no whole segment of " +
+                                          std::to_string(w.segmentLength) + " samples");
+            spectra.push_back({"seizure", std::move(r.inside)});
+            spectra.push_back({"rest", std::move(r.outside)});
         }
     } catch (const EngineError& e) {
         throw EngineError(e.kind(), e.field(), o.input + ": " + e.what());
