@@ -3,7 +3,7 @@
 // overlapping by `overlap`, each detrended, Hann-windowed and transformed; their one-sided
 // periodograms are averaged. With the defaults it equals scipy.signal.welch(x, fs=rate,
 // window="hann", nperseg=..., noverlap=..., detrend="constant", scaling="density",
-// return_onesided=True, average="mean") (tests/compute/test_welch.cpp on real EEG).
+// return_onesided=True, average="mean") (tests/compute/test_spectral.cpp on real EEG).
 #pragma once
 #include <cstddef>
 #include <span>
