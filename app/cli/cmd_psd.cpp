@@ -25,6 +25,7 @@
 #include "io/matrix_formats.h"
 #include "io/recording.h"
 #include "io/regions.h"
+#include "io/regions_exchange.h"
 
 namespace warplab::cli {
 
@@ -34,7 +35,7 @@ namespace sp = compute::spectral;
 using compute::EngineError;
 
 struct PsdOptions {
-    std::string input, out, seizures, summary, detrend = "constant", scaling = "density";
+    std::string input, out, seizures, summary, regions, kind = "seizure", detrend = "constant", scaling = "density";
     std::size_t nperseg = 256;
     long long noverlap = -1;  // -1: nperseg / 2
     SeriesFlags series;
@@ -73,7 +74,10 @@ void runPsd(const PsdOptions& o) {
     const auto bands = parseFreqBands(o.freqBands);
     if (bands.size() > 1)
         throw EngineError(EngineError::Kind::BadParameter, "freq-band", "psd filters to at most one frequency band");
-    if ((!o.seizures.empty() || !o.summary.empty()) && !o.series.window.empty())
+    if (int(!o.seizures.empty()) + int(!o.summary.empty()) + int(!o.regions.empty()) > 1)
+        throw EngineError(EngineError::Kind::BadParameter, "seizures", "give one of --seizures, --summary, --regions");
+    const bool split = !o.seizures.empty() || !o.summary.empty() || !o.regions.empty();
+    if (split && !o.series.window.empty())
         throw EngineError(EngineError::Kind::BadParameter, "window", "--window and seizures: give the seizures of the whole channel");
     compute::Series x = readOneSeries(o.input, o.series, "input");
     if (x.dims != 1) throw io::IoError(o.input, "input", "holds a series of " + std::to_string(x.dims) + " channels; give one channel");
@@ -85,20 +89,36 @@ void runPsd(const PsdOptions& o) {
     else if (!o.summary.empty())
         for (const auto& r : io::seizuresFromChbSummary(o.summary, std::filesystem::path(o.input).filename().string()))
             spans.emplace_back(r.startS, r.endS);
+    else if (!o.regions.empty()) {
+        // The regions of --kind on this channel or on all channels, from the GUI's regions CSV.
+        std::vector<std::string> names{x.name};
+        int signal = 0;
+        if (io::isRecordingFile(o.input)) {
+            auto rec = io::Recording::open(o.input);
+            names.clear();
+            for (const auto& info : rec->signals()) names.push_back(info.displayName);
+            signal = rec->findSignal(o.series.channel);
+        }
+        for (const auto& r : io::readRegionsCsv(o.regions, names))
+            if (io::regionKindName(r.kind) == o.kind && (r.channel < 0 || r.channel == signal)) spans.emplace_back(r.startS, r.endS);
+        if (spans.empty())
+            throw io::IoError(o.regions, "kind", "no " + o.kind + " region on channel " + x.name + " or on all channels");
+    }
     std::vector<Labelled> spectra;
     const std::span<const float> all(x.values.data(), x.length);
     try {
-        if (o.seizures.empty() && o.summary.empty()) {
+        if (!split) {
             spectra.push_back({"all", sp::welch(all, rate, w)});
         } else {
             if (spans.empty()) throw io::IoError(o.summary, "seizures", "no seizure of " + o.input + " listed");
+            const std::string inside = o.regions.empty() ? "seizure" : o.kind;
             auto r = sp::regionSpectra(all, rate, spans, w);
             for (const auto* side : {&r.inside, &r.outside})
                 if (side->segments == 0)
                     throw EngineError(EngineError::Kind::BadInput, "seizures",
-                                      std::string(side == &r.inside ? "the seizures" : "the rest") + " hold no whole segment of " +
+                                      (side == &r.inside ? "the " + inside + " regions" : std::string("the rest")) + " hold no whole segment of " +
                                           std::to_string(w.segmentLength) + " samples");
-            spectra.push_back({"seizure", std::move(r.inside)});
+            spectra.push_back({inside, std::move(r.inside)});
             spectra.push_back({"rest", std::move(r.outside)});
         }
     } catch (const EngineError& e) {
@@ -159,6 +179,12 @@ void addPsdCommand(CLI::App& app) {
     cmd->add_option("--seizures", o->seizures, "seizures START-END,... in seconds: a spectrum of them and one of the rest");
     cmd->add_option("--summary", o->summary, "CHB-MIT chbNN-summary.txt listing the recording's seizures")
         ->check(CLI::ExistingFile);
+    cmd->add_option("--regions", o->regions, "regions CSV (as the application exports it): a spectrum of the --kind regions "
+                                             "on this channel or on all channels, and one of the rest")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--kind", o->kind, "--regions: which kind")
+        ->check(CLI::IsMember({"seizure", "query", "reference"}))
+        ->capture_default_str();
     addFreqBandOptions(*cmd, o->freqBands);
     addSeriesOptions(*cmd, o->series);
     cmd->callback([o] { runPsd(*o); });

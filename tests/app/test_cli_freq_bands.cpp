@@ -6,6 +6,11 @@
 #include "io/series_file.h"
 namespace {
 long long firstSignalSamples(const std::string& path) { return warplab::io::Recording::open(path)->signals().front().samples; }
+std::vector<std::string> channelNames(const std::string& path) {
+    std::vector<std::string> out;
+    for (const auto& s : warplab::io::Recording::open(path)->signals()) out.push_back(s.displayName);
+    return out;
+}
 }  // namespace
 #include <QtTest>
 
@@ -16,6 +21,7 @@ long long firstSignalSamples(const std::string& path) { return warplab::io::Reco
 #include "compute/spectral/welch.h"
 #include "io/matrix_io.h"
 #include "io/npy.h"
+#include "io/regions_exchange.h"
 
 using namespace cli_test;
 namespace sp = warplab::compute::spectral;
@@ -172,6 +178,21 @@ void TestCliFreqBands::filterAndPsdWrite() {
     QCOMPARE(rows.size(), std::size_t(257));
     const auto seizure = sp::welch(std::span<const float>(x).subspan(2560, 5120), 256, {.segmentLength = 512});
     for (std::size_t k = 0; k < rows.size(); ++k) QCOMPARE(rows[k][1], seizure.power[k]);
+    // The same spectra from the application's regions file: seizure regions on all channels or on
+    // FP1-F7 count, those on another channel or of another kind do not.
+    using warplab::io::Region, warplab::io::RegionKind;
+    const std::vector<std::string> names = channelNames(kEdf.toStdString());
+    QCOMPARE(names.front(), std::string("FP1-F7"));
+    warplab::io::writeRegionsCsv(at("regions.csv").toStdString(),
+                                 {Region{RegionKind::Seizure, -1, 10, 20, ""}, Region{RegionKind::Seizure, 0, 18, 30, ""},
+                                  Region{RegionKind::Seizure, 3, 35, 40, ""}, Region{RegionKind::Query, -1, 32, 34, ""}},
+                                 names);
+    auto byRegions = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--nperseg", "512", "--regions", at("regions.csv")});
+    QVERIFY2(byRegions.exitCode == 0, byRegions.err.constData());
+    QCOMPARE(byRegions.out, r.out);
+    byRegions = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--regions", at("regions.csv"), "--kind", "reference"});
+    QCOMPARE(byRegions.exitCode, 2);
+    QVERIFY2(byRegions.err.contains("no reference region"), byRegions.err.constData());
     r = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--freq-band", "alpha", "--out", at("p.json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QFile j(at("p.json"));
