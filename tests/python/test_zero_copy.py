@@ -100,8 +100,11 @@ def _growth(what, order):
 
 
 def test_peak_memory_shows_no_copy_of_large_inputs():
-    in_place, converted = _growth("matrix", "C"), _growth("matrix", "F")
-    assert in_place < _SERIES // 4, f"distance_matrix grew by {in_place} bytes on float32 C-order input"
+    converted = _growth("matrix", "F")
+    if converted == 0:  # seen on a GPU machine's kernel: its peak misses the call's short-lived buffers
+        pytest.skip("this system's peak resident memory does not show the Fortran-order control's copy")
     assert converted >= 2 * _SERIES * 0.9, f"distance_matrix grew by only {converted} bytes converting F-order input"
+    in_place = _growth("matrix", "C")
+    assert in_place < _SERIES // 4, f"distance_matrix grew by {in_place} bytes on float32 C-order input"
     in_place, converted = _growth("search", "C"), _growth("search", "F")
     assert converted - in_place >= _SERIES * 0.9, (in_place, converted)
