@@ -166,6 +166,15 @@ inline void checkAllocation(gpuError_t err, std::size_t bytes, const char* what)
     throw deviceOutOfMemory(device, name, bytes, freeB, totalB, what);
 }
 
+// A page-locked host allocation of `bytes`: a refusal is the host's memory, not the device's.
+inline void checkPinnedAllocation(gpuError_t err, std::size_t bytes, const char* what) {
+    if (err == gpuSuccess) return;
+    if (err != gpuErrorMemoryAllocation) check(err, what);
+    (void)gpuGetLastError();
+    throw EngineError(EngineError::Kind::Device, "gpu",
+                      std::string("out of page-locked host memory in ") + what + ": " + deviceBytesText(bytes) + " asked");
+}
+
 // After a launch: launch-configuration errors now, execution errors at the next sync.
 inline void checkLaunch(const char* kernel) { check(gpuGetLastError(), kernel); }
 
