@@ -13,6 +13,8 @@
 #include <atomic>
 #include <fstream>
 #include <memory>
+#include <new>
+#include <stdexcept>
 
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -382,6 +384,33 @@ private Q_SLOTS:
         useCpu();
         waitForEnd(study->findPatterns(0, 512, 256), false);
         QCOMPARE(view->rows().size(), rows.size());
+    }
+    // What the runner itself catches: a result that cannot be shown (its Apply throws on the
+    // GUI thread: memory for an image, a view's own error) and work throwing something that is
+    // not an exception class. Each fails its job by name; the window goes on.
+    void resultsThatCannotBeShownFailTheJob() {
+        auto* jobs = w_->jobs();
+        QSignalSpy failed(jobs, &app::JobRunner::jobFailed);
+        QSignalSpy finished(jobs, &app::JobRunner::jobFinished);
+        jobs->submit("test.image", "Showing a large result", {}, [](const compute::RunOptions&) -> app::JobRunner::Apply {
+            return [] { throw std::bad_alloc(); };
+        });
+        jobs->submit("test.view", "Showing a result", {}, [](const compute::RunOptions&) -> app::JobRunner::Apply {
+            return [] { throw std::out_of_range("row 12 of 10"); };
+        });
+        jobs->submit("test.odd", "Odd work", {}, [](const compute::RunOptions&) -> app::JobRunner::Apply { throw 42; });
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 3, 30000);
+        QCOMPARE(finished.count(), 0);
+        QStringList messages;
+        for (const auto& f : failed) messages << f.at(1).toString() + ": " + f.at(3).toString();
+        messages.sort();
+        QCOMPARE(messages, (QStringList{"test.image: out of memory while showing the result",
+                                        "test.odd: an unknown error stopped the job",
+                                        "test.view: the result could not be shown: row 12 of 10"}));
+        QVERIFY(jobs->waitForIdle(10000));
+        QCOMPARE(jobs->activeCount(), 0);
+        windowTakesInput();
+        waitForEnd(w_->analysis()->channelDistanceMatrix(), false);
     }
 };
 
