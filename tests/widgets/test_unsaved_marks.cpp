@@ -1,5 +1,6 @@
 // Marks are never lost: the real main window offscreen, its data folder in a temporary
-// directory. Changes reach the recovery file within 2 s; closing or opening another recording
+// directory. Changes reach the recovery file within 2 s (a study's regions, filters, channel
+// selection and montage too, and come back with it); closing or opening another recording
 // with unsaved marks asks Save / Discard / Cancel (the real question box, answered by clicking
 // its button); Save writes the regions beside the recording and opening reads them back; a
 // damaged recovery file or one of another version is refused by name and kept; a full disk
