@@ -10,7 +10,13 @@ namespace warplab::io {
 
 void silenceHdf5() {
     static std::once_flag once;
-    std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+    std::call_once(once, [] {
+        // Before the library starts: no clean-up at exit. libhdf5 1.10 keeps a file whose close
+        // failed (a full disk) and crashes closing it again there; the handles here close all
+        // they open, so that clean-up has nothing else to do.
+        H5dont_atexit();
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    });
 }
 
 namespace {

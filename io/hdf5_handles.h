@@ -46,7 +46,8 @@ inline std::recursive_mutex& hdf5Mutex() {
 }
 
 // Turns off HDF5's automatic error printing (a library must not print); errors are reported
-// by return codes and become IoError.
+// by return codes and become IoError. Called first by every entry point, before any other
+// HDF5 call, as it also turns off libhdf5's clean-up at exit (hdf5_handles.cpp says why).
 void silenceHdf5();
 
 // Creates `file` (truncating) with an empty chunked rows x cols dataset /distance and its

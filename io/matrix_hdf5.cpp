@@ -72,6 +72,7 @@ void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) 
     std::vector<char> image;
     {
         std::lock_guard lock(hdf5Mutex());
+        silenceHdf5();
         H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
         if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 20, 0) < 0) throw IoError(path, "", "HDF5 cannot make a file in memory");
         auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric, fapl.get());
