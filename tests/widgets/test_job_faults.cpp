@@ -81,6 +81,20 @@ bool sameRegions(const std::vector<io::Region>& a, const std::vector<io::Region>
     return true;
 }
 
+// An address-space limit (RLIMIT_AS) while it lives: allocations past it fail as on a host
+// whose memory ran out.
+struct AddressSpaceLimit {
+    rlimit old{};
+    bool set = false;
+    explicit AddressSpaceLimit(std::uint64_t bytes) {
+        getrlimit(RLIMIT_AS, &old);
+        rlimit tight = old;
+        tight.rlim_cur = rlim_t(bytes);
+        set = setrlimit(RLIMIT_AS, &tight) == 0;
+    }
+    ~AddressSpaceLimit() { setrlimit(RLIMIT_AS, &old); }
+};
+
 // Bytes of address space the process has mapped now (/proc/self/statm, first field in pages).
 std::uint64_t mappedBytes() {
     std::ifstream f("/proc/self/statm");
@@ -265,16 +279,17 @@ private Q_SLOTS:
         QVERIFY(before);
         const auto regions = w_->document()->regions();
         w_->analysis()->setMemoryBudget(std::uint64_t(4) << 30);
-        const quint64 id = w_->analysis()->alignSegments(0, 0.5, 40.5, 1, 0.5, 40.5);
-        rlimit old{};
-        getrlimit(RLIMIT_AS, &old);
-        rlimit tight = old;
-        tight.rlim_cur = mappedBytes() + (std::uint64_t(300) << 20);
-        QCOMPARE(setrlimit(RLIMIT_AS, &tight), 0);
-        QString title, message;
         QSignalSpy failed(w_->jobs(), &app::JobRunner::jobFailed);
-        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1 || !w_->jobs()->isActive(id), 60000);
-        setrlimit(RLIMIT_AS, &old);
+        quint64 id = 0;
+        {
+            // The limit before the job starts (its worker allocates at once), lifted however this ends.
+            AddressSpaceLimit limit(mappedBytes() + (std::uint64_t(300) << 20));
+            QVERIFY(limit.set);
+            id = w_->analysis()->alignSegments(0, 0.5, 40.5, 1, 0.5, 40.5);
+            QVERIFY(id != 0);
+            QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1 || !w_->jobs()->isActive(id), 60000);
+        }
+        QString message;
         QCOMPARE(failed.count(), 1);
         message = failed.front().at(3).toString();
         QVERIFY2(message.contains("out of host memory") && message.contains("10240 × 10240") && message.contains("800.0 MiB"),
