@@ -105,7 +105,7 @@ void runPsd(const PsdOptions& o) {
             throw io::IoError(o.regions, "kind", "no " + o.kind + " region on channel " + x.name + " or on all channels");
     }
     std::vector<Labelled> spectra;
-    const std::span<const float> all(x.values.data(), x.length);
+    const std::span<const float> all = x.samples();
     try {
         if (!split) {
             spectra.push_back({"all", sp::welch(all, rate, w)});

@@ -47,8 +47,9 @@ py::array_t<double> doubles(const std::vector<double>& v) {
 // The channels of a series (samples x channels) one by one.
 std::vector<std::vector<float>> channelsOf(const compute::Series& s) {
     std::vector<std::vector<float>> out(s.dims, std::vector<float>(s.length));
+    const std::span<const float> v = s.samples();  // the caller's buffer when the series borrows it
     for (std::size_t i = 0; i < s.length; ++i)
-        for (std::size_t c = 0; c < s.dims; ++c) out[c][i] = s.values[i * s.dims + c];
+        for (std::size_t c = 0; c < s.dims; ++c) out[c][i] = v[i * s.dims + c];
     return out;
 }
 
@@ -103,7 +104,7 @@ py::tuple spectrogram(const py::handle& x, double rate, std::size_t nperseg, lon
     sp::Spectrogram g;
     {
         py::gil_scoped_release release;
-        g = sp::spectrogram(s.values, rate, o);
+        g = sp::spectrogram(s.samples(), rate, o);
     }
     std::vector<double> f(g.bins), t(g.frames);
     for (std::size_t b = 0; b < g.bins; ++b) f[b] = g.binHz(b);
