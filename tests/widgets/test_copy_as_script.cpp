@@ -167,7 +167,7 @@ private Q_SLOTS:
     }
     void search() {
         QFETCH(bool, window);
-        setParams(compute::Metric::Dtw, 0, !window);
+        setParams(compute::Metric::Dtw, 0);  // raw samples: the query's own place costs 0 unless excluded
         widgets::SearchChoice c;
         c.window = window;
         c.bandPercent = 10;
