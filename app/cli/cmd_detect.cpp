@@ -14,6 +14,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/detector_options.h"
 #include "app/cli/patterns_study.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
@@ -29,35 +30,23 @@ namespace {
 using compute::EngineError;
 
 struct DetectOptions {
-    std::string study, seizures, detector, save, apply, eventsOut;
-    std::vector<std::string> channels;
+    std::string study, detector, save, apply, eventsOut;
+    DetectorBuildFlags build;
     StudyFlags studyFlags;
-    int epoch = 1024, stride = 256, band = 16;
-    std::size_t top = 5;
-    std::string operatingPoint = "youden";
-    compute::DetectorRule rule;
     RunFlags run;
 };
 
 compute::Detector build(const DetectOptions& o, const compute::RunOptions& ro) {
-    const auto op = compute::parseOperatingPoint(o.operatingPoint);
-    if (!op)
-        throw EngineError(EngineError::Kind::BadParameter, "operating-point",
-                          "must be youden or fpr:RATE with RATE in [0, 1], got \"" + o.operatingPoint + "\"");
+    const compute::BuildOptions b = toBuildOptions(o.build);
     auto study = openStudyForCli(o.study, o.studyFlags, "study");
-    auto requests = studyPatternRequests(*study, o.channels, o.seizures);
+    auto requests = studyPatternRequests(*study, o.build.channels, o.build.seizures);
     for (auto& r : requests) {
-        r.epoch = o.epoch;
-        r.stride = o.stride;
-        r.band = o.band;
+        r.epoch = o.build.epoch;
+        r.stride = o.build.stride;
+        r.band = o.build.band;
         r.keepMatrixUpToBytes = 0;
     }
-    const auto rankings = compute::findPatterns(requests, ro);
-    compute::BuildOptions b;
-    b.top = o.top;
-    b.operatingPoint = *op;
-    b.rule = o.rule;
-    return compute::buildDetector(requests, rankings, b, ro);
+    return compute::buildDetector(requests, compute::findPatterns(requests, ro), b, ro);
 }
 
 void runDetect(const DetectOptions& o) {
@@ -101,19 +90,7 @@ void addDetectCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("detect", "build a seizure detector from a study's patterns, save it, apply it to a "
                                              "recording (detections as a BIDS events table)");
     cmd->add_option("--study", o->study, "build from this study (folder or CHB-MIT summary) and its marked seizures");
-    cmd->add_option("--seizures", o->seizures, "--study: more seizures, FILE:START-END,... (seconds from that file's start)");
-    cmd->add_option("--channel", o->channels, "channel by label; repeat for several (their patterns vote together); default FP1-F7, else the first");
-    cmd->add_option("--epoch", o->epoch, "epoch and pattern length e, samples")->capture_default_str();
-    cmd->add_option("--stride", o->stride, "stride s of epochs and patterns, samples")->capture_default_str();
-    cmd->add_option("--band", o->band, "Sakoe-Chiba band w of cdtw")->capture_default_str();
-    cmd->add_option("--top", o->top, "best patterns kept per channel")->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--operating-point", o->operatingPoint,
-                    "each pattern's threshold on its training ROC: youden (largest TPR - FPR) or fpr:RATE (largest "
-                    "threshold whose epoch false-positive rate is at most RATE)")
-        ->capture_default_str();
-    cmd->add_option("--votes", o->rule.votes, "patterns within their threshold for an epoch to be positive")->capture_default_str();
-    cmd->add_option("--min-epochs", o->rule.minEpochs, "positive epochs an event needs")->capture_default_str();
-    cmd->add_option("--event-gap", o->rule.mergeGapS, "events closer than this (seconds) are joined")->capture_default_str();
+    addDetectorBuildOptions(*cmd, o->build);
     cmd->add_option("--detector", o->detector, "load a detector file instead of building one")->check(CLI::ExistingFile);
     cmd->add_option("--save", o->save, "write the detector (JSON) to FILE");
     cmd->add_option("--apply", o->apply, "sweep this recording with the detector")->check(CLI::ExistingFile);

@@ -14,6 +14,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/detector_options.h"
 #include "compute/core/error.h"
 #include "compute/scoring/scoring.h"
 #include "io/io_error.h"
@@ -103,26 +104,7 @@ void addScoreCommand(CLI::App& app) {
                     "the recording scored: its length, its channel names for a regions file; with a CHB-MIT "
                     "summary its file name alone picks the entry (chb01_03.edf)")
         ->excludes(dur);
-    cmd->add_option("--tolerance-before", o->event.toleranceBeforeS,
-                    "seconds before a seizure where a detection still counts")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--tolerance-after", o->event.toleranceAfterS, "seconds after a seizure where a detection still counts")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--merge-gap", o->event.mergeGapS, "events closer than this (seconds) are merged; 0: never")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--max-event", o->event.maxEventS, "events longer than this (seconds) are split; 0: never")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--min-overlap", o->event.minOverlap,
-                    "fraction of a seizure's widened span a detection must cover; 0: any overlap")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 0.999999));
-    cmd->add_option("--sample-rate", o->sample.sampleHz, "label rate of the sample-based scores, Hz")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+    addScoringOptions(*cmd, o->event, o->sample);
     cmd->add_flag("--json", o->json,
                   "print JSON: {\"event\": {tp, fp, reference_events, sensitivity, precision, f1, fp_per_day}, "
                   "\"sample\": {the same}, duration_s, seizures: [{onset_s, duration_s, detected, latency_s}]}");

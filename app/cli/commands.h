@@ -19,6 +19,7 @@ void addPatternsCommand(CLI::App& app);  // cmd_patterns.cpp
 void addBenchCommand(CLI::App& app);     // cmd_bench.cpp: the kernel table, and the subcommands below
 void addScoreCommand(CLI::App& app);     // cmd_score.cpp
 void addDetectCommand(CLI::App& app);    // cmd_detect.cpp
+void addCrossvalCommand(CLI::App& app);  // cmd_crossval.cpp
 
 // The subcommands of `bench`, one file each (cmd_bench_<name>.cpp): every published figure
 // comes from `warplab-cli bench ...`. Each is given the `bench` command to register under.
