@@ -2,11 +2,11 @@
 """Expected scores of SzCORE's reference implementation (timescoring) on hand-made and random
 reference/hypothesis pairs, as JSON for tests/compute/test_scoring.cpp.
 
-    PYTHONPATH=peers/timescoring/src /usr/bin/python3 scripts/scoring/timescoring-cases.py \
+    PYTHONPATH=.peers/timescoring/src /usr/bin/python3 scripts/scoring/timescoring-cases.py \
         > tests/data/scoring/timescoring_cases.json
 
 Needs numpy and timescoring's source (github.com/esl-epfl/timescoring, MIT licence; fetched
-into the git-ignored peers/ folder, never part of the product). Every case gives the recording
+into the git-ignored .peers/ folder, never part of the product). Every case gives the recording
 duration, both event lists in seconds, the options, and timescoring's event- and sample-based
 figures (NaN as null). The random cases are seeded, so the output is the same on every run.
 """
