@@ -32,7 +32,7 @@ from .spectral import _filtered_series, _filtered_set
 __all__ = [
     "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
     "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
-    "frequency_bands", "frequency_band", "filter", "psd", "spectrogram",
+    "frequency_bands", "frequency_band", "filter", "psd", "spectrogram", "score", "read_events", "detect",
 ]
 
 __version__ = "0.1.0"
@@ -422,3 +422,72 @@ class _BenchRows(list):
     def __init__(self, rows, device):
         super().__init__(rows)
         self.device = device
+
+
+def read_events(path, *, recording=None):
+    """Seizure events of a file, as ``warplab-cli score`` reads its ``--reference``.
+
+    ``path`` is a BIDS events table (``*_events.tsv``: onset, duration[, eventType]; rows whose
+    eventType does not start with "sz" are background), a CHB-MIT summary (``recording`` names
+    the entry), an EDF+ file whose annotations name seizures, or a regions file.
+
+    Returns
+    -------
+    (events, duration, source): ``events`` a list of (start, end) in seconds, ``duration`` the
+    recording's length when the file says it (else None), ``source`` the kind of file.
+    """
+    return _warplab.read_reference(_path_or_none(path), _path_or_none(recording) or "")
+
+
+def score(reference, hypothesis, duration=None, *, recording=None, tolerance_before=30.0, tolerance_after=60.0,
+          merge_gap=90.0, max_event=300.0, min_overlap=0.0, sample_rate=1.0):
+    """SzCORE's event- and sample-based scores of detections, as ``warplab-cli score --json``.
+
+    Parameters
+    ----------
+    reference, hypothesis : path or list of (start, end)
+        The marked seizures and the detections: files as :func:`read_events` reads them, or
+        lists of spans in seconds from the recording start.
+    duration : float, optional
+        The recording's length in seconds; default: from ``recording`` (a path), else from the
+        files.
+    tolerance_before, tolerance_after, merge_gap, max_event, min_overlap, sample_rate
+        SzCORE's rules, with its defaults (seconds; ``min_overlap`` a fraction; Hz).
+
+    Returns
+    -------
+    dict with "event" and "sample" (each: tp, fp, reference_events, sensitivity, precision, f1,
+    fp_per_day; None where undefined), "duration_s", and "seizures" (onset_s, duration_s,
+    detected, latency_s per marked seizure).
+    """
+    known = []
+
+    def spans(value):
+        if isinstance(value, (str, bytes, _os.PathLike)):
+            events, length, _ = read_events(value, recording=recording)
+            known.append(length)
+            return events
+        return [(float(a), float(b)) for a, b in value]
+
+    ref, hyp = spans(reference), spans(hypothesis)
+    if duration is None and recording is not None and _os.path.isfile(_os.fspath(recording)):
+        duration = open_recording(recording).duration
+    if duration is None:
+        duration = next((d for d in known if d is not None), None)
+    if duration is None:
+        raise ValueError("duration: neither input says how long the recording is: give duration= or recording=")
+    return _warplab.score(ref, hyp, float(duration), float(tolerance_before), float(tolerance_after),
+                          float(merge_gap), float(max_event), float(min_overlap), float(sample_rate))
+
+
+def detect(detector, recording, *, events_out=None, backend="auto", threads=0, devices=None):
+    """Apply a detector saved by ``warplab-cli detect --save`` to a recording.
+
+    Returns
+    -------
+    list of (onset, duration, confidence) in seconds, one per detected event; with ``events_out``
+    they are also written there as a BIDS events table that :func:`score` reads.
+    """
+    events, _ = _warplab.detect(_path_or_none(detector), _path_or_none(recording), _path_or_none(events_out) or "",
+                                backend, int(threads), devices)
+    return events
