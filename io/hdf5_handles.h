@@ -49,10 +49,11 @@ inline std::recursive_mutex& hdf5Mutex() {
 // by return codes and become IoError.
 void silenceHdf5();
 
-// Creates `file` (truncating) with an empty chunked rows x cols dataset /distance and its
-// attributes. Returns the file and dataset handles.
+// Creates `file` (truncating) with an empty chunked rows x cols dataset /distance (float64, or
+// float32: writeMatrixBlock's doubles are then rounded by HDF5) and its attributes. Returns the
+// file and dataset handles.
 std::pair<H5Handle, H5Handle> createMatrixFile(const std::string& file, std::size_t rows, std::size_t cols,
-                                               const compute::Params& params, bool symmetric);
+                                               const compute::Params& params, bool symmetric, bool float32 = false);
 
 // Writes the block [r0, r0+nr) x [c0, c0+nc) of /distance from row-major `values`.
 void writeMatrixBlock(const std::string& file, hid_t dataset, std::size_t r0, std::size_t c0, std::size_t nr,

@@ -1,5 +1,6 @@
 // Distance matrices as HDF5 (C API): chunked float64 /distance with "metric", "parameters"
 // (JSON of compute::Params) and "symmetric" attributes; /row_names and /col_names if present.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -60,9 +61,9 @@ std::vector<std::string> readNames(const std::string& path, hid_t file, const ch
 
 }  // namespace
 
-void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) {
+void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m, bool float32) {
     std::lock_guard lock(hdf5Mutex());
-    auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric);
+    auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric, float32);
     writeMatrixBlock(path, dset.get(), 0, 0, m.rows, m.cols, m.values.data());
     writeNames(path, file.get(), "/row_names", m.rowNames);
     writeNames(path, file.get(), "/col_names", m.colNames);
@@ -92,13 +93,15 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
     {
         H5Handle dcpl(H5Dget_create_plist(d.get()), H5Pclose);
         if (H5Pget_nfilters(dcpl.get()) == 0) {
-            double need = double(m.rows) * double(m.cols) * sizeof(double);
+            H5Handle onDisk(H5Dget_type(d.get()), H5Tclose);  // float64 or float32
+            const double valueBytes = double(std::max<std::size_t>(1, H5Tget_size(onDisk.get())));
+            double need = double(m.rows) * double(m.cols) * valueBytes;
             if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED) {
                 hsize_t chunk[2] = {0, 0};
                 if (H5Pget_chunk(dcpl.get(), 2, chunk) != 2 || chunk[0] == 0 || chunk[1] == 0)
                     throw IoError(path, "distance", "damaged chunk layout");
                 need = std::ceil(double(m.rows) / double(chunk[0])) * std::ceil(double(m.cols) / double(chunk[1])) *
-                       double(chunk[0]) * double(chunk[1]) * sizeof(double);
+                       double(chunk[0]) * double(chunk[1]) * valueBytes;
             }
             const double stored = double(H5Dget_storage_size(d.get()));
             if (stored < need)

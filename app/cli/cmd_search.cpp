@@ -20,6 +20,7 @@
 #include "app/cli/reference_parts.h"
 #include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
+#include "app/cli/time_split.h"
 #include "compute/engine/device_list.h"
 #include "compute/engine/engine.h"
 
@@ -38,6 +39,7 @@ struct SearchOptions {
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
     SearchModeFlags modes;  // --mode, --band, --band-fraction, --include-self, --stats, --precision
+    bool timing = false;    // the split of the wall clock on stderr (time_split.h)
 };
 
 // Whether the subsequence search of one reference runs on GPUs under mpirun: a GPU named, or
@@ -53,6 +55,7 @@ bool usesGpuOnEveryRank(const RunFlags& run) {
 }
 
 void runSearch(const SearchOptions& o) {
+    TimeSplit split;
     compute::Params params = o.metric.params;
     params.metric = compute::Metric::Sdtw;
     params.topk = o.top;
@@ -101,9 +104,16 @@ void runSearch(const SearchOptions& o) {
             log.seconds += one.seconds;
             return std::move(one.matches);
         };
+        split.mark(TimeSplit::Input);
         gpusReady();
-        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
+        split.mark(TimeSplit::StartUp);
+        // Several references are read one by one inside the search: their reading is in compute.
+        runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
                               o.modes.stats && window);
+        split.mark(TimeSplit::Output);
+        split.move(TimeSplit::Output, TimeSplit::Compute, split.seconds(TimeSplit::Output));
+        if (o.timing && mpi::rank() == 0) split.print("search (several references, read inside compute)");
+        return;
     }
     if (o.reference.empty())
         throw compute::EngineError(compute::EngineError::Kind::BadParameter, "reference",
@@ -118,7 +128,9 @@ void runSearch(const SearchOptions& o) {
     compute::Series reference;
     if (mpi::active()) parts.emplace(o.reference.front(), refFlags);
     else reference = readOneSeries(o.reference.front(), refFlags, "reference");
+    split.mark(TimeSplit::Input);
     gpusReady();
+    split.mark(TimeSplit::StartUp);
     const std::size_t referenceLength = parts ? parts->length() : reference.length;
     // A query cut from the searched channel would find itself: its own place is excluded
     // unless --include-self (search_modes.h says exactly which matches).
@@ -162,6 +174,7 @@ void runSearch(const SearchOptions& o) {
         });
     }
     finishProgress();
+    split.mark(TimeSplit::Compute);
     const std::vector<compute::Match>& matches = found.matches;
     std::cerr << note;
     if (window && referenceLength < query.length)
@@ -176,6 +189,8 @@ void runSearch(const SearchOptions& o) {
         std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','
                   << matches[k].end << '\n';
     flushStdout();
+    split.mark(TimeSplit::Output);
+    if (o.timing) split.print("search");
 }
 
 }  // namespace
@@ -204,6 +219,7 @@ void addSearchCommand(CLI::App& app) {
     addSearchModeOptions(*cmd, o->modes);
     addSeriesOptions(*cmd, o->series);
     addRunOptions(*cmd, o->run);
+    cmd->add_flag("--timing", o->timing, "")->group("");  // benchmark: the split of the wall clock
     cmd->callback([o] { runSearch(*o); });
 }
 
