@@ -355,9 +355,11 @@ answer_step() {
   log "patterns rankings compared: $(ls "$o"/pat_*.csv | wc -l) files"
   # The generated channel, in process (its --timing line; generation not counted).
   for dev in "${lists[@]}"; do
-    timeout 60 bash -c "$(declare -f wall_of); wall_of $CLI patterns --synthetic published --timing --top 0 --devices $dev" \
-      > /dev/null 2> "$o/syn_$dev.log"
-    log "patterns --synthetic published --devices $dev: $(grep -oE 'in [0-9.]+ s: [^[]*|\[epochs[^]]*\]' "$o/syn_$dev.log" | tr '\n' ' ')"
+    for bin in "${bins[@]}"; do
+      timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) patterns --synthetic published --timing --top 0 --devices $dev" \
+        > /dev/null 2> "$o/syn_${bin}_$dev.log"
+      log "patterns --synthetic published --devices $dev ($bin): $(grep -oE 'in [0-9.]+ s: [^[]*|\[epochs[^]]*\]' "$o/syn_${bin}_$dev.log" | tr '\n' ' ')"
+    done
   done
   # dm: a 2-series job (start-up alone), then 32,768 x 16,384 cdtw(1024, w16) to .npy.
   "$CLI" bench multi --write-npy $w/two.npy 2 256 7 > /dev/null
