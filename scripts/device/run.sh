@@ -414,6 +414,13 @@ PY
   done
   [ -n "$base" ] && { cmp -s "$o/sdtw_tree.csv" "$o/sdtw_base.csv" && cmp -s "$o/win_tree.csv" "$o/win_base.csv" \
     && log "search matches: base == tree" || log "search matches DIFFER"; }
+  # The subsequence search's pass against its whole answer (512 x 2,000 in 100,000, top 5).
+  if [ "${ANSWER_SDTW:-1}" = 1 ]; then
+    for h in "" --half2; do
+      BENCH_TIMEOUT=60 bench_rows "$CLI" "$OUT/run.log" bench gpu --metric sdtw --sdtw-queries 512 --sdtw-length 2000 \
+        --sdtw-reference 100000 --top 5 --repeats 5 $h
+    done
+  fi
   rm -rf "$study" $w
 }
 
