@@ -162,8 +162,8 @@ void computeDeviceEpochRows(const DeviceEpochRowsInput& in, const RunOptions& op
     EpochMatrixStats stats;
     q.stats = &stats;
     // The blocks of several devices are ranked at once (each block's rows in parallel too);
-    // the scores and the matrix sink are taken one block at a time. The ranking keeps the
-    // pattern order it is given nowhere: findPatterns sorts the scores by (quality, index).
+    // the scores and the matrix sink are taken one block at a time. Blocks arrive in any order:
+    // findPatterns sorts the scores by (quality, index), and the sink writes tiles in place.
     q.concurrentSink = true;
     std::mutex taking;
     const auto tCall = std::chrono::steady_clock::now();
@@ -182,8 +182,8 @@ void computeDeviceEpochRows(const DeviceEpochRowsInput& in, const RunOptions& op
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
         if (r.matrixSink) r.matrixSink(Tile{in.rowBegin + r0, in.rowBegin + r1, 0, nE}, block.rows);
     }, options);
-    // The ranking's share of the time: what the calling thread waited for it, the rest being
-    // hidden behind the devices' work.
+    // The ranking's share of the time: what the calling thread waited for it (on one device
+    // mostly while the device computed the next blocks; the rest of the ranking ran beside).
     const double rank = stats.sinkWaitSeconds;
     out.readSeconds += checkSeconds;
     out.epochSeconds += checkSeconds;
