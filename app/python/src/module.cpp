@@ -11,4 +11,5 @@ PYBIND11_MODULE(_warplab, m) {
     warplab::python::bindRecording(m);
     warplab::python::bindInfo(m);
     warplab::python::bindStudy(m);
+    warplab::python::bindSpectral(m);
 }

@@ -26,10 +26,13 @@ import os as _os
 from . import _warplab
 from . import mne_bridge
 from ._warplab import DeviceError, Recording, Study
+from .spectral import filter, frequency_band, frequency_bands, psd, spectrogram  # noqa: A004
+from .spectral import _filtered_series, _filtered_set
 
 __all__ = [
     "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
     "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
+    "frequency_bands", "frequency_band", "filter", "psd", "spectrogram",
 ]
 
 __version__ = "0.1.0"
@@ -91,7 +94,7 @@ distance = _warplab.distance
 
 def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq",
                     znorm=False, sqrt=False, backend="auto", kernel=None, threads=0, devices=None,
-                    out=None, progress=None, channel=None):
+                    out=None, progress=None, channel=None, freq_band=None, rate=None, freq_band_order=4):
     """Distance matrix of X x Y, or of all pairs of X when Y is None.
 
     Parameters
@@ -123,12 +126,18 @@ def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam
     channel : str, int or list, optional
         For ``mne.Epochs`` inputs: the channel (one series per epoch) or channels
         (multichannel series); default all data channels.
+    freq_band : str or (lo, hi), optional
+        Filter every series to this frequency band first (:func:`warplab.filter`, zero phase,
+        Butterworth of ``freq_band_order``), as ``warplab-cli dm --freq-band``; needs ``rate``.
+    rate : float, optional
+        Sampling rate in Hz of the series, for ``freq_band``.
 
     Returns
     -------
     ndarray of float64, shape (len(X), len(Y)), or the path written.
     """
     X, Y = _series_set(X, channel), _series_set(Y, channel)
+    X, Y = _filtered_set(X, rate, freq_band, freq_band_order), _filtered_set(Y, rate, freq_band, freq_band_order)
     return _warplab.distance_matrix(X, Y, metric, int(band), float(gamma), float(nu), float(lam), cost,
                                     bool(znorm), bool(sqrt), backend, kernel or "", int(threads),
                                     devices, _path_or_none(out), _progress(progress, "distance_matrix"))
@@ -188,7 +197,7 @@ def soft_dtw(X, Y, gamma=1.0, *, cost="sq", gradient=True):
 
 def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False, cost="sq", sqrt=False,
            exclude=None, exclusion_tolerance=0, backend="auto", kernel=None, threads=0, devices=None,
-           progress=None):
+           progress=None, freq_band=None, rate=None, freq_band_order=4):
     """Top-k matches of a query in a long reference, as ``warplab-cli search``.
 
     Parameters
@@ -212,12 +221,16 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
         Samples of overlap with an excluded span still allowed (default 0: none).
     progress : None, True or callable, optional
         As for :func:`distance_matrix`; the fraction of the reference swept.
+    freq_band, rate, freq_band_order : optional
+        Filter query and reference to a frequency band first, as for :func:`distance_matrix`.
 
     Returns
     -------
     structured ndarray with fields rank (int64), cost (float64), start, end (int64; reference
     samples, end inclusive), best first.
     """
+    query = _filtered_series(query, rate, freq_band, freq_band_order)
+    reference = _filtered_series(reference, rate, freq_band, freq_band_order)
     return _warplab.search(query, reference, int(k), mode, band, bool(znorm), cost, bool(sqrt), exclude,
                            int(exclusion_tolerance), backend, kernel or "", int(threads), devices, _progress(progress, "search"))
 
