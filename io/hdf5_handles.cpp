@@ -35,7 +35,7 @@ void stringAttribute(const std::string& file, hid_t obj, const char* name, const
 }  // namespace
 
 std::pair<H5Handle, H5Handle> createMatrixFile(const std::string& file, std::size_t rows, std::size_t cols,
-                                               const compute::Params& params, bool symmetric, hid_t fapl) {
+                                               const compute::Params& params, bool symmetric, bool float32, hid_t fapl) {
     silenceHdf5();
     if (rows == 0 || cols == 0) throw IoError(file, "distance", "an empty matrix (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
     H5Handle f(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose);
@@ -45,7 +45,7 @@ std::pair<H5Handle, H5Handle> createMatrixFile(const std::string& file, std::siz
     H5Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
     hsize_t chunk[2] = {std::min<hsize_t>(rows, 256), std::min<hsize_t>(cols, 256)};
     H5Pset_chunk(dcpl.get(), 2, chunk);
-    H5Handle d(H5Dcreate2(f.get(), "/distance", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
+    H5Handle d(H5Dcreate2(f.get(), "/distance", float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
     if (!d.valid()) throw IoError(file, "distance", "HDF5 cannot create the dataset");
     stringAttribute(file, d.get(), "metric", std::string(compute::metricName(params.metric)));
     stringAttribute(file, d.get(), "parameters", paramsToJson(params).dump());

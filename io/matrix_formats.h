@@ -9,9 +9,9 @@ namespace warplab::io {
 
 void writeMatrixCsv(const std::string& path, const compute::DistanceMatrix& m);
 compute::DistanceMatrix readMatrixCsv(const std::string& path);
-void writeMatrixNpy(const std::string& path, const compute::DistanceMatrix& m);
+void writeMatrixNpy(const std::string& path, const compute::DistanceMatrix& m, bool float32 = false);
 compute::DistanceMatrix readMatrixNpy(const std::string& path);
-void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m);
+void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m, bool float32 = false);
 compute::DistanceMatrix readMatrixHdf5(const std::string& path);
 
 // "out.h5" -> ".h5" lower-cased.

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -66,7 +67,7 @@ std::vector<std::string> readNames(const std::string& path, hid_t file, const ch
 
 }  // namespace
 
-void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) {
+void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m, bool float32) {
     // The file is made in memory and written out whole: libhdf5 1.10 keeps a file whose close
     // failed (a full disk) open, and closes it again at exit, where it crashes.
     std::vector<char> image;
@@ -75,7 +76,7 @@ void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) 
         silenceHdf5();
         H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
         if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 20, 0) < 0) throw IoError(path, "", "HDF5 cannot make a file in memory");
-        auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric, fapl.get());
+        auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric, float32, fapl.get());
         writeMatrixBlock(path, dset.get(), 0, 0, m.rows, m.cols, m.values.data());
         writeNames(path, file.get(), "/row_names", m.rowNames);
         writeNames(path, file.get(), "/col_names", m.colNames);
@@ -124,13 +125,15 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
     {
         H5Handle dcpl(H5Dget_create_plist(d.get()), H5Pclose);
         if (H5Pget_nfilters(dcpl.get()) == 0) {
-            double need = double(m.rows) * double(m.cols) * sizeof(double);
+            H5Handle onDisk(H5Dget_type(d.get()), H5Tclose);  // float64 or float32
+            const double valueBytes = double(std::max<std::size_t>(1, H5Tget_size(onDisk.get())));
+            double need = double(m.rows) * double(m.cols) * valueBytes;
             if (H5Pget_layout(dcpl.get()) == H5D_CHUNKED) {
                 hsize_t chunk[2] = {0, 0};
                 if (H5Pget_chunk(dcpl.get(), 2, chunk) != 2 || chunk[0] == 0 || chunk[1] == 0)
                     throw IoError(path, "distance", "damaged chunk layout");
                 need = std::ceil(double(m.rows) / double(chunk[0])) * std::ceil(double(m.cols) / double(chunk[1])) *
-                       double(chunk[0]) * double(chunk[1]) * sizeof(double);
+                       double(chunk[0]) * double(chunk[1]) * valueBytes;
             }
             const double stored = double(H5Dget_storage_size(d.get()));
             if (stored < need)

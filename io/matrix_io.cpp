@@ -19,18 +19,20 @@ std::string lowerExtension(const std::string& path) {
     return lower(std::filesystem::path(path).extension().string());
 }
 
-void writeMatrix(const std::string& path, const compute::DistanceMatrix& m) {
+void writeMatrix(const std::string& path, const compute::DistanceMatrix& m, MatrixValueType type) {
     if (m.values.size() != m.rows * m.cols)
         throw IoError(path, "matrix", std::to_string(m.values.size()) + " values for " + std::to_string(m.rows) +
                                           " x " + std::to_string(m.cols));
     const std::string ext = lowerExtension(path);
     if (ext != ".csv" && ext != ".npy" && ext != ".h5" && ext != ".hdf5")
         throw IoError(path, "format", "unknown matrix format \"" + ext + "\" (use .csv, .npy or .h5)");
+    const bool float32 = type == MatrixValueType::Float32;
+    if (float32 && ext == ".csv") throw IoError(path, "dtype", "float32 values are written to .npy or .h5, not .csv");
     const std::string tmp = temporaryPathFor(path);
     try {
         if (ext == ".csv") writeMatrixCsv(tmp, m);
-        else if (ext == ".npy") writeMatrixNpy(tmp, m);
-        else writeMatrixHdf5(tmp, m);
+        else if (ext == ".npy") writeMatrixNpy(tmp, m, float32);
+        else writeMatrixHdf5(tmp, m, float32);
     } catch (const IoError& e) {
         std::remove(tmp.c_str());
         throw IoError(path, e.field(), e.reason());  // named after `path`, not the temporary

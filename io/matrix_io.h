@@ -9,7 +9,13 @@
 
 namespace warplab::io {
 
-void writeMatrix(const std::string& path, const compute::DistanceMatrix& m);
+// The values' type in a .npy (<f8, <f4) or HDF5 file (IEEE float64, float32). Float32 rounds
+// each value to the nearest float, which loses nothing where the kernel computed in fp32 (the
+// GPU kernels); readMatrix reads either type. CSV is always written at full precision.
+enum class MatrixValueType { Float64, Float32 };
+
+void writeMatrix(const std::string& path, const compute::DistanceMatrix& m,
+                 MatrixValueType type = MatrixValueType::Float64);
 compute::DistanceMatrix readMatrix(const std::string& path);
 
 // Streams tiles of a rows x cols matrix to disk as they are computed (NPY or HDF5), so a
@@ -23,7 +29,8 @@ public:
     // the writer mirrors each value to (col, row); finish() checks that every upper cell came.
     static std::unique_ptr<MatrixStreamWriter> create(const std::string& path, std::size_t rows,
                                                       std::size_t cols, const compute::Params& params,
-                                                      bool symmetric);
+                                                      bool symmetric,
+                                                      MatrixValueType type = MatrixValueType::Float64);
     virtual ~MatrixStreamWriter() = default;
     virtual void writeTile(const compute::Tile& tile, const double* values) = 0;
     // Throws IoError when cells are missing (not every tile arrived) or the rename fails.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "io/hdf5_handles.h"
 #include "io/io_error.h"
@@ -85,15 +86,15 @@ protected:
 
 class NpyStreamWriter final : public StreamWriterBase {
 public:
-    NpyStreamWriter(const std::string& path, std::size_t rows, std::size_t cols, bool symmetric)
-        : StreamWriterBase(path, rows, cols, symmetric) {
+    NpyStreamWriter(const std::string& path, std::size_t rows, std::size_t cols, bool symmetric, bool float32)
+        : StreamWriterBase(path, rows, cols, symmetric), valueBytes_(float32 ? sizeof(float) : sizeof(double)) {
         fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd_ < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
-        const std::string header = npyHeader({rows, cols});
+        const std::string header = npyHeader({rows, cols}, float32 ? "<f4" : "<f8");
         dataStart_ = header.size();
         try {
             pwriteAll(header.data(), header.size(), 0);
-            if (::ftruncate(fd_, off_t(dataStart_ + rows * cols * sizeof(double))) != 0)
+            if (::ftruncate(fd_, off_t(dataStart_ + rows * cols * valueBytes_)) != 0)
                 throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(errno));
         } catch (...) {  // the destructor does not run for a constructor that throws
             ::close(fd_);
@@ -109,8 +110,15 @@ public:
 private:
     void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t stride,
                     const double* values) override {
-        for (std::size_t r = 0; r < nr; ++r)
-            pwriteAll(values + r * stride, nc * sizeof(double), dataStart_ + ((r0 + r) * cols_ + c0) * sizeof(double));
+        for (std::size_t r = 0; r < nr; ++r) {
+            const std::size_t at = dataStart_ + ((r0 + r) * cols_ + c0) * valueBytes_;
+            if (valueBytes_ == sizeof(double)) {
+                pwriteAll(values + r * stride, nc * sizeof(double), at);
+                continue;
+            }
+            rounded_.assign(values + r * stride, values + r * stride + nc);  // to the nearest float
+            pwriteAll(rounded_.data(), nc * sizeof(float), at);
+        }
     }
     void close() override {
         if (fd_ >= 0 && ::close(fd_) != 0) {
@@ -131,17 +139,19 @@ private:
         }
     }
     int fd_ = -1;
+    std::size_t valueBytes_;
     std::size_t dataStart_ = 0;
+    std::vector<float> rounded_;  // float32: one tile row at a time
 };
 
 class Hdf5StreamWriter final : public StreamWriterBase {
 public:
     Hdf5StreamWriter(const std::string& path, std::size_t rows, std::size_t cols, const compute::Params& params,
-                     bool symmetric)
+                     bool symmetric, bool float32)
         : StreamWriterBase(path, rows, cols, symmetric) {
         std::lock_guard lock(hdf5Mutex());
         try {
-            auto [f, d] = createMatrixFile(tmp_, rows, cols, params, symmetric);
+            auto [f, d] = createMatrixFile(tmp_, rows, cols, params, symmetric, float32);
             file_ = std::move(f);
             dset_ = std::move(d);
         } catch (const IoError& e) {
@@ -184,10 +194,12 @@ std::unique_ptr<MatrixStreamWriter> MatrixStreamWriter::create(const std::string
 
 std::unique_ptr<MatrixStreamWriter> MatrixStreamWriter::create(const std::string& path, std::size_t rows,
                                                                std::size_t cols, const compute::Params& params,
-                                                               bool symmetric) {
+                                                               bool symmetric, MatrixValueType type) {
     const std::string ext = lowerExtension(path);
-    if (ext == ".npy") return std::make_unique<NpyStreamWriter>(path, rows, cols, symmetric);
-    if (ext == ".h5" || ext == ".hdf5") return std::make_unique<Hdf5StreamWriter>(path, rows, cols, params, symmetric);
+    const bool float32 = type == MatrixValueType::Float32;
+    if (ext == ".npy") return std::make_unique<NpyStreamWriter>(path, rows, cols, symmetric, float32);
+    if (ext == ".h5" || ext == ".hdf5")
+        return std::make_unique<Hdf5StreamWriter>(path, rows, cols, params, symmetric, float32);
     throw IoError(path, "format", "streaming export writes .npy or .h5, not \"" + ext + "\"");
 }
 

@@ -29,15 +29,15 @@ void writeAll(int fd, const char* data, std::size_t bytes, off_t at, const std::
 
 std::string npyPartialPath(const std::string& finalPath) { return finalPath + ".partial"; }
 
-void createNpyShell(const std::string& path, std::size_t rows, std::size_t cols) {
-    const std::string header = npyHeader({rows, cols});
+void createNpyShell(const std::string& path, std::size_t rows, std::size_t cols, bool float32) {
+    const std::string header = npyHeader({rows, cols}, float32 ? "<f4" : "<f8");
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw IoError(path, "", "cannot create: " + sysError());
     try {
         writeAll(fd, header.data(), header.size(), 0, path);
         // The values' room as a hole: no bytes are written twice, and a filesystem that
         // supports sparse files spends nothing until the ranks write.
-        const off_t size = off_t(header.size() + rows * cols * sizeof(double));
+        const off_t size = off_t(header.size() + rows * cols * (float32 ? sizeof(float) : sizeof(double)));
         if (::ftruncate(fd, size) != 0) throw IoError(path, "data", "cannot size the file: " + sysError());
     } catch (...) {
         ::close(fd);
@@ -46,8 +46,12 @@ void createNpyShell(const std::string& path, std::size_t rows, std::size_t cols)
     if (::close(fd) != 0) throw IoError(path, "", "cannot close: " + sysError());
 }
 
-NpyOffsetWriter::NpyOffsetWriter(const std::string& path, std::size_t rows, std::size_t cols)
-    : path_(path), rows_(rows), cols_(cols), dataOffset_(npyHeader({rows, cols}).size()) {
+NpyOffsetWriter::NpyOffsetWriter(const std::string& path, std::size_t rows, std::size_t cols, bool float32)
+    : path_(path),
+      rows_(rows),
+      cols_(cols),
+      valueBytes_(float32 ? sizeof(float) : sizeof(double)),
+      dataOffset_(npyHeader({rows, cols}, float32 ? "<f4" : "<f8").size()) {
     fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) throw IoError(path, "", "cannot open for writing (must be on a filesystem every process sees): " + sysError());
 }
@@ -61,8 +65,13 @@ void NpyOffsetWriter::writeTile(const compute::Tile& tile, const double* values)
         throw IoError(path_, "data", "a tile reaches past the " + std::to_string(rows_) + " x " + std::to_string(cols_) + " matrix");
     const std::size_t w = tile.cols();
     for (std::size_t r = 0; r < tile.rows(); ++r) {
-        const off_t at = off_t(dataOffset_ + ((tile.rowBegin + r) * cols_ + tile.colBegin) * sizeof(double));
-        writeAll(fd_, reinterpret_cast<const char*>(values + r * w), w * sizeof(double), at, path_);
+        const off_t at = off_t(dataOffset_ + ((tile.rowBegin + r) * cols_ + tile.colBegin) * valueBytes_);
+        if (valueBytes_ == sizeof(double)) {
+            writeAll(fd_, reinterpret_cast<const char*>(values + r * w), w * sizeof(double), at, path_);
+            continue;
+        }
+        rounded_.assign(values + r * w, values + (r + 1) * w);
+        writeAll(fd_, reinterpret_cast<const char*>(rounded_.data()), w * sizeof(float), at, path_);
     }
 }
 

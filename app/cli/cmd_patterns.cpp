@@ -25,11 +25,13 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/devices_option.h"
+#include "app/cli/gpu_start_up.h"
 #include "app/cli/freq_band_option.h"
 #include "app/cli/mpi_patterns.h"
 #include "app/cli/mpi_job.h"
 #include "app/cli/patterns_study.h"
 #include "app/cli/study_cli.h"
+#include "app/cli/time_split.h"
 #include "compute/core/error.h"
 #include "compute/engine/device_list.h"
 #include "compute/patterns/pattern_discovery.h"
@@ -168,32 +170,23 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
     const auto quality = compute::parseQuality(o.quality);
     if (!quality) throw EngineError(EngineError::Kind::BadParameter, "quality", "must be auc or infogain, got \"" + o.quality + "\"");
 
+    TimeSplit split;
     // The GPUs' contexts start, and the run's pinned host buffers are pinned, while the input
     // is read or generated (device_list.h).
     const bool gpuRun = o.run.backend != compute::Backend::Cpu;
-    std::vector<int> devices;
-    std::jthread warm, pin;
-    if (gpuRun) {
-        try {
-            devices = parseDevices(o.run.devices);
-        } catch (const EngineError&) {
-        }  // reported by toRunOptions below
-        warm = compute::warmUpGpus(devices);
-    }
+    GpuStartUp gpu(o.run);
     auto pinFor = [&](long long samples) {
         if (!gpuRun || samples <= 0) return;
-        pin = compute::prewarmPinned(
-            devices,
-            [samples, e = o.epoch, s = o.stride, budget = o.memoryMiB << 20](int d) {
-                return compute::devicePinnedBufferBytes(samples, e, s, budget, d);
-            },
-            compute::kEpochBlocksInFlight);
+        gpu.pin([samples, e = o.epoch, s = o.stride, budget = o.memoryMiB << 20](int d) {
+            return compute::devicePinnedBufferBytes(samples, e, s, budget, d);
+        }, compute::kEpochBlocksInFlight);
     };
 
     std::unique_ptr<io::Recording> rec;
     std::vector<float> syntheticData;
     std::vector<compute::PatternRequest> requests;
     std::unique_ptr<io::Study> study;
+    std::vector<compute::LoadedSamples> loaded;  // a study's channels, read ahead of the job
     std::vector<std::vector<float>> filtered;  // the channels filtered to `band`, alive for the job
     double generateSeconds = 0;
     if (band && (!o.study.empty() || !o.synthetic.empty() || mpi::active()))
@@ -206,6 +199,14 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
         // Seizures: a summary study's own, plus --summary, --annotation, --seizures FILE:START-END.
         study = openStudyForCli(o.study, {o.skipMissing, o.summary, o.annotation}, "study");
         requests = studyPatternRequests(*study, o.channels, o.seizures);
+        // A GPU run holds the channel in host memory anyway (device epochs): it is read here,
+        // recordings in parallel, while the GPUs start, rather than inside the job after them.
+        // (One channel: several are computed one after another, each read in its turn.) Nothing
+        // is pinned ahead: pinning waits for the contexts and would outlast the reading (0.18-0.22 s
+        // of waiting on one H100), where the job pins while its first blocks compute.
+        if (requests.size() == 1 && gpu.started() && o.run.kernel.rfind("cpu.", 0) != 0 &&
+            compute::gpuUnavailableReason().empty())
+            loaded.push_back(compute::loadSegments(requests.front()));
     } else if (!o.synthetic.empty()) {
         compute::SyntheticChannel c;
         try {
@@ -267,6 +268,7 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
         if (requests.size() == 1) pinFor(requests.front().sampleCount);
     }
 
+    split.mark(TimeSplit::Input);
     // Under mpirun the ranks share the patterns (rows): each writes its rows of a .npy in place
     // (io/npy_offset_writer.h), as `dm` does; .h5 and .csv would have to go through rank 0.
     const bool mpiNpy = mpi::active() && !dmOut.empty();
@@ -319,13 +321,12 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
 
     compute::RunOptions ro = toRunOptions(o.run, "patterns");
     addEta(ro);
+    split.mark(TimeSplit::Output);  // the matrix files opened
     // The GPUs' start-up (contexts, peer access) and the pinning ahead are the process's, not the
     // job's: the job starts when they are done rather than meeting them half-way through its
     // first device calls, and --timing says how long that wait was.
-    const auto tStartUp = std::chrono::steady_clock::now();
-    if (warm.joinable()) warm.join();
-    if (pin.joinable()) pin.join();
-    const double startUpWait = std::chrono::duration<double>(std::chrono::steady_clock::now() - tStartUp).count();
+    const double startUpWait = gpu.wait();
+    split.mark(TimeSplit::StartUp);
     std::vector<compute::PatternRanking> rankings;
     try {
         rankings = mpi::active() ? findPatternsMpi(requests, ro) : compute::findPatterns(requests, ro);
@@ -350,6 +351,14 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
             }
         throw;
     }
+    split.mark(TimeSplit::Compute);
+    // Samples the job read itself (a recording or study read lazily) are input; a view's finite
+    // check, run beside the devices' upload, stays in compute.
+    for (std::size_t k = 0; k < rankings.size() && k < requests.size(); ++k) {
+        const auto& q = requests[k];
+        const bool read = q.segments.empty() ? q.samples.empty() : q.segments.front().samples.empty();
+        if (read) split.move(TimeSplit::Compute, TimeSplit::Input, rankings[k].readSeconds);
+    }
     if (mpi::rank() != 0) return;  // rank 0 alone prints
     for (std::size_t k = 0; k < rankings.size(); ++k) {
         if (writers[k]) writers[k]->finish();
@@ -371,6 +380,7 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
         }
     }
     flushStdout();
+    split.mark(TimeSplit::Output);
 
     if (o.timing) {
         for (const auto& r : rankings) {
@@ -389,6 +399,8 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
                                             : std::string())
                              .c_str());
         }
+        if (gpu.contextSeconds() >= 0) split.setBackground(gpu.contextSeconds(), "GPU contexts and peer access");
+        split.print("patterns");
     }
 }
 

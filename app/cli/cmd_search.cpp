@@ -21,6 +21,7 @@
 #include "app/cli/reference_parts.h"
 #include "app/cli/search_modes.h"
 #include "app/cli/search_study.h"
+#include "app/cli/time_split.h"
 #include "compute/engine/device_list.h"
 #include "compute/engine/engine.h"
 
@@ -39,6 +40,7 @@ struct SearchOptions {
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
     SearchModeFlags modes;  // --mode, --band, --band-fraction, --include-self, --stats, --precision
+    bool timing = false;    // the split of the wall clock on stderr (time_split.h)
     FreqBandFlags freqBands;
 };
 
@@ -55,6 +57,7 @@ bool usesGpuOnEveryRank(const RunFlags& run) {
 }
 
 void runSearch(const SearchOptions& o) {
+    TimeSplit split;
     compute::Params params = o.metric.params;
     params.metric = compute::Metric::Sdtw;
     params.topk = o.top;
@@ -108,9 +111,16 @@ void runSearch(const SearchOptions& o) {
             log.seconds += one.seconds;
             return std::move(one.matches);
         };
+        split.mark(TimeSplit::Input);
         gpusReady();
-        return runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
+        split.mark(TimeSplit::StartUp);
+        // Several references are read one by one inside the search: their reading is in compute.
+        runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
                               o.modes.stats && window);
+        split.mark(TimeSplit::Output);
+        split.move(TimeSplit::Output, TimeSplit::Compute, split.seconds(TimeSplit::Output));
+        if (o.timing && mpi::rank() == 0) split.print("search (several references, read inside compute)");
+        return;
     }
     if (o.reference.empty())
         throw compute::EngineError(compute::EngineError::Kind::BadParameter, "reference",
@@ -125,7 +135,9 @@ void runSearch(const SearchOptions& o) {
     compute::Series reference;
     if (mpi::active()) parts.emplace(o.reference.front(), refFlags);
     else reference = readOneSeries(o.reference.front(), refFlags, "reference");
+    split.mark(TimeSplit::Input);
     gpusReady();
+    split.mark(TimeSplit::StartUp);
     const std::size_t referenceLength = parts ? parts->length() : reference.length;
     // A query cut from the searched channel would find itself: its own place is excluded
     // unless --include-self (search_modes.h says exactly which matches).
@@ -193,6 +205,7 @@ void runSearch(const SearchOptions& o) {
         });
     }
     finishProgress();
+    split.mark(TimeSplit::Compute);
     const std::vector<compute::Match>& matches = found.matches;
     std::cerr << note;
     if (window && referenceLength < query.length)
@@ -207,6 +220,8 @@ void runSearch(const SearchOptions& o) {
         std::cout << k + 1 << ',' << formatDouble(matches[k].cost) << ',' << matches[k].start << ','
                   << matches[k].end << '\n';
     flushStdout();
+    split.mark(TimeSplit::Output);
+    if (o.timing) split.print("search");
 }
 
 }  // namespace
@@ -236,6 +251,7 @@ void addSearchCommand(CLI::App& app) {
     addSeriesOptions(*cmd, o->series);
     addFreqBandOptions(*cmd, o->freqBands);
     addRunOptions(*cmd, o->run);
+    cmd->add_flag("--timing", o->timing, "")->group("");  // benchmark: the split of the wall clock
     cmd->callback([o] { runSearch(*o); });
 }
 

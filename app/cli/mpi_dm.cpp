@@ -47,11 +47,11 @@ void runNpy(DmMpiJob& j, mpi::ProgressRelay& relay) {
     const std::size_t rows = j.queries->size(), cols = j.targets ? j.targets->size() : rows;
     const std::string partial = io::npyPartialPath(j.out);
     mpi::step([&] {
-        if (mpi::rank() == 0) io::createNpyShell(partial, rows, cols);
+        if (mpi::rank() == 0) io::createNpyShell(partial, rows, cols, j.type == io::MatrixValueType::Float32);
     });
     mpi::step(
         [&] {
-            io::NpyOffsetWriter writer(partial, rows, cols);
+            io::NpyOffsetWriter writer(partial, rows, cols, j.type == io::MatrixValueType::Float32);
             mpi::injectFailure("dm");
             namingFiles(j.inputs, [&] {
                 compute::Engine::distanceMatrixStreamed(*j.queries, j.targets, j.params, j.run,
@@ -93,7 +93,7 @@ void runGathered(DmMpiJob& j, mpi::ProgressRelay& relay) {
     const double bytes = double(m.rows) * double(m.cols) * sizeof(double);
     std::unique_ptr<io::MatrixStreamWriter> stream;
     if (!j.out.empty() && j.ext != ".csv" && bytes > j.maxMemoryGiB * double(1ull << 30))
-        stream = io::MatrixStreamWriter::create(j.out, m.rows, m.cols, j.params);
+        stream = io::MatrixStreamWriter::create(j.out, m.rows, m.cols, j.params, false, j.type);
     else
         m.values.assign(m.rows * m.cols, 0.0);
     auto take = [&](const compute::Tile& t, const double* v) {
@@ -121,7 +121,7 @@ void runGathered(DmMpiJob& j, mpi::ProgressRelay& relay) {
         writeMatrixCsv(std::cout, m);
         flushStdout();
     } else {
-        io::writeMatrix(j.out, m);
+        io::writeMatrix(j.out, m, j.type);
     }
 }
 

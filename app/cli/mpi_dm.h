@@ -11,6 +11,7 @@
 #include "compute/core/job.h"
 #include "compute/core/params.h"
 #include "compute/core/series.h"
+#include "io/matrix_io.h"
 
 namespace warplab::cli {
 
@@ -23,6 +24,7 @@ struct DmMpiJob {
     std::string ext;  // lower-case extension of `out` (".npy", ".h5", ".hdf5", ".csv")
     double maxMemoryGiB = 2.0;
     std::vector<std::pair<std::string, std::string>> inputs;  // role, file: for namingFiles
+    io::MatrixValueType type = io::MatrixValueType::Float64;   // --dtype of a .npy/.h5
 };
 
 void runDmMpi(DmMpiJob job);

@@ -40,7 +40,8 @@ struct RowBlock {
     const float* sortedDistance = nullptr;
     const std::uint32_t* sortedEpoch = nullptr;
 };
-// Called on the thread that called gpuEpochMatrix, one block at a time, in row order.
+// Called on the thread that called gpuEpochMatrix, one block at a time, in row order; with
+// EpochMatrixRequest::concurrentSink, on threads of their own, several blocks at once.
 using RowBlockSink = std::function<void(const RowBlock& block)>;
 
 // Where the time of a gpuEpochMatrix call went (for --timing and the scaling figures).
@@ -48,6 +49,7 @@ struct EpochMatrixStats {
     double prepSeconds = 0;             // before the setup: the devices, their peer access, pair lists
     double setupSeconds = 0;            // devices ready: context, channel upload, buffers (in parallel)
     double waitSeconds = 0;             // the calling thread waiting for finished blocks
+    double sinkWaitSeconds = 0;         // concurrentSink: the calling thread waiting for the sink
     std::vector<double> deviceSeconds;  // per device used: time its blocks kept it busy (kernels, sort, copies)
     std::vector<double> spanSeconds;    // per device: its first block's start to its last block's end
     double queueSeconds = 0;     // devices set up -> every device's first blocks queued
@@ -67,6 +69,12 @@ struct EpochMatrixRequest {
     std::size_t rowBlock = 32;       // queries per block handed to the sink
     bool keepRows = true;            // hand each block's rows in epoch order to the sink
     bool sortRows = false;           // hand each row sorted (needs gpuEpochMatrixSortsRows())
+    // Each finished block goes to the sink on a thread of its own, so that the host reduces the
+    // blocks of several devices at once instead of one after another (with 4 devices a block is
+    // 8 rows: one at a time, a sink would keep 8 cores busy while the devices wait on it). A
+    // block's pinned buffers are reused only once the sink returned for it. The sink must then
+    // take blocks from several threads at once, in any order.
+    bool concurrentSink = false;
     EpochMatrixStats* stats = nullptr;  // filled when not null
     // Host work run on the calling thread while the devices are set up (each by a thread of its
     // own), before any block is queued: a view's finite check, which reads the channel as the

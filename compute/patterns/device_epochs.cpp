@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include <tbb/parallel_for.h>
@@ -17,7 +18,47 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// Every segment a view, each starting where the one before it ends.
+bool segmentsEndToEnd(const PatternRequest& r) {
+    if (r.segments.empty()) return false;
+    for (std::size_t k = 0; k < r.segments.size(); ++k) {
+        const auto& v = r.segments[k].samples;
+        if (v.empty()) return false;
+        if (k > 0) {
+            const auto& p = r.segments[k - 1].samples;
+            if (v.data() != p.data() + p.size()) return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
+
+LoadedSamples loadSegments(PatternRequest& r) {
+    LoadedSamples out;
+    if (r.segments.empty()) return out;
+    std::vector<long long> offset(r.segments.size());
+    for (std::size_t k = 0; k < r.segments.size(); ++k) {
+        const PatternSegment& g = r.segments[k];
+        if (!g.samples.empty() || !g.reader || g.sampleCount <= 0) return {};  // findPatterns reports these
+        offset[k] = out.count;
+        out.count += g.sampleCount;
+    }
+    out.samples.reset(new float[std::size_t(out.count)]);
+    constexpr long long kPiece = 1LL << 24;
+    tbb::parallel_for(std::size_t(0), r.segments.size(), [&](std::size_t k) {
+        const PatternSegment& g = r.segments[k];
+        for (long long a = 0; a < g.sampleCount; a += kPiece)
+            g.reader(a, std::min(kPiece, g.sampleCount - a), out.samples.get() + offset[k] + a);
+    }, tbb::simple_partitioner());
+    for (std::size_t k = 0; k < r.segments.size(); ++k) {
+        PatternSegment& g = r.segments[k];
+        g.samples = std::span<const float>(out.samples.get() + offset[k], std::size_t(g.sampleCount));
+        g.reader = nullptr;
+        g.sampleCount = 0;
+    }
+    return out;
+}
 
 ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L) {
     ChannelBuffer b;
@@ -41,15 +82,32 @@ ChannelBuffer channelBuffer(const PatternRequest& r, const SegmentedLayout& L) {
         b.samples = r.samples.data();
         return b;
     }
+    if (segmentsEndToEnd(r)) {
+        // The segments already lie end to end in one buffer: used as it is, each slice checked
+        // with its own segment's message.
+        b.check = [&r, &L, offset] {
+            const long long slice = 1LL << 22;
+            tbb::parallel_for(std::size_t(0), L.segments.size(), [&](std::size_t k) {
+                const long long n = L.segments[k].n;
+                tbb::parallel_for(0LL, (n + slice - 1) / slice, [&](long long q) {
+                    const long long a = q * slice, c = std::min(n - a, slice);
+                    checkSegmentFinite(r, L, k, a, c, r.segments[k].samples.data() + a);
+                });
+            });
+        };
+        b.samples = r.segments.front().samples.data();
+        return b;
+    }
     // A study's recordings are read in parallel (an io::Study recording has its own EDF
-    // handle); within one segment the reader is called from one thread, in order.
-    b.owned.resize(std::size_t(b.sampleCount));
+    // handle); within one segment the reader is called from one thread, in order. The buffer is
+    // not zeroed first: the readers' first touch of its pages is spread over the threads.
+    b.owned.reset(new float[std::size_t(b.sampleCount)]);
     constexpr long long kPiece = 1LL << 24;  // 64 MB of floats per read call
     tbb::parallel_for(std::size_t(0), nSeg, [&](std::size_t k) {
         for (long long a = 0; a < L.segments[k].n; a += kPiece)
-            readSegment(r, L, k, a, std::min(kPiece, L.segments[k].n - a), b.owned.data() + offset[k] + a);
+            readSegment(r, L, k, a, std::min(kPiece, L.segments[k].n - a), b.owned.get() + offset[k] + a);
     }, tbb::simple_partitioner());
-    b.samples = b.owned.data();
+    b.samples = b.owned.get();
     return b;
 }
 
@@ -103,10 +161,13 @@ void computeDeviceEpochRows(const DeviceEpochRowsInput& in, const RunOptions& op
     q.keepRows = !q.sortRows || in.keepRow != nullptr || r.matrixSink != nullptr;
     EpochMatrixStats stats;
     q.stats = &stats;
+    // The blocks of several devices are ranked at once (each block's rows in parallel too);
+    // the scores and the matrix sink are taken one block at a time. Blocks arrive in any order:
+    // findPatterns sorts the scores by (quality, index), and the sink writes tiles in place.
+    q.concurrentSink = true;
+    std::mutex taking;
     const auto tCall = std::chrono::steady_clock::now();
-    double rank = 0;
     gpuEpochMatrix(q, [&](const RowBlock& block) {
-        const auto tRank = std::chrono::steady_clock::now();
         const std::size_t r0 = block.rowBegin, r1 = block.rowEnd;
         std::vector<PatternScore> scores(r1 - r0);
         tbb::parallel_for(r0, r1, [&](std::size_t i) {
@@ -117,10 +178,13 @@ void computeDeviceEpochRows(const DeviceEpochRowsInput& in, const RunOptions& op
                                                                                      std::span<const std::uint32_t>(block.sortedEpoch + at, nE)})
                                  : in.score(in.rowBegin + i, std::span<const double>(block.rows + at, nE));
         });
+        std::lock_guard lock(taking);
         for (auto& sc : scores) out.ranked.push_back(std::move(sc));
         if (r.matrixSink) r.matrixSink(Tile{in.rowBegin + r0, in.rowBegin + r1, 0, nE}, block.rows);
-        rank += secondsSince(tRank);
     }, options);
+    // The ranking's share of the time: what the calling thread waited for it (on one device
+    // mostly while the device computed the next blocks; the rest of the ranking ran beside).
+    const double rank = stats.sinkWaitSeconds;
     out.readSeconds += checkSeconds;
     out.epochSeconds += checkSeconds;
     out.engineSeconds += secondsSince(tCall) - rank - checkSeconds;

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -18,11 +19,12 @@ namespace warplab::compute {
 
 // The request's samples as one buffer: segment k at offset[k] (end to end, no gap), each read
 // through readSegment (checked finite; different segments read in parallel, each segment's
-// reader from one thread). A single recording in memory is the caller's view, whose finite
-// check is left in `check` for the caller to run: it reads the whole channel, as the devices'
-// upload does, so the two run side by side (EpochMatrixRequest::alongSetup).
+// reader from one thread). A single recording in memory, or segments that are views laid end
+// to end in one buffer of the caller's (loadSegments), is used as it is, and its finite check
+// is left in `check` for the caller to run: it reads the whole channel, as the devices' upload
+// does, so the two run side by side (EpochMatrixRequest::alongSetup).
 struct ChannelBuffer {
-    std::vector<float> owned;
+    std::unique_ptr<float[]> owned;  // not zeroed: every sample is written by its reader
     const float* samples = nullptr;
     long long sampleCount = 0;
     std::vector<Stretch> stretches;  // one per segment: {offset[k], segment k's samples}

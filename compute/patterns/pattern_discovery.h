@@ -13,6 +13,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -171,6 +172,19 @@ PatternRanking findPatterns(const PatternRequest& request, const RunOptions& opt
 
 // Several channels as one job (one ranking per channel); progress covers the whole job.
 std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requests, const RunOptions& options);
+
+// Reads every segment of a study request through its reader into one buffer, segment after
+// segment (recordings in parallel, each segment's reader from one thread, in order), and makes
+// the segments views of it. A caller does this while the GPUs start (warmUpGpus, device_list.h)
+// rather than inside findPatterns, which then takes the buffer as it is, without a copy, and
+// still refuses a sample that is not finite. The caller keeps the buffer alive for the job.
+// Leaves the request as it is (and returns an empty buffer) when it has no segments or a
+// segment is not a reader with a sample count. Throws what the readers throw.
+struct LoadedSamples {
+    std::unique_ptr<float[]> samples;
+    long long count = 0;
+};
+LoadedSamples loadSegments(PatternRequest& request);
 
 // Checks a request without computing anything (the same errors findPatterns throws first)
 // and returns the size of its matrix (patterns x epochs), e.g. to open a stream writer.

@@ -33,6 +33,11 @@
 #                            (warplab-make-study, then `bench study`), GPU and CPU
 #   window                   the window search: its GPU test, then `bench window` on 1e9, 1e7
 #                            and 1e6-sample references, GPU and CPU
+#   answer [DEVICE-LIST...]  the time to the answer: the user's commands (patterns --study on the
+#                            42-file study, dm to .npy in float64 and float32, search) from process
+#                            start to the last byte (--timing split) and to exit (wall), on each
+#                            --devices list (default 0), RUNS rounds alternating; BASE_TGZ=tree.tgz
+#                            (git archive of an earlier commit) times its warplab-cli beside
 #   scale                    several GPUs and MPI ranks (nvidia-h100-x2; carry mpi-debs too)
 #   mpi                      tests/mpi/mpi_check.sh with 2 and 3 ranks (carry mpi-debs)
 #   ab VARIANT...            compile-time variants against the tree as it is (see ab_step below)
@@ -306,6 +311,122 @@ window_step() {
   done
 }
 
+# The time to the answer (docs/PERFORMANCE.md, first table): each user-facing command from process
+# start to its last byte (its --timing split line) and to its exit (wall_of), on every device
+# list named (e.g. `answer 0 0,1 all`), RUNS rounds (default 2) with the lists and, with BASE_TGZ,
+# the earlier tree's warplab-cli alternating; every ranking and matrix compared across them.
+# ANSWER_DM=0 leaves out dm 32,768 x 16,384 (4.3 GB of float64 per file).
+answer_step() {
+  local lists=("$@") o=$OUT/answer study=${WARPLAB_STUDY_DIR:-/tmp/warplab-study} w=/tmp/answer base=""
+  [ ${#lists[@]} -gt 0 ] || lists=(0)
+  mkdir -p "$o" $w
+  if [ -n "${BASE_TGZ:-}" ]; then
+    rm -rf /tmp/answer-base && mkdir -p /tmp/answer-base && tar -xzf "$BASE_TGZ" -C /tmp/answer-base \
+      && ln -sfn "$ROOT/.device-debs" /tmp/answer-base/.device-debs
+    (cd /tmp/answer-base && BUILD=b device_configure && cmake --build b -j "$JOBS" --target warplab-cli > "$OUT/build-base.log" 2>&1) &
+  fi
+  device_build warplab-cli warplab-make-study gpu_test_patterns
+  wait
+  if [ -n "${BASE_TGZ:-}" ]; then
+    base=/tmp/answer-base/b/app/cli/warplab-cli
+    [ -x "$base" ] && log "built the base tree's warplab-cli" || { tail -20 "$OUT/build-base.log"; base=""; }
+  fi
+  LIMIT=120 run_gpu_test patterns
+  rm -rf "$study"
+  /usr/bin/time -f "make-study: %e s wall" "$BUILD/app/tools/warplab-make-study" "$study" > "$o/make_study.log" 2>&1
+  log "$(tail -1 "$o/make_study.log"); $(du -sh "$study" | cut -f1)"
+  local sum=$study/chb99-summary.txt bins=(tree) bin dev run
+  [ -n "$base" ] && bins+=(base)
+  cli_of() { if [ "$1" = base ]; then echo "$base"; else echo "$CLI"; fi; }
+  # One untimed run warms the page cache's view of the study and the driver.
+  timeout 60 "$CLI" patterns --study "$sum" --channel FP1-F7 --top 0 > /dev/null 2>&1
+  "$CLI" bench study "$sum" --backend auto > "$o/bench_study.log" 2>&1
+  log "bench study: $(grep '^timing' "$o/bench_study.log")"
+  for run in $(seq 1 "${RUNS:-2}"); do
+    for dev in "${lists[@]}"; do
+      for bin in "${bins[@]}"; do
+        timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) patterns --study $sum --channel FP1-F7 --devices $dev --timing" \
+          > "$o/pat_${bin}_$dev.csv" 2> "$o/pat_${bin}_${dev}_$run.log"
+        log "patterns --study --devices $dev ($bin, run $run): $(grep -E '^split|^wall' "$o/pat_${bin}_${dev}_$run.log" | tr '\n' ' ')"
+        grep -o '\[epochs.*' "$o/pat_${bin}_${dev}_$run.log" | cut -c1-400 | sed 's/^/    /' | tee -a "$OUT/run.log"
+      done
+    done
+  done
+  for f in "$o"/pat_*.csv; do
+    cmp -s "$o/pat_tree_${lists[0]}.csv" "$f" || log "patterns ranking DIFFERS: $(basename "$f")"
+  done
+  log "patterns rankings compared: $(ls "$o"/pat_*.csv | wc -l) files"
+  # The generated channel, in process (its --timing line; generation not counted).
+  for dev in "${lists[@]}"; do
+    for bin in "${bins[@]}"; do
+      timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) patterns --synthetic published --timing --top 0 --devices $dev" \
+        > /dev/null 2> "$o/syn_${bin}_$dev.log"
+      log "patterns --synthetic published --devices $dev ($bin): $(grep -oE 'in [0-9.]+ s: [^[]*|\[epochs[^]]*\]' "$o/syn_${bin}_$dev.log" | tr '\n' ' ')"
+    done
+  done
+  # dm: a 2-series job (start-up alone), then 32,768 x 16,384 cdtw(1024, w16) to .npy.
+  "$CLI" bench multi --write-npy $w/two.npy 2 256 7 > /dev/null
+  for bin in "${bins[@]}"; do
+    timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) dm --queries $w/two.npy --metric dtw --backend cuda --devices ${lists[0]} $([ $bin = tree ] && echo --timing)" \
+      > /dev/null 2> "$o/dm_two_$bin.log"
+    log "dm of 2 series, cuda ($bin): $(grep -E '^split|^wall' "$o/dm_two_$bin.log" | tr '\n' ' ')"
+  done
+  if [ "${ANSWER_DM:-1}" = 1 ]; then
+    "$CLI" bench multi --write-npy $w/dq.npy 32768 1024 1 > /dev/null && "$CLI" bench multi --write-npy $w/dt.npy 16384 1024 2 > /dev/null
+    sync
+    dd if=/dev/zero of=$w/dd.bin bs=16M count=256 conv=fdatasync 2> "$o/dd.log"; rm -f $w/dd.bin
+    log "disk: $(tail -1 "$o/dd.log")"
+    for dev in "${lists[@]}"; do
+      for variant in "tree float64" "tree float32" "base float64"; do
+        set -- $variant
+        [ "$1" = base ] && [ -z "$base" ] && continue
+        local extra=""
+        [ "$1" = tree ] && extra="--timing --dtype $2"
+        rm -f $w/m.npy
+        timeout 100 bash -c "$(declare -f wall_of); wall_of $(cli_of $1) dm --queries $w/dq.npy --targets $w/dt.npy --metric cdtw --band 16 --devices $dev --out $w/m.npy $extra" \
+          > /dev/null 2> "$o/dm_${1}_${2}_$dev.log"
+        log "dm 32768 x 16384 --devices $dev ($1, $2): $(grep -E '^split|^wall' "$o/dm_${1}_${2}_$dev.log" | tr '\n' ' ') $(stat -c %s $w/m.npy 2>/dev/null) bytes"
+        [ "$2" = float64 ] && [ "$1" = tree ] && [ "$dev" = "${lists[0]}" ] && mv $w/m.npy $w/m64.npy
+        [ "$2" = float32 ] && [ "$dev" = "${lists[0]}" ] && mv $w/m.npy $w/m32.npy
+        [ "$1" = base ] && [ -f $w/m64.npy ] && { cmp -s $w/m.npy $w/m64.npy && log "dm .npy: base == tree (float64)" || log "dm .npy: base DIFFERS"; }
+      done
+    done
+    python3 - $w/m64.npy $w/m32.npy <<'PY' 2>&1 | tee -a "$OUT/run.log"
+import sys
+import numpy as np
+a = np.load(sys.argv[1], mmap_mode="r"); b = np.load(sys.argv[2], mmap_mode="r")
+ok = a.shape == b.shape and b.dtype == np.float32
+for r in range(0, a.shape[0], 4096):
+    ok = ok and np.array_equal(a[r:r + 4096].astype(np.float32), b[r:r + 4096])
+print("dm float32 == float64 rounded to float32:", ok, a.dtype, b.dtype, a.shape)
+PY
+    rm -f $w/m*.npy
+  fi
+  # search: one query of 2,000 in 100,000 (subsequence, top 5), and the window search of 8e6.
+  "$CLI" bench multi --write-npy $w/ref.npy 1 100000 3 > /dev/null && "$CLI" bench multi --write-npy $w/q.npy 1 2000 5 > /dev/null
+  "$CLI" bench multi --write-npy $w/ref8.npy 1 8000000 3 > /dev/null && "$CLI" bench multi --write-npy $w/q256.npy 1 256 5 > /dev/null
+  for bin in "${bins[@]}"; do
+    local t=""
+    [ $bin = tree ] && t=--timing
+    timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) search --query $w/q.npy --reference $w/ref.npy --top 5 --backend cuda --devices ${lists[0]} --stats $t" \
+      > "$o/sdtw_$bin.csv" 2> "$o/sdtw_$bin.log"
+    log "search 2000 in 100000 top 5 ($bin): $(grep -E '^split|^wall|^# search' "$o/sdtw_$bin.log" | tr '\n' ' ')"
+    timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) search --query $w/q256.npy --reference $w/ref8.npy --mode window --top 5 --backend cuda --devices ${lists[0]} --stats $t" \
+      > "$o/win_$bin.csv" 2> "$o/win_$bin.log"
+    log "window search 256 in 8e6 top 5 ($bin): $(grep -E '^split|^wall' "$o/win_$bin.log" | tr '\n' ' ')"
+  done
+  [ -n "$base" ] && { cmp -s "$o/sdtw_tree.csv" "$o/sdtw_base.csv" && cmp -s "$o/win_tree.csv" "$o/win_base.csv" \
+    && log "search matches: base == tree" || log "search matches DIFFER"; }
+  # The subsequence search's pass against its whole answer (512 x 2,000 in 100,000, top 5).
+  if [ "${ANSWER_SDTW:-1}" = 1 ]; then
+    for h in "" --half2; do
+      BENCH_TIMEOUT=60 bench_rows "$CLI" "$OUT/run.log" bench gpu --metric sdtw --sdtw-queries 512 --sdtw-length 2000 \
+        --sdtw-reference 100000 --top 5 --repeats 5 $h
+    done
+  fi
+  rm -rf "$study" $w
+}
+
 # Several GPUs and MPI (nvidia-h100-x2): the multi-GPU tests; dm 65,536 x 65,536 cdtw(1024, w16)
 # on 1 GPU and 2; the published patterns on --devices 0 and all (RUNS times, alternating) and
 # under mpirun -n 2; the window search of 8e6 samples (one process, mpirun, CPU) and of 64e6 on
@@ -509,6 +630,7 @@ run_one() {
     patterns) patterns_step "$@" ;;
     study) study_step "$@" ;;
     window) window_step ;;
+    answer) answer_step "$@" ;;
     scale) scale_step ;;
     mpi) mpi_step ;;
     ab) ab_step "$@" ;;

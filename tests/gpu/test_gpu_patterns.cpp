@@ -296,5 +296,48 @@ int main() {
         report(kind == EngineError::Kind::BadInput && err.find("sample 4321") != std::string::npos,
                std::string("a NaN in one recording's view, ") + (all ? "every device" : "device 0") + ": refused by name (" + err + ")", 0);
     }
+    // A study read ahead of the job (loadSegments: every segment's reader into one buffer, the
+    // segments then views laid end to end, taken by the device path without a copy): the same
+    // ranking as the readers on the device path and as the host-packed path, exactly; on every
+    // device and on device 0; and a NaN in the loaded second segment still refused by its name.
+    {
+        const auto v = channel(30000, 41);
+        const std::vector<Piece> lazy = {{0, 9000, {{40, 52}}, true}, {9100, 800, {}, true}, {10000, 20000, {{10, 24}}, true}};
+        const PatternRequest r = studyRequest(v, 128, 32, 16, lazy);
+        PatternRequest loaded = r;
+        const LoadedSamples buffer = loadSegments(loaded);
+        bool views = buffer.count == 9000 + 800 + 20000 && loaded.segments.size() == 3;
+        for (std::size_t k = 0; views && k < loaded.segments.size(); ++k)
+            views = !loaded.segments[k].reader && loaded.segments[k].samples.size() == std::size_t(lazy[k].length) &&
+                    std::memcmp(loaded.segments[k].samples.data(), v.data() + lazy[k].offset, lazy[k].length * sizeof(float)) == 0 &&
+                    (k == 0 || loaded.segments[k].samples.data() == loaded.segments[k - 1].samples.data() + lazy[k - 1].length);
+        report(views, "loadSegments: three segments as views end to end, the readers' samples", 0);
+        for (const bool all : {true, false}) {
+            PatternRequest a = r, b = loaded;
+            a.deviceEpochs = b.deviceEpochs = true;
+            RunOptions o;
+            o.kernel = "cuda.band_dpx";
+            if (!all) o.devices = {0};
+            const PatternRanking fromReaders = findPatterns(a, o);
+            const PatternRanking fromLoaded = findPatterns(b, o);
+            const PatternRanking hostPacked = runOn(loaded, "cuda.band_dpx", false);
+            report(fromLoaded.deviceEpochs && sameRanking(fromLoaded, fromReaders) && sameRanking(fromLoaded, hostPacked),
+                   std::string("a study read ahead (") + (all ? "every device" : "device 0") +
+                       "): device == readers' device path == host-packed, exactly",
+                   0);
+        }
+        auto bad = channel(6000, 42);
+        bad[3100] = NAN;
+        PatternRequest n = studyRequest(bad, 64, 16, 4, {{0, 2000, {{10, 20}}, true}, {2500, 3500, {}, true}});
+        const LoadedSamples nb = loadSegments(n);
+        std::string err;
+        try {
+            runOn(n, "cuda.band_dpx", true);
+        } catch (const std::exception& ex) {
+            err = ex.what();
+        }
+        report(nb.count == 5500 && err.find("piece1.edf") != std::string::npos && err.find("sample 600") != std::string::npos,
+               "a NaN in a loaded segment 1: refused naming piece1.edf and its sample (" + err + ")", 0);
+    }
     return finish();
 }

@@ -335,6 +335,15 @@ void gpuEpochMatrix(const EpochMatrixRequest& q, const RowBlockSink& sink, const
     };
 
     std::size_t queued = std::min<std::size_t>(blocks, D * (kInFlight - 1));
+    // concurrentSink: the sink of each block, on a thread of its own. Declared after `work`, so
+    // that a sink still running when an error unwinds is joined before the buffers it reads go.
+    std::vector<std::future<void>> sinks(q.concurrentSink ? blocks : 0);
+    auto awaitSink = [&](std::size_t b) {
+        if (b >= sinks.size() || !sinks[b].valid()) return;
+        const auto t = std::chrono::steady_clock::now();
+        sinks[b].get();  // rethrows what the sink threw
+        if (q.stats) q.stats->sinkWaitSeconds += secondsSince(t);
+    };
     const auto tLoop = std::chrono::steady_clock::now();
     try {
         for (std::size_t b = 0; b < queued; ++b) enqueueCompute(b);
@@ -344,6 +353,9 @@ void gpuEpochMatrix(const EpochMatrixRequest& q, const RowBlockSink& sink, const
         for (std::size_t b = 0; b < blocks; ++b) {
             if (queued < blocks) {
                 enqueueCompute(queued);
+                // Its copies land in the pinned buffers of the block kInFlight rounds before it
+                // on the same device: that block's sink must be done with them.
+                if (queued >= D * kInFlight) awaitSink(queued - D * kInFlight);
                 enqueueCopy(queued++);
             }
             DeviceWork::Slot& slot = slotOf(b);
@@ -366,13 +378,17 @@ void gpuEpochMatrix(const EpochMatrixRequest& q, const RowBlockSink& sink, const
             const std::size_t r0 = b * R, r1 = std::min(nQ, r0 + R);
             RowBlock block{r0, r1, q.keepRows ? slot.hRows->get() : nullptr, q.sortRows ? slot.hDist->get() : nullptr,
                            q.sortRows ? slot.hCol->get() : nullptr};
-            sink(block);
+            if (q.concurrentSink) sinks[b] = std::async(std::launch::async, [&sink, block] { sink(block); });
+            else sink(block);
             if (options.progress) options.progress(double(r1) / double(nQ));
         }
+        for (std::size_t b = 0; b < sinks.size(); ++b) awaitSink(b);
     } catch (...) {
         // No kernel may still write into buffers freed below.
         for (auto& w : work)
             if (w.stream) (void)gpuStreamSynchronize(w.stream->get());
+        for (auto& f : sinks)  // no sink may still read the pinned buffers freed below
+            if (f.valid()) f.wait();
         throw;
     }
     // Freed here rather than at the return, so that --timing shows what freeing costs (2-3 ms on
