@@ -120,7 +120,7 @@ std::vector<float> bandFilter(std::span<const float> x, double rateHz, const Fre
     return out;
 }
 
-Series bandFilter(const Series& s, double rateHz, const FrequencyBand& band, int order) {
+Series bandFilterSeries(const Series& s, double rateHz, const FrequencyBand& band, int order) {
     Series out = s;
     if (s.dims <= 1) {
         out.values = bandFilter(std::span<const float>(s.values.data(), s.length), rateHz, band, order);
@@ -135,14 +135,14 @@ Series bandFilter(const Series& s, double rateHz, const FrequencyBand& band, int
     return out;
 }
 
-SeriesSet bandFilter(const SeriesSet& set, double rateHz, const FrequencyBand& band, int order, const std::string& role) {
+SeriesSet bandFilterSet(const SeriesSet& set, double rateHz, const FrequencyBand& band, int order, const std::string& role) {
     validateBand(band, rateHz, 0, order);
     SeriesSet out;
     out.reserve(set.size());
     for (std::size_t i = 0; i < set.size(); ++i) {
         if (set[i].length < minimumBandLength(order))
             validateBand(band, rateHz, set[i].length, order, role + "[" + std::to_string(i) + "]");
-        out.push_back(bandFilter(set[i], rateHz, band, order));
+        out.push_back(bandFilterSeries(set[i], rateHz, band, order));
     }
     return out;
 }

@@ -41,9 +41,9 @@ void filterZeroPhase(std::span<double> x, const std::vector<Biquad>& sections);
 std::vector<float> bandFilter(std::span<const float> x, double rateHz, const FrequencyBand& band,
                               int order = kDefaultBandOrder);
 // Every channel of a series (dims > 1: each channel on its own), name and label kept.
-Series bandFilter(const Series& s, double rateHz, const FrequencyBand& band, int order = kDefaultBandOrder);
+Series bandFilterSeries(const Series& s, double rateHz, const FrequencyBand& band, int order = kDefaultBandOrder);
 // Every series of a set. A series too short for the filter is refused naming `role`[i].
-SeriesSet bandFilter(const SeriesSet& set, double rateHz, const FrequencyBand& band, int order = kDefaultBandOrder,
+SeriesSet bandFilterSet(const SeriesSet& set, double rateHz, const FrequencyBand& band, int order = kDefaultBandOrder,
                      const std::string& role = "series");
 
 }  // namespace warplab::compute::spectral

@@ -48,9 +48,9 @@ bool parseRange(std::string_view s, double& lo, double& hi) {
     s = trim(s);
     std::string l = lower(s);
     if (l.size() >= 2 && l.compare(l.size() - 2, 2, "hz") == 0) s.remove_suffix(2);
-    // The separating '-' is the first one after a digit (LO itself is never negative).
+    // The separating '-' is the first one after LO's first character that is no exponent's sign.
     for (std::size_t i = 1; i < s.size(); ++i)
-        if (s[i] == '-' && (std::isdigit((unsigned char)s[i - 1]) || s[i - 1] == ' ' || s[i - 1] == '.'))
+        if (s[i] == '-' && s[i - 1] != 'e' && s[i - 1] != 'E')  // not an exponent's sign
             return parseNumber(s.substr(0, i), lo) && parseNumber(s.substr(i + 1), hi);
     return false;
 }
