@@ -167,7 +167,17 @@ void SpectrogramView::showMessage(const QString& text) {
 
 QString SpectrogramView::message() const { return message_->text(); }
 
+void SpectrogramView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) redraw();
+}
+
 void SpectrogramView::redraw() {
+    if (isHidden()) {
+        stale_ = true;
+        return;
+    }
+    stale_ = false;
     const auto began = std::chrono::steady_clock::now();
     plot_->xAxis->setRange(start_, start_ + length_);
     const double fMax = maxFrequency();

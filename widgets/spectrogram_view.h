@@ -65,6 +65,7 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;  // what changed while hidden is computed now
 
 private:
     void redraw();
@@ -84,6 +85,7 @@ private:
     double bandLow_ = 0, bandHigh_ = 0, cursor_ = -1;
     std::vector<io::Region> regions_;
     double lastRedrawMs_ = 0;
+    bool stale_ = false;  // hidden: nothing is computed until shown
 
     QCustomPlot* plot_ = nullptr;
     QCPColorScale* scale_ = nullptr;
