@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSettings>
 #include <QTextStream>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -65,14 +66,21 @@ PsdView::PsdView(QWidget* parent) : QWidget(parent) {
     exportCsv_ = new QPushButton(tr("Export CSV…"));
     exportCsv_->setEnabled(false);
 
+    // Two short rows: one long row made the dock, and with it the window, wider than a
+    // 1280-pixel screen.
+    for (QComboBox* box : {sourceBox_, kindBox_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(box == sourceBox_ ? 14 : 8);
+    }
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Spectrum of")));
-    bar->addWidget(sourceBox_);
+    bar->addWidget(sourceBox_, 1);
     bar->addWidget(kindBox_);
-    bar->addWidget(logFreq_);
-    bar->addStretch(1);
-    bar->addWidget(compute_);
-    bar->addWidget(exportCsv_);
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(logFreq_);
+    actions->addStretch(1);
+    actions->addWidget(compute_);
+    actions->addWidget(exportCsv_);
     sourceLabel_ = new ElidedLabel;
     sourceLabel_->setObjectName("psdTitle");
 
@@ -92,14 +100,28 @@ PsdView::PsdView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    layout->addLayout(actions);
     layout->addWidget(sourceLabel_);
     layout->addWidget(plot_, 1);
 
+    // The last choice comes back at the next start (a user comparing seizures keeps doing so).
+    QSettings settings;
+    sourceBox_->setCurrentIndex(std::max(0, sourceBox_->findData(settings.value("spectrum/source", 0).toInt())));
+    kindBox_->setCurrentIndex(std::max(0, kindBox_->findData(settings.value("spectrum/kind", int(io::RegionKind::Seizure)).toInt())));
+    logFreq_->setChecked(settings.value("spectrum/logFrequency", true).toBool());
     const auto refreshKind = [this] { kindBox_->setEnabled(source() == Source::KindVsRest); };
-    connect(sourceBox_, &QComboBox::currentIndexChanged, this, refreshKind);
+    connect(sourceBox_, &QComboBox::currentIndexChanged, this, [this, refreshKind] {
+        refreshKind();
+        QSettings().setValue("spectrum/source", sourceBox_->currentData().toInt());
+    });
+    connect(kindBox_, &QComboBox::currentIndexChanged, this, [this] { QSettings().setValue("spectrum/kind", kindBox_->currentData().toInt()); });
     refreshKind();
     connect(compute_, &QPushButton::clicked, this, &PsdView::computeRequested);
-    connect(logFreq_, &QCheckBox::toggled, this, &PsdView::redraw);
+    // Log frequency by default: the five EEG bands then get room of their own side by side.
+    connect(logFreq_, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("spectrum/logFrequency", on);
+        redraw();
+    });
     connect(exportCsv_, &QPushButton::clicked, this, &PsdView::askExportCsv);
     redraw();
 }

@@ -169,6 +169,7 @@ QString SpectrogramView::message() const { return message_->text(); }
 
 void SpectrogramView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
+    realign();
     if (stale_) redraw();
 }
 
@@ -303,23 +304,32 @@ void SpectrogramView::updateReadout(double t, double f) {
 void SpectrogramView::alignWith(QCustomPlot* traces) {
     if (traces_ == traces) return;
     traces_ = traces;
-    const auto align = [this] {
-        if (!traces_ || !isVisible()) return;
-        const QRect r = traces_->axisRect()->rect();
-        const int left = traces_->mapTo(traces_->window(), r.topLeft()).x() - plot_->mapTo(plot_->window(), QPoint(0, 0)).x();
-        const int right = plot_->mapTo(plot_->window(), QPoint(plot_->width(), 0)).x() -
-                          traces_->mapTo(traces_->window(), QPoint(r.right() + 1, 0)).x();
-        if (left < 30 || right < 0) {  // not side by side: keep our own margins
-            plot_->axisRect()->setAutoMargins(QCP::msAll);
-            return;
-        }
-        QMargins m = plot_->axisRect()->margins();
-        if (plot_->axisRect()->autoMargins() == (QCP::msTop | QCP::msBottom) && m.left() == left && m.right() == right) return;
-        plot_->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
-        plot_->axisRect()->setMargins(QMargins(left, m.top(), right, m.bottom()));
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-    };
-    connect(traces, &QCustomPlot::afterReplot, this, align);
+    connect(traces, &QCustomPlot::afterReplot, this, &SpectrogramView::realign);
+    realign();
+}
+
+void SpectrogramView::realign() {
+    if (!traces_ || isHidden()) return;
+    const QRect r = traces_->axisRect()->rect();
+    const int left = traces_->mapTo(window(), r.topLeft()).x() - plot_->mapTo(window(), QPoint(0, 0)).x();
+    const int right = plot_->mapTo(window(), QPoint(plot_->width(), 0)).x() - traces_->mapTo(window(), QPoint(r.right() + 1, 0)).x();
+    QCPLayoutElement* const elements[] = {plot_->axisRect(), scale_};
+    if (left < 30 || right < 0 || traces_->window() != window()) {  // not one above the other: our own margins
+        for (QCPLayoutElement* e : elements) e->setAutoMargins(QCP::msAll);
+        return;
+    }
+    const QMargins m = plot_->axisRect()->margins();
+    if (plot_->axisRect()->autoMargins() == (QCP::msTop | QCP::msBottom) && m.left() == left && m.right() == right) return;
+    for (QCPLayoutElement* e : elements) {
+        e->setAutoMargins(QCP::msTop | QCP::msBottom);
+        e->setMargins(QMargins(left, e->margins().top(), right, e->margins().bottom()));
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SpectrogramView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    realign();
 }
 
 bool SpectrogramView::eventFilter(QObject* watched, QEvent* event) {

@@ -66,12 +66,14 @@ signals:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;  // what changed while hidden is computed now
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void redraw();
     void drawOverlays();
     void showMessage(const QString& text);
     void updateReadout(double t, double f);
+    void realign();
 
     std::unique_ptr<compute::spectral::SpectrogramCache> cache_;
     compute::spectral::Spectrogram shown_;

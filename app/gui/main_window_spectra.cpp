@@ -68,7 +68,7 @@ void MainWindow::addSpectraActions(const QString& view, const QString& analysis)
                   }, false, {}});
     actions_.add({"analysis.spectrum", analysis, tr("Power s&pectrum (Welch)"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)},
                   [this] { spectra_->computeSpectrum(); }, false, {}});
-    actions_.add({"analysis.bandsPatterns", analysis, tr("Seizure patterns per frequency &band"), {},
+    actions_.add({"analysis.bandsPatterns", analysis, tr("Seizure patterns per frequency &band"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B)},
                   [this] { bandJobs_->findPatterns(std::max(0, signal_->currentChannel())); }, false, {}});
     actions_.add({"analysis.bandsSearch", analysis, tr("Search the query per frequency band"), {},
                   [this] { bandJobs_->searchQuery(); }, false, {}});
