@@ -401,8 +401,8 @@ QString BandComparisonView::exportCsv(const QString& path) const {
             out << csvCell(bandName(r.band)) << "," << r.band.lowHz << "," << r.band.highHz << ",";
             if (r.ranking && !r.ranking->ranked.empty()) {
                 const auto& p = r.ranking->ranked.front();
-                out << QString::number(p.quality, 'g', 10) << "," << QString::number(p.startS, 'g', 10) << ","
-                    << QString::number(p.meanIctal, 'g', 10) << "," << QString::number(p.meanInterictal, 'g', 10) << ","
+                out << QString::number(p.quality, 'g', 17) << "," << QString::number(p.startS, 'g', 17) << ","
+                    << QString::number(p.meanIctal, 'g', 17) << "," << QString::number(p.meanInterictal, 'g', 17) << ","
                     << r.ranking->patternCount << ",";
             } else {
                 out << ",,,,,";
@@ -416,8 +416,8 @@ QString BandComparisonView::exportCsv(const QString& path) const {
             for (std::size_t k = 0; k < r.matches.size(); ++k) {
                 const double s = double(r.matches[k].start) / rate_, e = double(r.matches[k].end + 1) / rate_;
                 out << csvCell(bandName(r.band)) << "," << r.band.lowHz << "," << r.band.highHz << "," << k + 1 << ","
-                    << QString::number(s, 'g', 10) << "," << QString::number(e, 'g', 10) << ","
-                    << QString::number(r.matches[k].cost, 'g', 10) << "," << (inSeizure(s, e, seizures_) ? 1 : 0) << ",\n";
+                    << QString::number(s, 'g', 17) << "," << QString::number(e, 'g', 17) << ","
+                    << QString::number(r.matches[k].cost, 'g', 17) << "," << (inSeizure(s, e, seizures_) ? 1 : 0) << ",\n";
             }
         }
     } else {
@@ -430,7 +430,7 @@ QString BandComparisonView::exportCsv(const QString& path) const {
                     out << csvCell(bandName(r.band)) << "," << r.band.lowHz << "," << r.band.highHz << "," << a << "," << b << ","
                         << csvCell(a < m.rowNames.size() ? QString::fromStdString(m.rowNames[a]) : QString()) << ","
                         << csvCell(b < m.colNames.size() ? QString::fromStdString(m.colNames[b]) : QString()) << ","
-                        << QString::number(m.at(a, b), 'g', 10) << "\n";
+                        << QString::number(m.at(a, b), 'g', 17) << "\n";
         }
     }
     out.flush();

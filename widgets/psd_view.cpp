@@ -155,7 +155,7 @@ QString PsdView::title() const {
 void PsdView::redraw() {
     plot_->clearGraphs();
     plot_->clearItems();
-    const QString powerUnit = unit_.isEmpty() ? tr("unit²/Hz") : tr("%1²/Hz").arg(unit_);
+    const QString powerUnit = (unit_.isEmpty() ? tr("unit") : unit_) + QStringLiteral("²/Hz");  // not arg(): "%1²" reads as a two-digit placeholder
     plot_->yAxis->setLabel(tr("power spectral density (%1)").arg(powerUnit));
     sourceLabel_->setFullText(curves_.empty() ? tr("No spectrum yet: choose what of and press Compute "
                                                     "(Analysis ▸ Power spectrum)")
@@ -243,10 +243,10 @@ QString PsdView::exportCsv(const QString& path) const {
     const PsdCurve& first = *std::max_element(curves_.begin(), curves_.end(),
                                               [](const PsdCurve& a, const PsdCurve& b) { return a.freqs.size() < b.freqs.size(); });
     for (std::size_t k = 0; k < first.freqs.size(); ++k) {
-        out << QString::number(first.freqs[k], 'g', 10);
+        out << QString::number(first.freqs[k], 'g', 17);
         for (const PsdCurve& c : curves_) {
             out << ",";
-            if (k < c.power.size() && k < c.freqs.size() && c.freqs[k] == first.freqs[k]) out << QString::number(c.power[k], 'g', 10);
+            if (k < c.power.size() && k < c.freqs.size() && c.freqs[k] == first.freqs[k]) out << QString::number(c.power[k], 'g', 17);
         }
         out << "\n";
     }

@@ -183,7 +183,7 @@ void SpectrogramView::redraw() {
     plot_->xAxis->setRange(start_, start_ + length_);
     const double fMax = maxFrequency();
     plot_->yAxis->setRange(0, fMax > 0 ? fMax : 1);
-    const QString power = unit_.isEmpty() ? tr("unit²/Hz") : tr("%1²/Hz").arg(unit_);
+    const QString power = (unit_.isEmpty() ? tr("unit") : unit_) + QStringLiteral("²/Hz");  // not arg(): "%1²" reads as a two-digit placeholder
     scale_->axis()->setLabel(channel_ >= 0 ? tr("%1 · power (%2, log)").arg(channelName_, power) : QString());
     plot_->setProperty(kExportTitleProperty, channel_ >= 0 ? tr("Spectrogram of %1, %2–%3 s (%4)").arg(channelName_)
                                                                  .arg(start_, 0, 'f', 1).arg(start_ + length_, 0, 'f', 1).arg(power)
@@ -297,7 +297,7 @@ void SpectrogramView::updateReadout(double t, double f) {
         return;
     }
     const double v = map_->data()->data(t, f);
-    const QString power = unit_.isEmpty() ? tr("unit²/Hz") : tr("%1²/Hz").arg(unit_);
+    const QString power = (unit_.isEmpty() ? tr("unit") : unit_) + QStringLiteral("²/Hz");  // not arg(): "%1²" reads as a two-digit placeholder
     readout_->setText(tr("%1 s, %2 Hz: %3 %4").arg(t, 0, 'f', 2).arg(f, 0, 'f', 1).arg(v, 0, 'g', 3).arg(power));
 }
 
