@@ -98,7 +98,7 @@ void BandComparisonView::clear() {
     best_ = -1;
     source_.clear();
     title_->setFullText(tr("No comparison yet: Analysis ▸ Per frequency band runs an analysis over the bands "
-                           "chosen in the Metric panel's Compare bands"));
+                           "chosen in the Metric panel's Compare… (under Frequency band)"));
     table_->clear();
     table_->setRowCount(0);
     table_->setColumnCount(0);

@@ -31,6 +31,8 @@ QString bandText(const FrequencyBand& band) { return QString::fromStdString(band
 FrequencyBandBox::FrequencyBandBox(QWidget* parent) : QWidget(parent) {
     choice_ = new QComboBox;
     choice_->setObjectName("frequencyBand");
+    choice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    choice_->setMinimumContentsLength(10);
     choice_->setToolTip(tr("The frequency band every analysis is filtered to (zero-phase Butterworth band-pass, "
                            "order %1); all frequencies: the signal as it is").arg(compute::spectral::kDefaultBandOrder));
     low_ = new QDoubleSpinBox;
@@ -39,7 +41,7 @@ FrequencyBandBox::FrequencyBandBox(QWidget* parent) : QWidget(parent) {
         b->setRange(0.01, 100000);
         b->setDecimals(2);
         b->setSingleStep(0.5);
-        b->setMinimumWidth(60);
+        b->setMinimumWidth(50);
     }
     low_->setObjectName("frequencyBandLow");
     high_->setObjectName("frequencyBandHigh");
@@ -52,12 +54,12 @@ FrequencyBandBox::FrequencyBandBox(QWidget* parent) : QWidget(parent) {
     remove_ = new QToolButton;
     remove_->setText(tr("Remove"));
     remove_->setToolTip(tr("Forget this saved band"));
-    display_ = new QCheckBox(tr("also filter the traces"));
+    display_ = new QCheckBox(tr("filter the traces too"));
     display_->setObjectName("frequencyBandDisplay");
     display_->setToolTip(tr("Show the traces filtered to the band too (zero phase); otherwise only the analysis is"));
     compare_ = new QToolButton;
     compare_->setObjectName("compareBands");
-    compare_->setText(tr("Compare bands"));
+    compare_->setText(tr("Compare…"));
     compare_->setPopupMode(QToolButton::InstantPopup);
     compare_->setToolTip(tr("The bands a per-band job (Analysis ▸ Per band) runs over, side by side"));
     compareMenu_ = new QMenu(compare_);
@@ -68,24 +70,26 @@ FrequencyBandBox::FrequencyBandBox(QWidget* parent) : QWidget(parent) {
     refusal_->setStyleSheet("QLabel { color: #b00020; }");
     refusal_->setVisible(false);
 
+    // Short rows: the panel shares the window with the traces and the result docks on a
+    // 1280-pixel screen.
     auto* range = new QHBoxLayout;
     range->setContentsMargins(0, 0, 0, 0);
     range->addWidget(low_, 1);
     range->addWidget(new QLabel(QStringLiteral("–")));
     range->addWidget(high_, 1);
-    range->addWidget(save_);
-    range->addWidget(remove_);
-    auto* options = new QHBoxLayout;
-    options->setContentsMargins(0, 0, 0, 0);
-    options->addWidget(display_);
-    options->addStretch(1);
-    options->addWidget(compare_);
+    auto* saved = new QHBoxLayout;
+    saved->setContentsMargins(0, 0, 0, 0);
+    saved->addWidget(save_);
+    saved->addWidget(remove_);
+    saved->addStretch(1);
+    saved->addWidget(compare_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(choice_);
     layout->addLayout(range);
-    layout->addLayout(options);
+    layout->addLayout(saved);
+    layout->addWidget(display_);
     layout->addWidget(refusal_);
 
     for (const auto& b : bandPresets()) compared_.push_back(b);

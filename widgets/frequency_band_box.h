@@ -3,7 +3,7 @@
 // custom range typed in. A band the open recording cannot hold (an edge at or above its
 // Nyquist frequency, a channel too short for the filter) is refused by name under the box,
 // and the panel's band is then "none". "Also filter the traces" applies the band to the view.
-// "Compare bands" chooses the set of bands a per-band job runs over.
+// "Compare…" chooses the set of bands a per-band job runs over.
 #pragma once
 #include <optional>
 #include <vector>

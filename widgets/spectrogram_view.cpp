@@ -90,7 +90,9 @@ SpectrogramView::SpectrogramView(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(plot_, 1);
     connect(maxFreq_, &QComboBox::activated, this, [this] { redraw(); });
-    showMessage(tr("no channel"));
+    scale_->setVisible(false);
+    plot_->yAxis->setRange(0, 80);
+    showMessage(tr("open a recording"));
 }
 
 SpectrogramView::~SpectrogramView() = default;
@@ -182,7 +184,7 @@ void SpectrogramView::redraw() {
     const auto began = std::chrono::steady_clock::now();
     plot_->xAxis->setRange(start_, start_ + length_);
     const double fMax = maxFrequency();
-    plot_->yAxis->setRange(0, fMax > 0 ? fMax : 1);
+    plot_->yAxis->setRange(0, fMax > 0 ? fMax : 80);
     const QString power = (unit_.isEmpty() ? tr("unit") : unit_) + QStringLiteral("²/Hz");  // not arg(): "%1²" reads as a two-digit placeholder
     scale_->axis()->setLabel(channel_ >= 0 ? tr("%1 · power (%2, log)").arg(channelName_, power) : QString());
     plot_->setProperty(kExportTitleProperty, channel_ >= 0 ? tr("Spectrogram of %1, %2–%3 s (%4)").arg(channelName_)

@@ -55,7 +55,7 @@ quint64 BandJobs::findPatterns(int channel, int epoch, int stride) {
     const auto bands = metric_->frequencyBands()->comparedBands();
     if (!rec || channel < 0 || channel >= int(widgets::signalList(*rec).size())) return 0;
     if (bands.empty()) {
-        Q_EMIT errorOccurred(title, tr("Choose at least one band in the Metric panel's Compare bands."));
+        Q_EMIT errorOccurred(title, tr("Choose at least one band in the Metric panel's Compare… (under Frequency band)."));
         return 0;
     }
     const auto& info = widgets::signalList(*rec)[std::size_t(channel)];
@@ -124,7 +124,7 @@ quint64 BandJobs::searchQuery(int topK) {
         return 0;
     }
     if (bands.empty()) {
-        Q_EMIT errorOccurred(title, tr("Choose at least one band in the Metric panel's Compare bands."));
+        Q_EMIT errorOccurred(title, tr("Choose at least one band in the Metric panel's Compare… (under Frequency band)."));
         return 0;
     }
     const int channel = q->channel >= 0 ? q->channel : std::max(0, signal_->currentChannel());
@@ -189,7 +189,7 @@ quint64 BandJobs::channelDistanceMatrix() {
     const auto bands = metric_->frequencyBands()->comparedBands();
     if (!rec) return 0;
     if (bands.empty()) {
-        Q_EMIT errorOccurred(title, tr("Choose at least one band in the Metric panel's Compare bands."));
+        Q_EMIT errorOccurred(title, tr("Choose at least one band in the Metric panel's Compare… (under Frequency band)."));
         return 0;
     }
     double s = std::clamp(signal_->windowStart(), 0.0, rec->durationS());

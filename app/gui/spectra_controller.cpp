@@ -5,9 +5,11 @@
 #include <memory>
 
 #include <QFileInfo>
+#include <QStringList>
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
+#include "compute/core/error.h"
 #include "compute/spectral/welch.h"
 #include "io/filters.h"
 #include "widgets/filter_text.h"
@@ -213,6 +215,7 @@ quint64 SpectraController::computeSpectrum() {
     return runner_->submit("psd", sourceText, {}, [=](const compute::RunOptions& ro) -> JobRunner::Apply {
         std::vector<widgets::PsdCurve> curves;
         std::size_t segments = 0;
+        QStringList skipped;
         for (std::size_t i = 0; i < parts.size(); ++i) {
             std::vector<std::vector<float>> data;
             for (const Span& s : parts[i].spans) {
@@ -222,13 +225,21 @@ quint64 SpectraController::computeSpectrum() {
                 if (ro.cancel && ro.cancel->cancelled()) return {};
             }
             std::vector<std::span<const float>> spans(data.begin(), data.end());
-            const compute::spectral::Spectrum sp = compute::spectral::welch(spans, rate, o);
-            curves.push_back({parts[i].label, sp.frequencyHz, sp.power, int(sp.segments)});
-            segments += sp.segments;
+            try {
+                const compute::spectral::Spectrum sp = compute::spectral::welch(spans, rate, o);
+                curves.push_back({parts[i].label, sp.frequencyHz, sp.power, int(sp.segments)});
+                segments += sp.segments;
+            } catch (const compute::EngineError& e) {
+                // The rest of a channel that is nearly all seizure may hold no whole segment:
+                // the other curves still show, and the title says what is missing and why.
+                if (!e.isBadInput() || i == 0) throw;
+                skipped << tr("%1: %2").arg(parts[i].label, QString::fromStdString(e.what()));
+            }
             if (ro.progress) ro.progress(double(i + 1) / double(parts.size()));
         }
         const QString params = tr("Welch: %1-sample (%2 s) Hann segments, 50 % overlap, mean removed, density; %n segment(s)",
-                                  nullptr, int(segments)).arg(o.segmentLength).arg(double(o.segmentLength) / rate, 0, 'f', 2);
+                                  nullptr, int(segments)).arg(o.segmentLength).arg(double(o.segmentLength) / rate, 0, 'f', 2) +
+                             (skipped.isEmpty() ? QString() : tr(" · not shown: %1").arg(skipped.join("; ")));
         return [=] { view->setSpectra(curves, unit, sourceText, params); };
     });
 }
