@@ -70,6 +70,7 @@ public:
     // The band of the best pattern quality / most matches in seizures; -1 when none.
     int bestBand() const { return best_; }
     QString exportCsv(const QString& path) const;  // "" on success, else why not
+    const std::vector<BandMatrix>& matrices() const { return matrices_; }
 
 signals:
     void patternActivated(int bandIndex, double startS, double lengthS);

@@ -232,10 +232,13 @@ private slots:
         signal->setWindow(60, 30);
         signal->setWindow(90, 30);
         const std::size_t computed = spec->cache().blocksComputed();
+        const double missMs = spec->lastRedrawMs();
         signal->setWindow(60, 30);
         signal->setWindow(30, 30);
         signal->setWindow(90, 30);
         QCOMPARE(spec->cache().blocksComputed(), computed);
+        qInfo("spectrogram redraw of a 30 s window: %.2f ms computing new frames, %.2f ms from the cache", missMs,
+              spec->lastRedrawMs());
         // The seizure region is outlined; the cursor is shared both ways.
         signal->setWindow(30, 30);
         QSignalSpy moved(signal, &widgets::SignalView::cursorMoved);
@@ -302,6 +305,29 @@ private slots:
         const QPointF got = view->table()->item(0, 3)->data(Qt::UserRole).toPointF();
         QCOMPARE(got.x(), double(want[0].start) / 256);
         snap(view, "bands-search");
+    }
+
+    void matricesPerBandEqualMatricesOfTheFilteredWindow() {
+        w_->metricPanel()->frequencyBands()->setComparedBands({preset("alpha"), preset("gamma"), FrequencyBand{"", 30, 200}});
+        w_->signalView()->setWindow(40, 10);
+        QVERIFY(w_->bandJobs()->channelDistanceMatrix() != 0);
+        QVERIFY(w_->jobs()->waitForIdle(300000));
+        auto* view = w_->bandView();
+        QTRY_COMPARE(view->kind(), widgets::BandComparisonView::Kind::Matrix);
+        QCOMPARE(int(view->matrices().size()), 3);
+        // 200 Hz lies above the 128 Hz Nyquist frequency: that band is refused by name, the others ran.
+        QVERIFY(!view->matrices()[2].matrix);
+        QVERIFY2(view->matrices()[2].error.contains("30-200 Hz"), qPrintable(view->matrices()[2].error));
+        compute::SeriesSet set;
+        for (int c = 0; c < 3; ++c) {
+            const compute::Series raw = w_->document()->segment(c, 40, 50, false);
+            set.emplace_back(compute::spectral::bandFilter(std::span<const float>(raw.values), 256, preset("gamma")), 1, raw.name);
+        }
+        const auto want = compute::Engine::distanceMatrix(set, nullptr, w_->metricPanel()->params(), {});
+        const auto& got = *view->matrices()[1].matrix;
+        QCOMPARE(got.at(0, 1), want.at(0, 1));
+        QCOMPARE(got.at(1, 2), want.at(1, 2));
+        snap(view, "bands-matrices");
     }
 
     void sessionsKeepTheBand() {
