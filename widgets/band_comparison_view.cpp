@@ -342,6 +342,16 @@ void BandComparisonView::drawMatrices() {
         table_->setItem(i, 0, cell(QString::fromStdString(r.band.describe())));
         if (!r.matrix || r.matrix->rows == 0) {
             table_->setItem(i, 5, cell(r.error));
+            table_->item(i, 5)->setToolTip(r.error);
+            auto* note = new QCPItemText(plot_);
+            note->setClipAxisRect(rect);
+            note->position->setAxisRect(rect);
+            note->position->setType(QCPItemPosition::ptAxisRectRatio);
+            note->position->setCoords(0.5, 0.5);
+            note->setText(tr("refused\n(why: its row below)"));
+            note->setTextAlignment(Qt::AlignCenter);
+            note->setFont(QFont(font().family(), 8));
+            note->setColor(QColor(176, 0, 32));
             continue;
         }
         const auto& m = *r.matrix;
