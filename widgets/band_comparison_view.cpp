@@ -182,7 +182,7 @@ void BandComparisonView::drawPatterns() {
     x->setRange(-0.6, std::max(0, int(patterns_.size()) - 1) + 0.6);
     const QString quality = any ? QString::fromLatin1(compute::qualityName(any->quality).data()) : QStringLiteral("auc");
     const bool auc = quality == "auc";
-    y->setLabel(tr("best pattern quality (%1)").arg(auc ? tr("AUC, 0.5 = chance") : quality));
+    y->setLabel(tr("best quality (%1)").arg(auc ? tr("AUC; 0.5: chance") : quality));
     y->setRange(auc ? 0.4 : 0, auc ? 1.02 : std::max(0.1, bestQ * 1.15));
     if (auc) {
         auto* chance = new QCPItemStraightLine(plot_);

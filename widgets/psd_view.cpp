@@ -94,7 +94,9 @@ PsdView::PsdView(QWidget* parent) : QWidget(parent) {
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
     plot_->legend->setBrush(QColor(255, 255, 255, 210));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Bottom left: power falls with frequency, so that corner is empty and the band names at
+    // the top stay readable.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
     installPlotExportMenu(plot_, "spectrum");
 
     auto* layout = new QVBoxLayout(this);
