@@ -242,8 +242,11 @@ private slots:
         // The seizure region is outlined; the cursor is shared both ways.
         signal->setWindow(30, 30);
         QSignalSpy moved(signal, &widgets::SignalView::cursorMoved);
-        spec->setCursorTime(45);
-        Q_EMIT spec->cursorMoved(45);
+        const QPoint at = signal->plotPoint(45, 0);
+        QMouseEvent move(QEvent::MouseMove, at, traces->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(traces, &move);
+        QVERIFY(!moved.isEmpty());
+        QVERIFY2(std::abs(moved.last().at(0).toDouble() - 45) < 0.2, qPrintable(QString::number(moved.last().at(0).toDouble())));
         choose(preset("alpha"));
         snap(w_, "spectrogram");
         QVERIFY(spec->plot()->itemCount() >= 3);  // region outline + label, band edges, cursor
