@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextStream>
@@ -17,6 +16,7 @@
 #include <qcustomplot.h>
 
 #include "io/regions.h"
+#include "widgets/atomic_file.h"
 #include "widgets/elided_label.h"
 #include "widgets/matrix_color_map.h"
 #include "widgets/plot_export.h"
@@ -401,9 +401,9 @@ void BandComparisonView::onActivated(int row, int column) {
 
 QString BandComparisonView::exportCsv(const QString& path) const {
     if (kind_ == Kind::None) return tr("%1: no comparison to export").arg(path);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot be written (%2)").arg(path, file.errorString());
-    QTextStream out(&file);
+    // Made in memory, then written whole or not at all (widgets/atomic_file.h).
+    QString text;
+    QTextStream out(&text);
     out << "# " << source_ << "\n";
     if (kind_ == Kind::Patterns) {
         out << "band,low_hz,high_hz,best_quality,best_start_s,mean_ictal,mean_interictal,patterns,error\n";
@@ -444,8 +444,8 @@ QString BandComparisonView::exportCsv(const QString& path) const {
         }
     }
     out.flush();
-    if (out.status() != QTextStream::Ok || !file.commit()) return tr("%1: could not be written (%2)").arg(path, file.errorString());
-    return {};
+    const QByteArray bytes = text.toUtf8();
+    return writeFileAtomically(path, [&](QIODevice& device) { return device.write(bytes) == bytes.size(); });
 }
 
 void BandComparisonView::askExportCsv() {

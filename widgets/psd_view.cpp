@@ -11,13 +11,13 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSettings>
 #include <QTextStream>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include "io/regions.h"
+#include "widgets/atomic_file.h"
 #include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
 #include "widgets/region_style.h"
@@ -230,9 +230,9 @@ void PsdView::redraw() {
 
 QString PsdView::exportCsv(const QString& path) const {
     if (curves_.empty()) return tr("%1: no spectrum to export").arg(path);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot be written (%2)").arg(path, file.errorString());
-    QTextStream out(&file);
+    // Made in memory, then written whole or not at all (widgets/atomic_file.h).
+    QString text;
+    QTextStream out(&text);
     out << "# " << source_ << "\n";
     if (!parameters_.isEmpty()) out << "# " << parameters_ << "\n";
     out << "# power spectral density in " << (unit_.isEmpty() ? QStringLiteral("unit") : unit_) << "^2/Hz\n";
@@ -253,8 +253,8 @@ QString PsdView::exportCsv(const QString& path) const {
         out << "\n";
     }
     out.flush();
-    if (out.status() != QTextStream::Ok || !file.commit()) return tr("%1: could not be written (%2)").arg(path, file.errorString());
-    return {};
+    const QByteArray bytes = text.toUtf8();
+    return writeFileAtomically(path, [&](QIODevice& device) { return device.write(bytes) == bytes.size(); });
 }
 
 void PsdView::askExportCsv() {
