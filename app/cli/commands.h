@@ -19,6 +19,9 @@ void addPatternsCommand(CLI::App& app);  // cmd_patterns.cpp
 void addFilterCommand(CLI::App& app);    // cmd_filter.cpp: a channel filtered to a frequency band
 void addPsdCommand(CLI::App& app);       // cmd_psd.cpp: Welch power spectra, optionally per region kind
 void addBenchCommand(CLI::App& app);     // cmd_bench.cpp: the kernel table, and the subcommands below
+void addScoreCommand(CLI::App& app);     // cmd_score.cpp
+void addDetectCommand(CLI::App& app);    // cmd_detect.cpp
+void addCrossvalCommand(CLI::App& app);  // cmd_crossval.cpp
 
 // The subcommands of `bench`, one file each (cmd_bench_<name>.cpp): every published figure
 // comes from `warplab-cli bench ...`. Each is given the `bench` command to register under.

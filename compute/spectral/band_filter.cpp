@@ -121,14 +121,21 @@ std::vector<float> bandFilter(std::span<const float> x, double rateHz, const Fre
 }
 
 Series bandFilterSeries(const Series& s, double rateHz, const FrequencyBand& band, int order) {
-    Series out = s;
+    // A new owning series: `s` may borrow its samples (Series::borrowing), and a copy would too.
+    const std::span<const float> in = s.samples();
+    Series out;
+    out.length = s.length;
+    out.dims = s.dims;
+    out.name = s.name;
+    out.label = s.label;
     if (s.dims <= 1) {
-        out.values = bandFilter(std::span<const float>(s.values.data(), s.length), rateHz, band, order);
+        out.values = bandFilter(in.first(s.length), rateHz, band, order);
         return out;
     }
+    out.values.resize(s.length * s.dims);
     std::vector<float> channel(s.length);
     for (std::size_t c = 0; c < s.dims; ++c) {
-        for (std::size_t i = 0; i < s.length; ++i) channel[i] = s.values[i * s.dims + c];
+        for (std::size_t i = 0; i < s.length; ++i) channel[i] = in[i * s.dims + c];
         const auto f = bandFilter(std::span<const float>(channel), rateHz, band, order);
         for (std::size_t i = 0; i < s.length; ++i) out.values[i * s.dims + c] = f[i];
     }

@@ -1,6 +1,6 @@
 // Zero-phase Butterworth band-pass filtering of what is analysed, the same filter as
 // scipy.signal.butter(order, [lo, hi], btype="bandpass", fs=rate, output="sos") applied with
-// scipy.signal.sosfiltfilt (tests/compute/test_band_filter.cpp compares both on real EEG).
+// scipy.signal.sosfiltfilt (tests/compute/test_spectral.cpp compares both on real EEG).
 //
 // Edges: as sosfiltfilt, the signal is extended at each end by odd reflection about its end
 // sample (2*x[0] - x[k]) by zeroPhasePadLength() samples, each pass starts in the steady state
@@ -32,8 +32,9 @@ std::vector<Biquad> butterworthBandpassSections(int order, double lowHz, double 
 std::size_t zeroPhasePadLength(const std::vector<Biquad>& sections);
 
 // Forward-backward filtering in place, computed in double: scipy's sosfiltfilt with
-// padtype="odd" and its default padlen (shorter signals than padlen + 1 are padded by n - 1,
-// as io's display filters always did; validateBand refuses them for bands).
+// padtype="odd" and its default padlen. A signal of padlen samples or fewer, which scipy
+// refuses, is padded by n - 1 (the display filters of io/filters.h accept any window);
+// validateBand refuses such signals for frequency bands.
 void filterZeroPhase(std::span<float> x, const std::vector<Biquad>& sections);
 void filterZeroPhase(std::span<double> x, const std::vector<Biquad>& sections);
 

@@ -14,9 +14,10 @@ namespace warplab::compute::spectral {
 
 namespace {
 
-// Frames per cached block: 64 frames of 256 samples at hop 128 are 32 s at 256 Hz, so a 60 s
-// window touches three blocks and a scroll of a few seconds usually none new.
-constexpr long long kBlockFrames = 64;
+// Frames per cached block: 32 frames at hop 128 are 16 s at 256 Hz, so a 60 s window touches
+// four or five blocks, a scroll of a second usually none new, and a jump computes little more
+// than it shows.
+constexpr long long kBlockFrames = 32;
 
 long long ceilDiv(long long a, long long b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 long long floorDiv(long long a, long long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }

@@ -4,7 +4,7 @@
 // SpectrogramCache::window for the visible window on each redraw; only frames not computed yet
 // are computed. A frame equals the matching column of scipy.signal.spectrogram(x, fs=rate,
 // window="hann", nperseg=segmentLength, noverlap=segmentLength - hop, detrend="constant",
-// scaling="density", mode="psd") (tests/compute/test_spectrogram.cpp).
+// scaling="density", mode="psd") (tests/compute/test_spectral.cpp).
 #pragma once
 #include <cstddef>
 #include <functional>

@@ -85,4 +85,44 @@ Spectrum welch(const std::vector<std::span<const float>>& parts, double rateHz, 
     return s;
 }
 
+RegionSpectra regionSpectra(std::span<const float> x, double rateHz, std::vector<std::pair<double, double>> spansS,
+                            const WelchOptions& options) {
+    if (!(rateHz > 0) || !std::isfinite(rateHz))
+        throw EngineError(EngineError::Kind::BadParameter, "rate", "must be > 0 Hz for a spectrum");
+    // Sample ranges of the stretches, clipped, sorted, overlapping or touching ones merged.
+    const auto sample = [&](double t) { return std::min(x.size(), std::size_t(std::max(0.0, std::round(t * rateHz)))); };
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    for (const auto& [a, b] : spansS)
+        if (std::isfinite(a) && std::isfinite(b) && b > a && sample(b) > sample(a)) ranges.emplace_back(sample(a), sample(b));
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::pair<std::size_t, std::size_t>> merged;
+    for (const auto& r : ranges) {
+        if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+        else merged.push_back(r);
+    }
+    std::vector<std::span<const float>> in, out;
+    std::size_t at = 0;  // first sample not yet given to a side
+    for (const auto& [s0, s1] : merged) {
+        if (s0 > at) out.push_back(x.subspan(at, s0 - at));
+        in.push_back(x.subspan(s0, s1 - s0));
+        at = s1;
+    }
+    if (at < x.size()) out.push_back(x.subspan(at));
+    RegionSpectra r;
+    const auto side = [&](const std::vector<std::span<const float>>& parts) {
+        const std::size_t n = options.segmentLength;
+        const bool any = std::any_of(parts.begin(), parts.end(), [&](const auto& p) { return n > 0 && p.size() >= n; });
+        if (!any) {  // the options are still checked
+            Spectrum none;
+            none.segmentLength = n;
+            if (n == 0) throw EngineError(EngineError::Kind::BadParameter, "nperseg", "must be at least 1");
+            return none;
+        }
+        return welch(parts, rateHz, options);
+    };
+    r.inside = side(in);
+    r.outside = side(out);
+    return r;
+}
+
 }  // namespace warplab::compute::spectral

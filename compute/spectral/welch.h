@@ -3,11 +3,12 @@
 // overlapping by `overlap`, each detrended, Hann-windowed and transformed; their one-sided
 // periodograms are averaged. With the defaults it equals scipy.signal.welch(x, fs=rate,
 // window="hann", nperseg=..., noverlap=..., detrend="constant", scaling="density",
-// return_onesided=True, average="mean") (tests/compute/test_welch.cpp on real EEG).
+// return_onesided=True, average="mean") (tests/compute/test_spectral.cpp on real EEG).
 #pragma once
 #include <cstddef>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warplab::compute::spectral {
@@ -46,5 +47,16 @@ Spectrum welch(std::span<const float> x, double rateHz, const WelchOptions& opti
 // are averaged together, so a long part weighs by its number of segments. A part shorter than
 // the segment length gives no segment; when no part has one the result is refused (BadInput).
 Spectrum welch(const std::vector<std::span<const float>>& parts, double rateHz, const WelchOptions& options = {});
+
+// The spectrum of the stretches [startS, endS) of a channel (e.g. its seizures, times in seconds
+// from x[0]) and the spectrum of everything else, each as the several-parts welch() above (no
+// segment crosses a stretch's edge). Overlapping or unsorted stretches are merged; stretches are
+// clipped to the channel. A side with no whole segment comes back with segments == 0 and no
+// bins rather than an error, so a view can draw the other side.
+struct RegionSpectra {
+    Spectrum inside, outside;
+};
+RegionSpectra regionSpectra(std::span<const float> x, double rateHz, std::vector<std::pair<double, double>> spansS,
+                            const WelchOptions& options = {});
 
 }  // namespace warplab::compute::spectral

@@ -109,6 +109,7 @@ private slots:
     void welchEqualsScipy();
     void spectrogramEqualsScipy();
     void cacheGivesTheSameFramesAndReusesThem();
+    void regionSpectraSplitTheChannel();
 };
 
 void TestSpectral::parsesPresetsAndRanges() {
@@ -278,6 +279,25 @@ void TestSpectral::cacheGivesTheSameFramesAndReusesThem() {
     QCOMPARE(cache.bytes(), std::size_t(0));
     cache.window("chb01_03:FP1-F7", c.rate, o, 3 * rate, 15 * rate, total, reader);
     QVERIFY(cache.blocksComputed() > computed);
+}
+
+void TestSpectral::regionSpectraSplitTheChannel() {
+    const Channel c = realChannels().front();  // 41 s at 256 Hz
+    const std::span<const float> x(c.x);
+    const WelchOptions o{512, 256, Detrend::Constant, Scaling::Density};
+    // Overlapping, unsorted stretches merge: the seizure is 10-30 s.
+    const RegionSpectra r = regionSpectra(x, 256, {{15, 30}, {10, 20}}, o);
+    const Spectrum in = welch(std::vector<std::span<const float>>{x.subspan(2560, 5120)}, 256, o);
+    const Spectrum out = welch(std::vector<std::span<const float>>{x.subspan(0, 2560), x.subspan(7680)}, 256, o);
+    QCOMPARE(r.inside.segments, in.segments);
+    QVERIFY(r.inside.power == in.power);
+    QCOMPARE(r.outside.segments, out.segments);
+    QVERIFY(r.outside.power == out.power);
+    // A stretch shorter than a segment: that side has none, the other is still there.
+    const RegionSpectra tiny = regionSpectra(x, 256, {{1, 1.5}}, o);
+    QCOMPARE(tiny.inside.segments, std::size_t(0));
+    QVERIFY(tiny.inside.power.empty());
+    QVERIFY(tiny.outside.segments > 0);
 }
 
 QTEST_GUILESS_MAIN(TestSpectral)
