@@ -11,6 +11,7 @@
 #include "compute/engine/device_list.h"
 #include "compute/registry/registry.h"
 #include "widgets/elided_label.h"
+#include "widgets/frequency_band_box.h"
 
 namespace warplab::widgets {
 namespace {
@@ -69,6 +70,8 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
     devices_->setObjectName("devices");
 
     form_ = new QFormLayout(this);
+    freqBand_ = new FrequencyBandBox;
+    form_->addRow(tr("Frequency band"), freqBand_);
     form_->addRow(tr("Metric"), metric_);
     form_->addRow(tr("Local cost"), cost_);
     form_->addRow(tr("Band w"), band_);
@@ -97,6 +100,7 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
     connect(kernel_, &QComboBox::currentIndexChanged, this, &MetricPanel::changed);
     connect(znorm_, &QCheckBox::toggled, this, &MetricPanel::changed);
     connect(sqrt_, &QCheckBox::toggled, this, &MetricPanel::changed);
+    connect(freqBand_, &FrequencyBandBox::changed, this, &MetricPanel::changed);
     refreshEnabled();
     refreshKernels();
     refreshDevices();

@@ -17,6 +17,8 @@ class QLabel;
 
 namespace warplab::widgets {
 
+class FrequencyBandBox;
+
 class MetricPanel : public QWidget {
     Q_OBJECT
 public:
@@ -29,6 +31,8 @@ public:
     void setBackend(compute::Backend b);
     void setKernel(const QString& name);  // "" = best for the backend
     static QString backendName(compute::Backend b);  // "auto", "cpu", "cuda", "hip"
+    // The frequency band analysed (widgets/frequency_band_box.h); its changes emit changed().
+    FrequencyBandBox* frequencyBands() const { return freqBand_; }
 
     // Why a backend cannot be chosen here ("" when it can): no kernel built for it, or none
     // of its kernels can run on this machine.
@@ -54,6 +58,7 @@ private:
     QComboBox* backend_;
     QComboBox* kernel_;
     QLabel* devices_;  // objectName "devices"
+    FrequencyBandBox* freqBand_;
     QFormLayout* form_;
 };
 

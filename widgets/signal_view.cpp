@@ -18,6 +18,7 @@
 #include <QWheelEvent>
 #include <qcustomplot.h>
 
+#include "compute/spectral/band_filter.h"
 #include "io/io_error.h"
 #include "widgets/elided_label.h"
 #include "widgets/filter_text.h"
@@ -117,6 +118,7 @@ SignalView::SignalView(QWidget* parent) : QWidget(parent) {
     });
     connect(channelScroll_, &QScrollBar::valueChanged, this, &SignalView::setFirstChannel);
     plot_->installEventFilter(this);  // the wheel scrolls channels
+    plot_->setMouseTracking(true);     // the time cursor follows the mouse
     connect(plot_, &QCustomPlot::mousePress, this, &SignalView::onPress);
     connect(plot_, &QCustomPlot::mouseMove, this, &SignalView::onMove);
     connect(plot_, &QCustomPlot::mouseRelease, this, &SignalView::onRelease);
@@ -260,6 +262,16 @@ bool SignalView::eventFilter(QObject* watched, QEvent* event) {
         QToolTip::hideText();
         return true;
     }
+    if (watched == plot_ && event->type() == QEvent::MouseMove) {
+        const QPoint pos = static_cast<QMouseEvent*>(event)->pos();
+        const double t = rec_ && plot_->axisRect()->rect().contains(pos) ? plot_->xAxis->pixelToCoord(pos.x()) : -1;
+        setCursorTime(t);
+        emit cursorMoved(t);
+    }
+    if (watched == plot_ && event->type() == QEvent::Leave) {
+        setCursorTime(-1);
+        emit cursorMoved(-1);
+    }
     if (watched == plot_ && event->type() == QEvent::Wheel) {
         const int steps = static_cast<QWheelEvent*>(event)->angleDelta().y() / 120;
         if (steps != 0) setFirstChannel(std::max(0, firstRow_ - steps * std::max(1, channelsShown() / 4)));
@@ -366,14 +378,15 @@ void SignalView::reloadTraces() {
             const long long first = std::clamp<long long>((long long)std::floor(start_ * s.rateHz), 0, s.samples);
             const long long last = std::clamp<long long>((long long)std::ceil((start_ + length_) * s.rateHz) + 1, 0, s.samples);
             // Filters settle over a margin read on each side of the window, then cut away.
-            const bool filtered = filters_.enabled();
+            const bool filtered = filters_.enabled() || displayBand_.has_value();
             const long long margin = filtered ? (long long)(2 * s.rateHz) : 0;
             const long long readFirst = std::max(0LL, first - margin), readLast = std::min(s.samples, last + margin);
             std::vector<float> v;
             try {
                 if (last > first) v = rec_->read(c, readFirst, readLast - readFirst);
                 if (filtered && !v.empty()) {
-                    v = io::applyFilters(std::move(v), s.rateHz, filters_, true);
+                    if (filters_.enabled()) v = io::applyFilters(std::move(v), s.rateHz, filters_, true);
+                    if (displayBand_) v = compute::spectral::bandFilter(std::span<const float>(v), s.rateHz, *displayBand_);
                     v.erase(v.begin() + (last - readFirst), v.end());
                     v.erase(v.begin(), v.begin() + (first - readFirst));
                 }
@@ -404,8 +417,30 @@ void SignalView::setFilters(const io::FilterSettings& filters) {
 }
 
 QString SignalView::filterText() const {
-    const QString f = filterSummary(filters_);
+    QString f = filterSummary(filters_);
+    if (displayBand_)
+        f += (f.isEmpty() ? QString() : QStringLiteral(", ")) + tr("band %1").arg(QString::fromStdString(displayBand_->describe()));
     return f.isEmpty() ? QString() : tr("Filters: %1").arg(f);
+}
+
+void SignalView::setDisplayBand(const std::optional<compute::spectral::FrequencyBand>& band) {
+    if (band == displayBand_) return;
+    displayBand_ = band;
+    setFilters(filters_);
+}
+
+void SignalView::setCursorTime(double t) {
+    if (cursorLine_) plot_->removeItem(cursorLine_);
+    cursorLine_ = nullptr;
+    if (t >= 0) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(t, 0);
+        line->point2->setCoords(t, 1);
+        line->setPen(QPen(QColor(255, 60, 60, 170), 1));
+        line->setSelectable(false);
+        cursorLine_ = line;
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void SignalView::updateExportTitle() {

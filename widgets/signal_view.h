@@ -13,7 +13,10 @@
 
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/recording_access.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/filters.h"
 #include "io/regions.h"
 
@@ -37,6 +40,11 @@ public:
     void setRegions(const std::vector<io::Region>& regions);
     // Display filters (zero phase over the window plus a margin on each side).
     void setFilters(const io::FilterSettings& filters);
+    // A frequency band the traces are filtered to as well (after the filters; zero phase);
+    // nullopt: none. Named on the traces' bar with the filters.
+    void setDisplayBand(const std::optional<compute::spectral::FrequencyBand>& band);
+    // A vertical line at `t` s over all rows (the time cursor another view follows); < 0: none.
+    void setCursorTime(double t);
     void setHighlight(int channel, double startS, double endS);  // e.g. a search match; channel -1 = all
     void clearHighlight();
 
@@ -87,6 +95,7 @@ signals:
     void regionSelected(int index);
     void currentChannelChanged(int channel);
     void windowChanged(double startS, double lengthS);
+    void cursorMoved(double t);  // the mouse over the traces, in s; -1 when it leaves them
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -111,6 +120,8 @@ private:
     std::vector<io::Region> regions_;
     std::vector<double> gains_;
     io::FilterSettings filters_;
+    std::optional<compute::spectral::FrequencyBand> displayBand_;
+    QCPAbstractItem* cursorLine_ = nullptr;
     double start_ = 0, length_ = 10, unitsPerRow_ = 200;
     int currentChannel_ = 0, selected_ = -1;
     int firstRow_ = 0, perPage_ = 32;

@@ -14,6 +14,8 @@
 #include "compute/bench/bench.h"
 #include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/spectral/band_filter.h"
+#include "io/filters.h"
 #include "io/region_labels.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
@@ -348,13 +350,36 @@ quint64 AnalysisController::findPatterns(int channel, int epoch, int stride) {
     for (const auto& sz : req.seizures) recipe.seizures.push_back({sz.start, sz.end});
     recipe.epoch = epoch;
     recipe.stride = stride;
+    // Filtered as every analysis is (filters applied to the analysis, the frequency band):
+    // then the channel is read whole and filtered once, zero phase, in the job.
+    const io::FilterSettings filters = doc_->filters();
+    const bool filtered = filters.applyToAnalysis && filters.enabled();
+    const auto freqBand = doc_->frequencyBand();
     Q_EMIT viewRequested(view);
     return runner_->submit("patterns", tr("Seizure patterns of %1").arg(doc_->channelName(channel)), v_.metric->runOptions(),
                            [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
-        auto ranking = std::make_shared<compute::PatternRanking>(compute::findPatterns(req, o));
+        std::vector<float> x;
+        compute::PatternRequest r = req;
+        if (filtered || freqBand) {
+            x = rec->read(channel, 0, info.samples);
+            if (filtered) x = io::applyFilters(std::move(x), info.rateHz, filters, true);
+            if (freqBand) x = compute::spectral::bandFilter(std::span<const float>(x), info.rateHz, *freqBand);
+            r.reader = {};
+            r.sampleCount = 0;
+            r.samples = std::span<const float>(x);
+        }
+        auto ranking = std::make_shared<compute::PatternRanking>(compute::findPatterns(r, o));
         widgets::PatternsView::SampleFetcher fetch = [rec, channel](long long start, long long count) {
             return rec->read(channel, start, count);
         };
+        if (!x.empty()) {  // the excerpt shows the samples the patterns were cut from
+            auto kept = std::make_shared<const std::vector<float>>(std::move(x));
+            fetch = [kept](long long start, long long count) {
+                const long long a = std::clamp<long long>(start, 0, (long long)kept->size());
+                const long long b = std::clamp<long long>(start + count, a, (long long)kept->size());
+                return std::vector<float>(kept->begin() + a, kept->begin() + b);
+            };
+        }
         return [=, this] {
             shown_[view] = recipe;
             view->setRanking(ranking, fetch, unit);

@@ -10,6 +10,7 @@
 #include "app/gui/montage_recording.h"
 #include "app/gui/remove_region_command.h"
 #include "compute/core/error.h"
+#include "compute/spectral/band_filter.h"
 #include "io/io_error.h"
 
 namespace warplab::app {
@@ -185,7 +186,7 @@ double Document::channelRate(int channel) const {
     return widgets::signalList(*recording_)[std::size_t(channel)].rateHz;
 }
 
-compute::Series Document::segment(int channel, double startS, double endS) const {
+compute::Series Document::segment(int channel, double startS, double endS, bool withBand) const {
     if (!recording_) throw compute::EngineError(compute::EngineError::Kind::BadInput, "recording", "no recording is open");
     const auto& sigs = widgets::signalList(*recording_);
     if (channel < 0 || channel >= int(sigs.size()))
@@ -198,6 +199,7 @@ compute::Series Document::segment(int channel, double startS, double endS) const
                                                             " s of " + s.displayName + " holds no samples");
     std::vector<float> v = recording_->read(channel, first, last - first);
     if (filters_.applyToAnalysis && filters_.enabled()) v = io::applyFilters(std::move(v), s.rateHz, filters_, true);
+    if (withBand && band_) v = compute::spectral::bandFilter(std::span<const float>(v), s.rateHz, *band_);
     return compute::Series(std::move(v), 1, s.displayName);
 }
 

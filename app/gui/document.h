@@ -8,7 +8,10 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <optional>
+
 #include "compute/core/series.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/filters.h"
 #include "io/regions.h"
 #include "widgets/recording_access.h"
@@ -66,8 +69,15 @@ public:
     const io::FilterSettings& filters() const { return filters_; }
     void setFilters(const io::FilterSettings& filters);
 
-    // Samples of one channel over [startS, endS) as an engine series. Throws IoError/EngineError.
-    compute::Series segment(int channel, double startS, double endS) const;
+    // The frequency band analysed (metric panel): segment() filters to it (zero phase, after
+    // the filters above); nullopt: all frequencies.
+    const std::optional<compute::spectral::FrequencyBand>& frequencyBand() const { return band_; }
+    void setFrequencyBand(const std::optional<compute::spectral::FrequencyBand>& band) { band_ = band; }
+
+    // Samples of one channel over [startS, endS) as an engine series, filtered as analysed
+    // (filters, then the frequency band unless `withBand` is false). Throws IoError/EngineError
+    // (a band the segment is too short for is refused by the band's name).
+    compute::Series segment(int channel, double startS, double endS, bool withBand = true) const;
     QString channelName(int channel) const;
     double channelRate(int channel) const;
 
@@ -85,6 +95,7 @@ private:
     std::vector<ParkedRegion> parked_;
     QString montageNote_;
     io::FilterSettings filters_;
+    std::optional<compute::spectral::FrequencyBand> band_;
     QUndoStack undo_;
 };
 

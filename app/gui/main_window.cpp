@@ -66,7 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     runner_ = new JobRunner(this);
 
     signal_ = new widgets::SignalView;
-    setCentralWidget(signal_);
+    setCentralWidget(signal_);  // buildSpectra puts the spectrogram under it
     metric_ = new widgets::MetricPanel;
     cost_ = new widgets::CostMatrixView;
     alignment_ = new widgets::AlignmentView;
@@ -175,6 +175,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
     buildStudy();
+    buildSpectra();
 
     buildActions();
     buildRecovery();
@@ -249,6 +250,7 @@ void MainWindow::buildActions() {
     add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
     addStudyAnalysisActions(analysis);
+    addSpectraActions(view, analysis);
     add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
     // Short toolbar labels, so that the window fits on small screens.

@@ -22,6 +22,9 @@ class KernelComparisonView;
 class RegionList;
 class StudyNavigator;
 class StudyResultsView;
+class PsdView;
+class SpectrogramView;
+class BandComparisonView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -31,6 +34,8 @@ class JobRunner;
 class AnalysisController;
 class DockLayout;
 class StudyController;
+class SpectraController;
+class BandJobs;
 class ErrorDialogs;
 class UnsavedGuard;
 struct RecoveryEntry;
@@ -57,6 +62,13 @@ public:
     widgets::PatternsView* patternsView() const { return patterns_; }
     widgets::KernelComparisonView* kernelView() const { return kernels_; }
     widgets::RegionList* regionList() const { return regionList_; }
+    // The frequency side (main_window_spectra.cpp): spectrum dock, spectrogram under the
+    // traces, per-band comparison dock.
+    widgets::PsdView* psdView() const { return psd_; }
+    widgets::SpectrogramView* spectrogramView() const { return spectrogram_; }
+    widgets::BandComparisonView* bandView() const { return bandView_; }
+    SpectraController* spectra() const { return spectra_; }
+    BandJobs* bandJobs() const { return bandJobs_; }
     // Studies: File ▸ Open study, the navigator strip, study-wide results.
     bool openStudy(const QString& path);  // a folder or a CHB-MIT summary; errors in the dialog
     StudyController* studyController() const { return study_; }
@@ -101,6 +113,8 @@ private:
     void addStudyFileActions(const QString& menu);
     void addStudyAnalysisActions(const QString& menu);
     void buildRecovery();  // main_window_recovery.cpp
+    void buildSpectra();   // main_window_spectra.cpp: before buildActions
+    void addSpectraActions(const QString& view, const QString& analysis);
 
     Document* doc_;
     JobRunner* runner_;
@@ -118,6 +132,11 @@ private:
     widgets::StudyNavigator* studyNav_ = nullptr;
     widgets::StudyResultsView* studyResults_ = nullptr;
     StudyController* study_ = nullptr;
+    widgets::PsdView* psd_ = nullptr;
+    widgets::SpectrogramView* spectrogram_ = nullptr;
+    widgets::BandComparisonView* bandView_ = nullptr;
+    SpectraController* spectra_ = nullptr;
+    BandJobs* bandJobs_ = nullptr;
     QDockWidget* studyDock_ = nullptr;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;

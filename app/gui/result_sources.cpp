@@ -30,14 +30,19 @@ QString resultContext(const Document& doc, const compute::Params& panel, const Q
                                               : QObject::tr("montage of %1 derivations").arg(channels);
     // What the job really ran: the search is subsequence DTW, the patterns cdtw in the panel's band.
     compute::Params p = panel;
-    if (slot == "patterns") p.metric = compute::Metric::Cdtw;
-    if (slot == "search") p.metric = compute::Metric::Sdtw;
+    // Per-band jobs ("bands.patterns", ...) name their bands in `what`, not the panel's band.
+    const bool perBand = slot.startsWith(QStringLiteral("bands."));
+    const QString kind = perBand ? slot.mid(6) : slot;
+    if (kind == "patterns") p.metric = compute::Metric::Cdtw;
+    if (kind == "search") p.metric = compute::Metric::Sdtw;
     QString metric = QString::fromLatin1(compute::metricName(p.metric).data());
-    if (slot == "search" && what.contains(QObject::tr("window search"))) metric = QObject::tr("cdtw (z-normalised)");
+    if (kind == "search" && what.contains(QObject::tr("window search"))) metric = QObject::tr("cdtw (z-normalised)");
     if (p.metric == compute::Metric::Cdtw) metric += QObject::tr(", band %1 samples").arg(p.band);
-    else if (slot != "search") metric += QObject::tr(", no band");
+    else if (kind != "search") metric += QObject::tr(", no band");
     const QString filters = widgets::filterSummary(doc.filters());
-    const QString analysed = filters.isEmpty() || !doc.filters().applyToAnalysis ? QString() : QObject::tr(" · filtered %1").arg(filters);
+    QString analysed = filters.isEmpty() || !doc.filters().applyToAnalysis ? QString() : QObject::tr(" · filtered %1").arg(filters);
+    if (const auto& band = doc.frequencyBand(); band && !perBand)
+        analysed += QObject::tr(" · frequency band %1").arg(QString::fromStdString(band->describe()));
     return QObject::tr("%1 · %2 · %3%4").arg(file, set, metric, analysed);
 }
 

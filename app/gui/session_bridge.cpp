@@ -1,6 +1,7 @@
 #include "app/gui/session_bridge.h"
 
 #include "app/gui/document.h"
+#include "widgets/frequency_band_box.h"
 #include "widgets/metric_panel.h"
 #include "widgets/signal_view.h"
 
@@ -13,6 +14,11 @@ io::Session captureSession(const Document& doc, const widgets::MetricPanel& metr
     s.regions = doc.regions();
     s.filters = doc.filters();
     s.params = metric.params();
+    // The band chosen (even one this recording refuses: it is the user's choice) and whether
+    // the traces show it; older sessions have none and open with all frequencies.
+    s.freqBands.bands.clear();
+    if (const auto b = metric.frequencyBands()->chosen()) s.freqBands.bands.push_back(*b);
+    s.freqBands.applyToDisplay = metric.frequencyBands()->filterDisplay();
     const compute::RunOptions o = metric.runOptions();
     s.backend = widgets::MetricPanel::backendName(o.backend).toStdString();
     s.kernel = o.kernel;
@@ -42,6 +48,9 @@ bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& m
     doc.setFilters(s.filters);
     if (!s.channel.empty()) view.setCurrentChannel(doc.recording()->findSignal(s.channel));
     metric.setParams(s.params);
+    metric.frequencyBands()->setFilterDisplay(s.freqBands.applyToDisplay);
+    metric.frequencyBands()->setBand(s.freqBands.bands.empty() ? std::nullopt
+                                                               : std::optional<compute::spectral::FrequencyBand>(s.freqBands.bands.front()));
     const QString b = QString::fromStdString(s.backend);
     metric.setBackend(b == "cpu" ? compute::Backend::Cpu : b == "cuda" ? compute::Backend::Cuda
                       : b == "hip" ? compute::Backend::Hip : compute::Backend::Auto);
