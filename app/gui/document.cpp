@@ -84,11 +84,44 @@ int Document::importChbSummary(const QString& summaryPath) {
     return int(found.size());
 }
 
-void Document::setRegions(const std::vector<io::Region>& regions) {
-    regions_ = regions;
-    parked_.clear();  // the given regions are all there is (a session, a study's recording)
+void Document::setRegions(const std::vector<io::Region>& regions, const std::vector<io::Region>& hidden) {
+    // The given regions are all there is (a session, a study's recording).
+    regions_.clear();
+    parked_.clear();
+    auto place = [this](io::Region r) {
+        std::string label = std::move(r.channelLabel);
+        r.channelLabel.clear();  // the document keeps indices; labels are made when saving
+        if (label.empty() || !recording_) {
+            regions_.push_back(std::move(r));
+            return;
+        }
+        if (const int c = recording_->findSignal(label); c >= 0) {
+            r.channel = c;
+            regions_.push_back(std::move(r));
+        } else {
+            parked_.push_back({std::move(r), std::move(label)});
+        }
+    };
+    for (const io::Region& r : regions) place(r);
+    for (const io::Region& r : hidden)
+        if (!r.channelLabel.empty()) place(r);
     undo_.clear();
     Q_EMIT regionsChanged();
+}
+
+std::vector<io::Region> Document::labelledRegions() const {
+    std::vector<io::Region> out = regions_;
+    for (io::Region& r : out) r.channelLabel = r.channel >= 0 ? channelName(r.channel).toStdString() : std::string();
+    return out;
+}
+
+std::vector<io::Region> Document::hiddenRegions() const {
+    std::vector<io::Region> out;
+    for (const ParkedRegion& p : parked_) {
+        out.push_back(p.region);
+        out.back().channelLabel = p.channel;
+    }
+    return out;
 }
 
 void Document::insertRegionRaw(int index, const io::Region& region) {
