@@ -11,6 +11,7 @@
 #include "app/gui/remove_region_command.h"
 #include "compute/core/error.h"
 #include "io/io_error.h"
+#include "widgets/counted.h"
 
 namespace warplab::app {
 
@@ -61,7 +62,7 @@ int Document::importAnnotationSeizures(const QString& pattern) {
         return 0;
     }
     if (found.empty()) return 0;
-    undo_.beginMacro(tr("Import %1 seizure(s) from annotations").arg(found.size()));
+    undo_.beginMacro(tr("Import %1 from annotations").arg(widgets::counted(qint64(found.size()), tr("seizure"), tr("seizures"))));
     for (const auto& r : found) undo_.push(new AddRegionCommand(this, r));
     undo_.endMacro();
     return int(found.size());
@@ -78,7 +79,8 @@ int Document::importChbSummary(const QString& summaryPath) {
         return 0;
     }
     if (found.empty()) return 0;
-    undo_.beginMacro(tr("Import %1 seizure(s) from %2").arg(found.size()).arg(QFileInfo(summaryPath).fileName()));
+    undo_.beginMacro(tr("Import %1 from %2")
+                           .arg(widgets::counted(qint64(found.size()), tr("seizure"), tr("seizures")), QFileInfo(summaryPath).fileName()));
     for (const auto& r : found) undo_.push(new AddRegionCommand(this, r));
     undo_.endMacro();
     return int(found.size());

@@ -29,6 +29,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/montage_dialog.h"
+#include "app/gui/region_exchange.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
@@ -464,6 +465,28 @@ private Q_SLOTS:
         QCOMPARE(int(doc->parkedRegions().size()), 1);
         QVERIFY(w_->openFile(kNonSeizure));
         QVERIFY(doc->parkedRegions().empty());
+    }
+
+    // Counts read as words: "1 channel", "1 region", "2 regions", never "(s)".
+    void countsAreSingularOrPlural() {
+        auto* doc = w_->document();
+        QString said = app::applyMontage(*doc, *w_->signalView(), {"F7-T7"}, {});
+        QVERIFY2(said.contains("Montage applied: 1 channel;"), qPrintable(said));
+        said = app::applyMontage(*doc, *w_->signalView(), {"F7-T7", "T7-P7"}, {});
+        QVERIFY2(said.contains("Montage applied: 2 channels;"), qPrintable(said));
+        QTemporaryDir dir;
+        doc->addRegion({io::RegionKind::Seizure, -1, 5.0, 9.0, ""});
+        app::RegionExchangeResult r = app::exportRegions(*doc, dir.filePath("one.csv"));
+        QVERIFY2(r.ok && r.message.startsWith("1 region exported"), qPrintable(r.message));
+        doc->addRegion({io::RegionKind::Seizure, -1, 10.0, 12.0, ""});
+        r = app::exportRegions(*doc, dir.filePath("two.csv"));
+        QVERIFY2(r.ok && r.message.startsWith("2 regions exported"), qPrintable(r.message));
+        const QString session = dir.filePath("s.json");
+        QVERIFY(w_->saveSession(session));
+        QVERIFY(w_->openSession(session));
+        said = w_->statusBar()->currentMessage();
+        QVERIFY2(said.contains(", 2 regions") && !said.contains("(s)"), qPrintable(said));
+        for (const QString& text : {said, r.message}) QVERIFY2(!text.contains("(s)"), qPrintable(text));
     }
 
     // The kernel comparison times synthetic series: a montage (or another recording) leaves it
