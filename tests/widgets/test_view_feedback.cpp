@@ -41,6 +41,7 @@
 #include "widgets/recording_access.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
+#include "widgets/uniform_ticker.h"
 
 using namespace warplab;
 
@@ -185,6 +186,63 @@ private Q_SLOTS:
         // Hovering where a cell was names nothing.
         QTest::mouseMove(dm->plot(), dm->plot()->rect().center());
         QCOMPARE(dm->hoverText().trimmed(), QString());
+    }
+
+    // Another recording: the distance matrix goes with its axes (no stale ranges, no channel
+    // names), the view says there is none; the next matrix brings axes named for its channels.
+    void anotherRecordingLeavesNoEmptyMatrixAxes() {
+        QVERIFY(w_->openFile(kMotor));
+        w_->signalView()->setWindow(0, 2);
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        auto* dm = w_->distanceView();
+        QTRY_VERIFY(dm->plot()->isVisible());
+        QVERIFY(w_->openFile(kSeizure));
+        QVERIFY(!dm->matrix());
+        QVERIFY(!dm->plot()->isVisible());
+        const auto* info = dm->findChild<QLabel*>("matrixInfo");
+        QVERIFY(info);
+        QVERIFY2(info->text().startsWith("No distance matrix"), qPrintable(info->text()));
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            dm->grab().save(dir + "/distance_matrix_cleared.png");
+        w_->signalView()->setWindow(0, 2);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(dm->plot()->isVisible());
+        dm->plot()->replot();
+        QVERIFY(dm->plot()->yAxis->tickVectorLabels().contains("F7-T7"));
+        QVERIFY2(dm->source().contains("chb01_03_Seizure.edf"), qPrintable(dm->source()));
+    }
+
+    // A colour bar's numbers share one format (fixed with the same decimals, or scientific
+    // with the same mantissa digits), and the bar names its unit.
+    void colourBarsHaveOneNumberFormat() {
+        using L = QVector<QString>;
+        QCOMPARE(widgets::uniformTickLabels({0, 500, 1000, 1500}), (L{"0", "500", "1000", "1500"}));
+        QCOMPARE(widgets::uniformTickLabels({0.5, 1, 1.5}), (L{"0.5", "1.0", "1.5"}));
+        QCOMPARE(widgets::uniformTickLabels({-1e-17, 0.25, 0.5}), (L{"0.00", "0.25", "0.50"}));
+        QCOMPARE(widgets::uniformTickLabels({0, 5e5, 1e6, 1.5e6}), (L{"0.0e+00", "5.0e+05", "1.0e+06", "1.5e+06"}));
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        QCPColorScale* bar = nullptr;
+        for (QCPLayoutElement* e : w_->costView()->plot()->plotLayout()->elements(true))
+            if (auto* s = dynamic_cast<QCPColorScale*>(e)) bar = s;
+        QVERIFY(bar && bar->visible());
+        w_->costView()->plot()->replot();
+        const QVector<QString> labels = bar->axis()->tickVectorLabels();
+        QVERIFY(labels.size() >= 2);
+        const bool scientific = labels.front().contains('e');
+        const int decimals = labels.front().contains('.') ? int(labels.front().section('e', 0, 0).section('.', 1).size()) : 0;
+        for (const QString& l : labels) {
+            QVERIFY2(l.contains('e') == scientific, qPrintable(QStringList(labels.toList()).join(" ")));
+            const int d = l.contains('.') ? int(l.section('e', 0, 0).section('.', 1).size()) : 0;
+            QVERIFY2(d == decimals, qPrintable(QStringList(labels.toList()).join(" ")));
+        }
+        QVERIFY2(w_->costView()->colorScaleLabel().contains("µV"), qPrintable(w_->costView()->colorScaleLabel()));
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            w_->costView()->grab().save(dir + "/cost_matrix_colour_bar.png");
     }
 
     void anotherRecordingClearsEveryResult() {
