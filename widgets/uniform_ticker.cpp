@@ -36,8 +36,8 @@ QVector<QString> uniformTickLabels(const QVector<double>& ticks, const QLocale& 
     const int digits = digitsFor(ticks, format, l);
     QVector<QString> out;
     out.reserve(ticks.size());
-    // A tick at zero computed as -1e-17 reads "0", not "-0.0".
-    for (double t : ticks) out << l.toString(std::abs(t) <= step * 1e-9 ? 0.0 : t, format, digits);
+    // Zero reads "0" in either format (not "0.0e+00", nor "-0.0" for a tick computed as -1e-17).
+    for (double t : ticks) out << (std::abs(t) <= step * 1e-9 ? QStringLiteral("0") : l.toString(t, format, digits));
     return out;
 }
 

@@ -1,6 +1,6 @@
 // Colour-bar tick labels in one number format per bar: all fixed with the same decimals
 // ("0.5", "1.0", "1.5") or, for very large or small values, all scientific with the same
-// mantissa digits ("1.0e+06", "1.5e+06"), never "1e+03" beside "1000" and "0.5".
+// mantissa digits ("1.0e+06", "1.5e+06"), never "1e+03" beside "1000" and "0.5". Zero is "0".
 #pragma once
 #include <QLocale>
 #include <QString>
