@@ -292,6 +292,12 @@ private Q_SLOTS:
     // The walkthrough's afternoon: a three-channel montage, filters, then the distance matrix.
     void distanceMatrixOfAFilteredMontage() {
         auto* doc = w_->document();
+        {  // the matrix of every channel first, as the walkthrough has it before the montage
+            QSignalSpy done(w_->jobs(), &app::JobRunner::jobFinished);
+            QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+            QVERIFY(done.wait(60000));
+            QVERIFY(w_->analysis()->runKernelComparison() != 0);
+        }
         w_->signalView()->setWindow(68.5, 10);
         QVERIFY(!app::applyMontage(*doc, *w_->signalView(), {"FP1-F7", "F7-T7", "T7-P7"}, {}).isEmpty());
         io::FilterSettings f;
