@@ -1,6 +1,7 @@
 #include "app/gui/analysis_controller.h"
 
 #include <cmath>
+#include <new>
 
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
@@ -120,7 +121,14 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
             a->m = y.length;
         } else {
             // The job's token and progress: cancelling the alignment stops its worker.
-            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true, o));
+            try {
+                a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true, o));
+            } catch (const std::bad_alloc&) {
+                // Within the budget, yet the host had less free than that: say how much was asked.
+                throw compute::EngineError(compute::EngineError::Kind::Internal, "",
+                                           tr("out of host memory: the %1 × %2 cost matrix needs %3 (choose shorter regions or a band)")
+                                               .arg(x.length).arg(y.length).arg(bytesText(need)).toStdString());
+            }
         }
         if (o.progress) o.progress(1.0);
         return [=] {

@@ -171,7 +171,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(runner_, &JobRunner::jobFailed, this, [this](quint64 id, const QString&, const QString& title, const QString& message) {
         progress_->finish(id);
-        showError(tr("%1 failed").arg(title), message);
+        // The views keep what they showed; say so, as a failed job may look like a lost result.
+        showError(tr("%1 failed").arg(title), tr("%1\n\nEarlier results and your regions are unchanged.").arg(message));
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
     buildStudy();
