@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/params.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/filters.h"
 #include "io/regions.h"
 
@@ -24,6 +25,9 @@ struct Session {
     // shown, back when a montage has the channel. Written as "hidden_regions" when there are any.
     std::vector<Region> hiddenRegions;
     compute::Params params;                // analysis settings
+    // Frequency bands analysed (empty: the signal as filtered above), written as
+    // "analysis.frequency_bands" (io/band_json.h); sessions without it load with none.
+    compute::spectral::BandChoice freqBands;
     std::string channel;                   // channel analysed (display name), may be empty
     std::string backend = "auto";          // auto | cpu | cuda | hip
     std::string kernel;                    // registry name, empty = best

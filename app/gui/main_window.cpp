@@ -219,7 +219,7 @@ void MainWindow::buildActions() {
     add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
     add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
     add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
-    addCopyAsScriptActions(actions_, edit, this, doc_, [this] { return metric_->params(); }, [this] { return signal_->currentChannel(); });
+    addCopyAsScriptActions(actions_, edit, this, analysis_);
     add("view.channels", view, tr("&Channels…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}, [this] {
         auto rec = doc_->recording();
         if (!rec) return;
