@@ -13,6 +13,9 @@ struct Region {
     double startS = 0;     // seconds from the recording start
     double endS = 0;       // exclusive
     std::string note;
+    // The channel's label ("F7-T7") in a session file: how a one-channel region finds its
+    // channel again when the channel list differs (another montage); "" where unknown.
+    std::string channelLabel;
 };
 
 std::string regionKindName(RegionKind k);  // "seizure", "query", "reference"

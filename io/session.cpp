@@ -23,7 +23,9 @@ using nlohmann::json;
 namespace {
 
 json regionToJson(const Region& r) {
-    return {{"kind", regionKindName(r.kind)}, {"channel", r.channel}, {"start_s", r.startS}, {"end_s", r.endS}, {"note", r.note}};
+    json j = {{"kind", regionKindName(r.kind)}, {"channel", r.channel}, {"start_s", r.startS}, {"end_s", r.endS}, {"note", r.note}};
+    if (!r.channelLabel.empty()) j["channel_label"] = r.channelLabel;  // older files have the index only
+    return j;
 }
 
 template <typename T>
@@ -45,6 +47,7 @@ Region regionFromJson(const json& j, const std::string& file, const std::string&
     getField(j, "start_s", r.startS, file, where + ".");
     getField(j, "end_s", r.endS, file, where + ".");
     getField(j, "note", r.note, file, where + ".");
+    getField(j, "channel_label", r.channelLabel, file, where + ".");
     return r;
 }
 
@@ -78,12 +81,21 @@ json sessionToJson(const Session& s) {
             json merged = (*old)[i];
             merged.merge_patch(r);
             r = std::move(merged);
+            // A label of the entry that was at this index names another region's channel.
+            if (s.regions[i].channelLabel.empty()) r.erase("channel_label");
         }
         regions.push_back(std::move(r));
     }
     json out = s.original.is_object() ? s.original : json::object();
     out.merge_patch(known);  // objects merge recursively, so unknown nested keys stay
     out["regions"] = std::move(regions);
+    if (s.hiddenRegions.empty()) {
+        out.erase("hidden_regions");
+    } else {
+        json hidden = json::array();
+        for (const Region& r : s.hiddenRegions) hidden.push_back(regionToJson(r));
+        out["hidden_regions"] = std::move(hidden);
+    }
     if (s.studyPath.empty()) {
         out.erase("study");
     } else {
@@ -130,6 +142,14 @@ Session sessionFromJson(const json& j, const std::string& file) {
         if (!r->is_array()) throw IoError(file, "regions", "expected an array");
         for (std::size_t i = 0; i < r->size(); ++i)
             s.regions.push_back(regionFromJson((*r)[i], file, "regions[" + std::to_string(i) + "]"));
+    }
+    if (auto r = j.find("hidden_regions"); r != j.end()) {
+        if (!r->is_array()) throw IoError(file, "hidden_regions", "expected an array");
+        for (std::size_t i = 0; i < r->size(); ++i) {
+            const std::string where = "hidden_regions[" + std::to_string(i) + "]";
+            s.hiddenRegions.push_back(regionFromJson((*r)[i], file, where));
+            if (s.hiddenRegions.back().channelLabel.empty()) throw IoError(file, where + ".channel_label", "missing: a hidden region names its channel");
+        }
     }
     if (auto st = j.find("study"); st != j.end()) {
         if (!st->is_object()) throw IoError(file, "study", "expected an object");

@@ -21,6 +21,9 @@ struct Session {
     std::vector<std::string> montage;      // derivations "A" or "A-B" (io/montage.h); empty: all
     FilterSettings filters;
     std::vector<Region> regions;
+    // One-channel regions whose channel the montage hides (channelLabel names it): kept, not
+    // shown, back when a montage has the channel. Written as "hidden_regions" when there are any.
+    std::vector<Region> hiddenRegions;
     compute::Params params;                // analysis settings
     // Frequency bands analysed (empty: the signal as filtered above), written as
     // "analysis.frequency_bands" (io/band_json.h); sessions without it load with none.

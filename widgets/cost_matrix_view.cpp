@@ -11,6 +11,7 @@
 #include "widgets/matrix_downsample.h"
 #include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
+#include "widgets/uniform_ticker.h"
 
 namespace warplab::widgets {
 namespace {
@@ -39,6 +40,7 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     left_ = new QCPAxisRect(plot_);
     bottom_ = new QCPAxisRect(plot_);
     scale_ = new QCPColorScale(plot_);
+    scale_->axis()->setTicker(QSharedPointer<UniformTicker>::create());  // one number format per bar
     plot_->plotLayout()->addElement(0, 0, left_);
     plot_->plotLayout()->addElement(0, 1, main_);
     plot_->plotLayout()->addElement(0, 2, scale_);

@@ -21,6 +21,7 @@
 #include "widgets/matrix_downsample.h"
 #include "widgets/elided_label.h"
 #include "widgets/plot_export.h"
+#include "widgets/uniform_ticker.h"
 
 namespace warplab::widgets {
 namespace {
@@ -51,6 +52,7 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     plot_->yAxis->setRangeReversed(true);  // row 0 at the top, as in a table
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     scale_ = new QCPColorScale(plot_);
+    scale_->axis()->setTicker(QSharedPointer<UniformTicker>::create());  // one number format per bar
     plot_->plotLayout()->addElement(0, 1, scale_);
     map_->setColorScale(scale_);
     map_->setInterpolate(false);  // one distance per cell: crisp cells show the block structure
@@ -90,9 +92,12 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     orderBox_->addItem(tr("clustered, single linkage"), int(Order::Single));
     orderBox_->addItem(tr("by label"), int(Order::Label));
     info_ = new QLabel(tr("No distance matrix yet: run Distance matrix (channels of the visible window)."));
+    info_->setObjectName("matrixInfo");
     info_->setWordWrap(true);
     hover_ = new QLabel(" ");
-    auto* exportButton = new QPushButton(tr("E&xport matrix…"));  // Alt+X while the view shows
+    exportButton_ = new QPushButton(tr("E&xport matrix…"));  // Alt+X while the view shows
+    exportButton_->setEnabled(false);
+    auto* exportButton = exportButton_;
     auto* top = new QHBoxLayout;
     top->addWidget(info_, 1);
     top->addWidget(new QLabel(tr("Order:")));
@@ -107,8 +112,12 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(source_);
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
+    layout->addStretch(0);  // takes the room while there is no matrix (only the plot stretches then)
     layout->addLayout(bottom);
     installPlotExportMenu(plot_, "distance_matrix");
+    // No axes without a matrix: empty axes, or those of a cleared one, would show ranges and
+    // names of nothing.
+    plot_->setVisible(false);
     updateOrderItems();
 
     connect(orderBox_, &QComboBox::activated, this, [this](int index) {
@@ -164,6 +173,8 @@ void DistanceMatrixView::clear() {
     scale_->setVisible(false);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    plot_->setVisible(false);
+    exportButton_->setEnabled(false);
     hover_->setText(" ");
     setSource({});
     info_->setText(tr("No distance matrix yet: run Distance matrix (channels of the visible window)."));
@@ -300,6 +311,8 @@ void DistanceMatrixView::redraw() {
     const DisplayMatrix d = downsampleMatrix(shown.values.data(), shown.rows, shown.cols, kMaxDisplayCells, kMaxDisplayCells);
     showDisplayMatrix(map_, d);
     scale_->setVisible(true);
+    plot_->setVisible(true);
+    exportButton_->setEnabled(true);
     auto labelAxis = [](QCPAxis* axis, const std::vector<std::string>& names, std::size_t count) {
         if (!names.empty() && count <= std::size_t(kMaxLabels)) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();

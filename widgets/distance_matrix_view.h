@@ -23,6 +23,7 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPCurve;
 class QLabel;
+class QPushButton;
 namespace warplab::widgets { class ElidedLabel; }
 class QMouseEvent;
 
@@ -88,6 +89,7 @@ private:
     QCPAxisRect* dendroRect_;
     QCPCurve* dendroCurve_;
     QComboBox* orderBox_;
+    QPushButton* exportButton_;
     QLabel* info_;
     QLabel* hover_;
     ElidedLabel* source_;

@@ -163,7 +163,16 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
     charts->setStretchFactor(1, 1);
     charts->setSizes({150, 1000});  // else the list's unused share shows as a gap
     auto* lower = new QTabWidget;
-    lower->addTab(rows_, tr("Table"));
+    energyNote_ = new QLabel;
+    energyNote_->setObjectName("energyNote");
+    energyNote_->setWordWrap(true);
+    energyNote_->hide();
+    auto* tableBox = new QWidget;
+    auto* tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(rows_, 1);
+    tableLayout->addWidget(energyNote_);
+    lower->addTab(tableBox, tr("Table"));
     lower->addTab(barBox, tr("Bars at one length"));
     split->addWidget(charts);
     split->addWidget(lower);
@@ -292,6 +301,7 @@ const KernelComparisonView::MetricResults& KernelComparisonView::shown() const {
 void KernelComparisonView::showResults() {
     const compute::BenchTable& table = shown().table;
     rows_->setRowCount(int(table.size()));
+    QStringList reasons;  // of the missing energy figures, each once
     for (int r = 0; r < int(table.size()); ++r) {
         const auto& row = table[std::size_t(r)];
         const compute::EnergyFigure& e = row.energy;
@@ -299,7 +309,7 @@ void KernelComparisonView::showResults() {
         const QStringList cells = {QString::fromStdString(row.kernel), QString::number(row.length), QString::number(row.pairs),
                                    QString::number(row.median_s, 'g', 4), QString::number(row.cells_per_s, 'g', 4),
                                    QString::number(row.distances_per_s, 'g', 4),
-                                   e.valid() ? QString::number(e.joulesPerDistance(), 'g', 3) : why,
+                                   e.valid() ? QString::number(e.joulesPerDistance(), 'g', 3) : QString::fromUtf8("\u2014"),
                                    e.valid() ? QString::number(e.meanPowerW(), 'f', 0) : QString::fromUtf8("\u2014"),
                                    QString::number(row.max_rel_error, 'g', 3), QString::fromStdString(row.note)};
         for (int c = 0; c < cells.size(); ++c) rows_->setItem(r, c, new QTableWidgetItem(cells[c]));
@@ -315,15 +325,13 @@ void KernelComparisonView::showResults() {
             rows_->item(r, c)->setToolTip(energyTip);
             if (!e.valid()) rows_->item(r, c)->setForeground(palette().color(QPalette::PlaceholderText));
         }
+        if (!e.valid() && !reasons.contains(why)) reasons << why;
     }
+    // Why a figure is missing is said once under the table, whole: in every CPU row's cell the
+    // reason was cut by a narrow dock's edge.
+    energyNote_->setText(reasons.isEmpty() ? QString() : tr("No energy figure (\u2014): %1").arg(reasons.join("; ")));
+    energyNote_->setVisible(!reasons.isEmpty());
     rows_->resizeColumnsToContents();
-    // A reason for a missing energy figure wraps instead of widening its column past a
-    // narrow dock's edge (its tooltip holds it whole).
-    constexpr int kEnergyColumn = 6, kEnergyWidth = 200;
-    if (rows_->columnWidth(kEnergyColumn) > kEnergyWidth) {
-        rows_->setColumnWidth(kEnergyColumn, kEnergyWidth);
-        rows_->resizeRowsToContents();
-    }
     std::set<std::size_t> lengths;
     for (const auto& row : table) lengths.insert(row.length);
     const QSignalBlocker block(barLength_);

@@ -81,6 +81,7 @@ private:
     QCPLayoutGrid* legendRow_;  // the legend's row under the chart; out of the layout while empty
     QCustomPlot* bars_;
     QTableWidget* rows_;
+    QLabel* energyNote_;  // why energy figures are missing, once
 };
 
 }  // namespace warplab::widgets

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -9,13 +10,35 @@
 #include "widgets/region_style.h"
 
 namespace warplab::widgets {
+namespace {
+// Milliseconds at most, without trailing zeros: "42", "3.79", "0.493" (room for the note).
+QString seconds(double s) {
+    QString t = QString::number(s, 'f', 3);
+    while (t.endsWith('0')) t.chop(1);
+    if (t.endsWith('.')) t.chop(1);
+    return t;
+}
+}  // namespace
 
 RegionList::RegionList(QWidget* parent) : QWidget(parent) {
-    table_ = new QTableWidget(0, 5);
-    table_->setHorizontalHeaderLabels({tr("kind"), tr("channel"), tr("start (s)"), tr("end (s)"), tr("note")});
+    // Start and end in one column: as two, they left the note a few pixels of a narrow dock.
+    table_ = new QTableWidget(0, 4);
+    table_->setHorizontalHeaderLabels({tr("kind"), tr("channel"), tr("time (s)"), tr("note")});
     table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->horizontalHeader()->setDefaultSectionSize(62);  // keeps the dock narrow
+    // Kind, channel and time whole ("Reference", "FP1-F7"); the note gets what is left.
+    table_->horizontalHeader()->setMinimumSectionSize(30);
+    for (int c = 0; c < 3; ++c) table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    // One line a region, the note cut with "…" at the dock's edge (its tooltip and the line
+    // below the table hold it whole), never wrapped into pieces.
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideRight);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    note_ = new QLabel;
+    note_->setObjectName("regionNote");
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::PlainText);
+    note_->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -23,8 +46,10 @@ RegionList::RegionList(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(table_, 1);
+    layout->addWidget(note_);
     layout->addWidget(remove);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {
+        showNote(row);
         if (row >= 0) Q_EMIT regionSelected(row);
     });
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { Q_EMIT editRequested(row); });
@@ -35,6 +60,7 @@ RegionList::RegionList(QWidget* parent) : QWidget(parent) {
 
 void RegionList::setRegions(const std::vector<io::Region>& regions, const QStringList& channelNames) {
     const QSignalBlocker block(table_);
+    regions_ = regions;
     table_->setRowCount(int(regions.size()));
     for (int r = 0; r < int(regions.size()); ++r) {
         const io::Region& g = regions[std::size_t(r)];
@@ -42,19 +68,24 @@ void RegionList::setRegions(const std::vector<io::Region>& regions, const QStrin
         kind->setForeground(regionColor(g.kind));
         table_->setItem(r, 0, kind);
         table_->setItem(r, 1, new QTableWidgetItem(g.channel < 0 ? tr("all") : g.channel < channelNames.size() ? channelNames[g.channel] : QString::number(g.channel)));
-        table_->setItem(r, 2, new QTableWidgetItem(QString::number(g.startS, 'f', 3)));
-        table_->setItem(r, 3, new QTableWidgetItem(QString::number(g.endS, 'f', 3)));
-        table_->setItem(r, 4, new QTableWidgetItem(QString::fromStdString(g.note)));
+        table_->setItem(r, 2, new QTableWidgetItem(tr("%1–%2").arg(seconds(g.startS), seconds(g.endS))));
+        table_->setItem(r, 3, new QTableWidgetItem(QString::fromStdString(g.note)));
         for (int c = 0; c < table_->columnCount(); ++c) table_->item(r, c)->setToolTip(table_->item(r, c)->text());
     }
-    // Kind, channel and times whole ("Reference", "FP1-F7"): only the note may be cut.
-    for (int c = 0; c < 4; ++c) table_->resizeColumnToContents(c);
+    showNote(table_->currentRow());
+}
+
+void RegionList::showNote(int row) {
+    const QString note = row >= 0 && row < int(regions_.size()) ? QString::fromStdString(regions_[std::size_t(row)].note) : QString();
+    note_->setText(tr("Note: %1").arg(note));
+    note_->setVisible(!note.isEmpty());
 }
 
 void RegionList::selectRegion(int index) {
     const QSignalBlocker block(table_);
     if (index >= 0 && index < table_->rowCount()) table_->selectRow(index);
     else table_->clearSelection();
+    showNote(index);
 }
 
 int RegionList::rowCount() const { return table_->rowCount(); }

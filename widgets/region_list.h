@@ -1,5 +1,6 @@
-// The marked regions as a table (kind, channel, start, end, note): selecting one shows it in
-// the signal view, double-clicking edits it, Delete removes it (through the document's undo).
+// The marked regions as a table (kind, channel, time, note): selecting one shows it in the
+// signal view, double-clicking edits it, Delete removes it (through the document's undo). The
+// note column is cut to the dock's width; the selected region's whole note shows below.
 #pragma once
 #include <vector>
 
@@ -8,6 +9,7 @@
 
 #include "io/regions.h"
 
+class QLabel;
 class QTableWidget;
 
 namespace warplab::widgets {
@@ -19,6 +21,7 @@ public:
     void setRegions(const std::vector<io::Region>& regions, const QStringList& channelNames);
     void selectRegion(int index);
     int rowCount() const;
+    QTableWidget* table() const { return table_; }
 
 Q_SIGNALS:
     void regionSelected(int index);
@@ -29,7 +32,11 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    void showNote(int row);
+
     QTableWidget* table_;
+    QLabel* note_;  // the selected region's note, whole
+    std::vector<io::Region> regions_;
 };
 
 }  // namespace warplab::widgets

@@ -9,6 +9,7 @@
 #include <QToolTip>
 
 #include "widgets/study_access.h"
+#include "widgets/counted.h"
 
 namespace warplab::widgets {
 namespace {
@@ -122,9 +123,11 @@ void StudyNavigator::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::Text));
     double recorded = 0;
     for (const auto& r : recs) recorded += r.durationS;
-    const QString summary = tr("%1 recordings · %2 recorded over %3 · %4 gap(s) · %5 seizure(s) · %6 missing · %7 damaged")
-                                .arg(recs.size()).arg(duration(recorded)).arg(duration(spanS())).arg(gapCount())
-                                .arg(seizures_.size()).arg(study_->missing().size()).arg(study_->damaged().size());
+    const QString summary = tr("%1 · %2 recorded over %3 · %4 · %5 · %6 missing · %7 damaged")
+                                .arg(counted(qint64(recs.size()), tr("recording"), tr("recordings")), duration(recorded), duration(spanS()),
+                                     counted(gapCount(), tr("gap"), tr("gaps")),
+                                     counted(qint64(seizures_.size()), tr("seizure"), tr("seizures")))
+                                .arg(study_->missing().size()).arg(study_->damaged().size());
     p.drawText(QRect(kMargin, 0, width() - 2 * kMargin, kTextRow + 2), Qt::AlignLeft | Qt::AlignVCenter, summary);
 
     // Gaps: hatched, with their length when there is room.

@@ -12,6 +12,7 @@
 #include "compute/core/error.h"
 #include "compute/spectral/band_filter.h"
 #include "io/io_error.h"
+#include "widgets/counted.h"
 
 namespace warplab::app {
 
@@ -62,7 +63,7 @@ int Document::importAnnotationSeizures(const QString& pattern) {
         return 0;
     }
     if (found.empty()) return 0;
-    undo_.beginMacro(tr("Import %1 seizure(s) from annotations").arg(found.size()));
+    undo_.beginMacro(tr("Import %1 from annotations").arg(widgets::counted(qint64(found.size()), tr("seizure"), tr("seizures"))));
     for (const auto& r : found) undo_.push(new AddRegionCommand(this, r));
     undo_.endMacro();
     return int(found.size());
@@ -79,17 +80,51 @@ int Document::importChbSummary(const QString& summaryPath) {
         return 0;
     }
     if (found.empty()) return 0;
-    undo_.beginMacro(tr("Import %1 seizure(s) from %2").arg(found.size()).arg(QFileInfo(summaryPath).fileName()));
+    undo_.beginMacro(tr("Import %1 from %2")
+                           .arg(widgets::counted(qint64(found.size()), tr("seizure"), tr("seizures")), QFileInfo(summaryPath).fileName()));
     for (const auto& r : found) undo_.push(new AddRegionCommand(this, r));
     undo_.endMacro();
     return int(found.size());
 }
 
-void Document::setRegions(const std::vector<io::Region>& regions) {
-    regions_ = regions;
-    parked_.clear();  // the given regions are all there is (a session, a study's recording)
+void Document::setRegions(const std::vector<io::Region>& regions, const std::vector<io::Region>& hidden) {
+    // The given regions are all there is (a session, a study's recording).
+    regions_.clear();
+    parked_.clear();
+    auto place = [this](io::Region r) {
+        std::string label = std::move(r.channelLabel);
+        r.channelLabel.clear();  // the document keeps indices; labels are made when saving
+        if (label.empty() || !recording_) {
+            regions_.push_back(std::move(r));
+            return;
+        }
+        if (const int c = recording_->findSignal(label); c >= 0) {
+            r.channel = c;
+            regions_.push_back(std::move(r));
+        } else {
+            parked_.push_back({std::move(r), std::move(label)});
+        }
+    };
+    for (const io::Region& r : regions) place(r);
+    for (const io::Region& r : hidden)
+        if (!r.channelLabel.empty()) place(r);
     undo_.clear();
     Q_EMIT regionsChanged();
+}
+
+std::vector<io::Region> Document::labelledRegions() const {
+    std::vector<io::Region> out = regions_;
+    for (io::Region& r : out) r.channelLabel = r.channel >= 0 ? channelName(r.channel).toStdString() : std::string();
+    return out;
+}
+
+std::vector<io::Region> Document::hiddenRegions() const {
+    std::vector<io::Region> out;
+    for (const ParkedRegion& p : parked_) {
+        out.push_back(p.region);
+        out.back().channelLabel = p.channel;
+    }
+    return out;
 }
 
 void Document::insertRegionRaw(int index, const io::Region& region) {

@@ -40,8 +40,15 @@ public:
     // Seizure imports (one undo step each); return how many regions were added.
     int importAnnotationSeizures(const QString& pattern);
     int importChbSummary(const QString& summaryPath);
-    // Replaces all regions (opening a session); clears the undo history.
-    void setRegions(const std::vector<io::Region>& regions);
+    // Replaces all regions (opening a session); clears the undo history. A region with a
+    // channelLabel finds its channel by that label in the current channels; one whose channel
+    // they lack is kept aside (parkedRegions), as are `hidden` regions (labelled) until a
+    // montage has their channel. Without a label, `channel` is an index (older sessions).
+    void setRegions(const std::vector<io::Region>& regions, const std::vector<io::Region>& hidden = {});
+    // The regions as a session keeps them: one-channel ones carry their channel's label.
+    std::vector<io::Region> labelledRegions() const;
+    // The regions kept aside, each labelled with its channel.
+    std::vector<io::Region> hiddenRegions() const;
 
     // Used by the undo commands only.
     void insertRegionRaw(int index, const io::Region& region);

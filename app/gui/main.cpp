@@ -48,14 +48,22 @@ int main(int argc, char** argv) {
 
     warplab::app::MainWindow window;
     const QStringList wh = parser.value(size).split('x');
+    bool fill = false;
     if (wh.size() == 2) {
         QSize wanted(wh[0].toInt(), wh[1].toInt());
         // The default must fit a 1280 x 800 screen (a laptop): never larger than the screen.
+        // Where it is cut to the screen it is shown maximised, so that a window manager fits
+        // its title bar in too (else the status bar fell below the screen's edge).
         if (!parser.isSet(size))
-            if (const QScreen* screen = QGuiApplication::primaryScreen()) wanted = wanted.boundedTo(screen->availableSize());
+            if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+                const QSize room = screen->availableSize();
+                fill = wanted.width() > room.width() || wanted.height() > room.height();
+                wanted = wanted.boundedTo(room);
+            }
         window.resize(wanted);
     }
-    window.show();
+    if (fill) window.showMaximized();
+    else window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(skipMissing)) window.studyController()->setConfirm([](const QString&, const QString&) { return true; });
     const bool restored = !parser.isSet(shot) && window.offerRecovery() == warplab::app::RecoveryDialog::Restore;

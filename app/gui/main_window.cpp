@@ -49,6 +49,7 @@
 #include "widgets/region_list.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
+#include "widgets/counted.h"
 
 namespace warplab::app {
 namespace {
@@ -338,11 +339,13 @@ bool MainWindow::openFile(const QString& path) {
     const int saved = guard_->opened();
     const auto rec = doc_->recording();
     const int seizures = markAnnotatedSeizures(*doc_);  // none when saved regions were read back
-    statusBar()->showMessage(tr("Opened %1: %2 channels, %3 s").arg(QFileInfo(path).fileName())
-                                 .arg(widgets::signalList(*rec).size()).arg(rec->durationS(), 0, 'f', 1) +
-                                 (saved > 0 ? tr("; %n saved region(s)", nullptr, saved) : QString()) +
-                                 (seizures ? tr("; %n seizure(s) marked from its annotations (View ▸ Mark annotated "
-                                                "seizures on open)", "", seizures)
+    const qint64 channels = qint64(widgets::signalList(*rec).size());
+    statusBar()->showMessage(tr("Opened %1: %2, %3 s").arg(QFileInfo(path).fileName())
+                                 .arg(widgets::counted(channels, tr("channel"), tr("channels"))).arg(rec->durationS(), 0, 'f', 1) +
+                                 (saved > 0 ? tr("; %1").arg(widgets::counted(saved, tr("saved region"), tr("saved regions")))
+                                            : QString()) +
+                                 (seizures ? tr("; %1 marked from its annotations (View ▸ Mark annotated seizures on open)")
+                                                 .arg(widgets::counted(seizures, tr("seizure"), tr("seizures")))
                                            : QString()), 8000);
     return true;
 }
@@ -357,14 +360,14 @@ void MainWindow::importAnnotations() {
     const QString pattern = QInputDialog::getText(this, tr("Import seizures"), tr("Annotations whose text contains:"), QLineEdit::Normal, "seizure", &ok);
     if (!ok) return;
     const int n = doc_->importAnnotationSeizures(pattern);
-    statusBar()->showMessage(tr("%1 seizure region(s) imported").arg(n), 5000);
+    statusBar()->showMessage(tr("%1 imported").arg(widgets::counted(n, tr("seizure region"), tr("seizure regions"))), 5000);
 }
 
 void MainWindow::importSummary() {
     const QString path = QFileDialog::getOpenFileName(this, tr("CHB-MIT summary"), QString(), tr("Summary (*summary*.txt);;All files (*)"));
     if (path.isEmpty()) return;
     const int n = doc_->importChbSummary(path);
-    statusBar()->showMessage(tr("%1 seizure region(s) imported").arg(n), 5000);
+    statusBar()->showMessage(tr("%1 imported").arg(widgets::counted(n, tr("seizure region"), tr("seizure regions"))), 5000);
 }
 
 void MainWindow::editRegion(int index) {
@@ -414,8 +417,12 @@ bool MainWindow::openSession(const QString& path) {
     addRecentFile(doc_->path());
     // A session is data: what it names outside its own folder is opened for reading only, and
     // said, so that a session from elsewhere cannot quietly point the application anywhere.
-    QString note = tr("Session opened from %1: %2, %3 region(s)").arg(path, QFileInfo(doc_->path()).fileName())
-                       .arg(doc_->regions().size());
+    QString note = tr("Session opened from %1: %2, %3")
+                       .arg(path, QFileInfo(doc_->path()).fileName(),
+                            widgets::counted(qint64(doc_->regions().size()), tr("region"), tr("regions")));
+    if (const auto hidden = qint64(doc_->parkedRegions().size()); hidden > 0)
+        note += tr(" (and %1 on channels the montage hides)")
+                    .arg(widgets::counted(hidden, tr("one-channel region"), tr("one-channel regions")));
     if (const auto outside = io::sessionPathsOutside(s, path.toStdString()); !outside.empty()) {
         QStringList names;
         for (const auto& p : outside) names << QString::fromStdString(p);

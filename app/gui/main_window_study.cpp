@@ -13,6 +13,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/study_controller.h"
 #include "app/gui/unsaved_guard.h"
+#include "widgets/counted.h"
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
 #include "widgets/study_access.h"
@@ -21,12 +22,7 @@
 #include "widgets/study_results_view.h"
 
 namespace warplab::app {
-namespace {
-// "1 seizure", "3 seizures" (no translator is loaded, so tr's %n would print "seizure(s)").
-QString counted(std::size_t n, const QString& one, const QString& many) {
-    return QString::number(n) + ' ' + (n == 1 ? one : many);
-}
-}  // namespace
+using widgets::counted;
 
 void MainWindow::buildStudy() {
     studyNav_ = new widgets::StudyNavigator;

@@ -13,6 +13,7 @@
 #include "io/recording.h"
 #include "widgets/recording_access.h"
 #include "widgets/signal_view.h"
+#include "widgets/counted.h"
 
 namespace warplab::app {
 
@@ -110,8 +111,9 @@ QString applyMontage(Document& doc, widgets::SignalView& signal, const std::vect
     if (!doc.setMontage(expressions)) return {};
     signal.setWindow(start, length);
     const int channels = doc.recording() ? int(widgets::signalList(*doc.recording()).size()) : 0;
-    QString text = expressions.empty() ? MontageDialog::tr("Channels as recorded (%n channel(s))", "", channels)
-                                       : MontageDialog::tr("Montage applied: %n channel(s)", "", channels);
+    const QString n = widgets::counted(channels, MontageDialog::tr("channel"), MontageDialog::tr("channels"));
+    QString text = expressions.empty() ? MontageDialog::tr("Channels as recorded (%1)").arg(n)
+                                       : MontageDialog::tr("Montage applied: %1").arg(n);
     text += MontageDialog::tr("; time window kept; the cost matrix and alignment of the previous channels cleared");
     if (hadUndo) text += MontageDialog::tr("; undo history cleared (channel numbers changed)");
     if (!doc.montageRegionNote().isEmpty()) text += "; " + doc.montageRegionNote();

@@ -1,4 +1,5 @@
 #include "app/gui/recovery_dialog.h"
+#include "widgets/counted.h"
 
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -20,13 +21,14 @@ RecoveryDialog::RecoveryDialog(const QList<RecoveryEntry>& entries, QWidget* par
     list_->setObjectName("recoveryList");
     for (const RecoveryEntry& e : entries) {
         const io::Session& s = e.session;
-        std::size_t regions = s.regions.size();
+        std::size_t regions = s.regions.size() + s.hiddenRegions.size();
         for (const auto& [name, list] : s.studyRegions) regions += list.size();
         const QString what = s.studyPath.empty() ? QFileInfo(e.source()).fileName()
                                                  : tr("study %1 (at %2)").arg(QFileInfo(e.source()).fileName(),
                                                                               QFileInfo(QString::fromStdString(s.recordingPath)).fileName());
-        auto* item = new QListWidgetItem(tr("%1 — %n region(s), %2", nullptr, int(regions))
-                                             .arg(what, QLocale().toString(e.written, QLocale::ShortFormat)));
+        auto* item = new QListWidgetItem(tr("%1 — %2, %3")
+                                             .arg(what, widgets::counted(qint64(regions), tr("region"), tr("regions")),
+                                                  QLocale().toString(e.written, QLocale::ShortFormat)));
         item->setToolTip(tr("%1\nkept in %2").arg(e.source(), e.file));
         list_->addItem(item);
     }

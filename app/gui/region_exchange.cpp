@@ -8,6 +8,7 @@
 #include "app/gui/add_region_command.h"
 #include "app/gui/document.h"
 #include "io/regions_exchange.h"
+#include "widgets/counted.h"
 
 namespace warplab::app {
 namespace {
@@ -36,11 +37,13 @@ RegionExchangeResult exportRegions(const Document& doc, const QString& path) {
             io::writeRegionsCsv(path.toStdString(), doc.regions(), names);
         } else {
             const int cut = io::writeRegionsEdf(path.toStdString(), doc.regions(), names, io::annotationStartFromIso(rec->startIso()));
-            if (cut > 0) extra = QObject::tr(" (%1 note(s) shortened to EDFlib's 40 bytes; CSV keeps them whole)").arg(cut);
+            if (cut > 0) extra = QObject::tr(" (%1 shortened to EDFlib's 40 bytes; CSV keeps them whole)")
+                                    .arg(widgets::counted(cut, QObject::tr("note"), QObject::tr("notes")));
         }
         r.ok = true;
         r.count = int(doc.regions().size());
-        r.message = QObject::tr("%1 region(s) exported to %2%3").arg(r.count).arg(QFileInfo(path).fileName(), extra);
+        r.message = QObject::tr("%1 exported to %2%3")
+                        .arg(widgets::counted(r.count, QObject::tr("region"), QObject::tr("regions")), QFileInfo(path).fileName(), extra);
     } catch (const std::exception& e) {
         r.message = QString::fromStdString(e.what());
     }
@@ -66,7 +69,9 @@ RegionExchangeResult importRegions(Document& doc, const QString& path) {
             const io::ImportedRegions in = self ? io::regionsFromAnnotations(rec->annotations(), names, rec->path())
                                                 : io::readRegionsEdf(path.toStdString(), names);
             found = in.regions;
-            if (!in.skipped.empty()) extra = QObject::tr("; %1 other annotation(s) left out").arg(in.skipped.size());
+            if (!in.skipped.empty()) extra = QObject::tr("; %1 left out")
+                                                        .arg(widgets::counted(qint64(in.skipped.size()), QObject::tr("other annotation"),
+                                                                              QObject::tr("other annotations")));
         }
         io::checkRegions(*rec, found);
     } catch (const std::exception& e) {
@@ -76,11 +81,14 @@ RegionExchangeResult importRegions(Document& doc, const QString& path) {
     r.ok = true;
     r.count = int(found.size());
     if (!found.empty()) {
-        doc.undoStack()->beginMacro(QObject::tr("Import %1 region(s) from %2").arg(found.size()).arg(QFileInfo(path).fileName()));
+        doc.undoStack()->beginMacro(QObject::tr("Import %1 from %2")
+                                             .arg(widgets::counted(qint64(found.size()), QObject::tr("region"), QObject::tr("regions")),
+                                                  QFileInfo(path).fileName()));
         for (const auto& region : found) doc.undoStack()->push(new AddRegionCommand(&doc, region));
         doc.undoStack()->endMacro();
     }
-    r.message = QObject::tr("%1 region(s) imported from %2%3").arg(r.count).arg(QFileInfo(path).fileName(), extra);
+    r.message = QObject::tr("%1 imported from %2%3")
+                    .arg(widgets::counted(r.count, QObject::tr("region"), QObject::tr("regions")), QFileInfo(path).fileName(), extra);
     return r;
 }
 

@@ -15,6 +15,7 @@
 #include "widgets/plot_export.h"
 #include "widgets/recording_access.h"
 #include "widgets/search_results_view.h"
+#include "widgets/counted.h"
 
 namespace warplab::app {
 
@@ -26,8 +27,9 @@ QString resultContext(const Document& doc, const compute::Params& panel, const Q
     const auto rec = doc.recording();
     const QString file = doc.path().isEmpty() ? QObject::tr("no recording") : QFileInfo(doc.path()).fileName();
     const int channels = rec ? int(widgets::signalList(*rec).size()) : 0;
-    const QString set = doc.montage().empty() ? QObject::tr("%1 channels as recorded").arg(channels)
-                                              : QObject::tr("montage of %1 derivations").arg(channels);
+    const QString set = doc.montage().empty()
+                            ? QObject::tr("%1 as recorded").arg(widgets::counted(channels, QObject::tr("channel"), QObject::tr("channels")))
+                            : QObject::tr("montage of %1").arg(widgets::counted(channels, QObject::tr("derivation"), QObject::tr("derivations")));
     // What the job really ran: the search is subsequence DTW, the patterns cdtw in the panel's band.
     compute::Params p = panel;
     // Per-band jobs ("bands.patterns", ...) name their bands in `what`, not the panel's band.

@@ -11,7 +11,9 @@ io::Session captureSession(const Document& doc, const widgets::MetricPanel& metr
                            const io::Session& previous) {
     io::Session s = previous;
     s.recordingPath = doc.path().toStdString();
-    s.regions = doc.regions();
+    // One-channel regions by their channel's label, those the montage hides included.
+    s.regions = doc.labelledRegions();
+    s.hiddenRegions = doc.hiddenRegions();
     s.filters = doc.filters();
     s.params = metric.params();
     // The band chosen (even one this recording refuses: it is the user's choice) and whether
@@ -44,7 +46,7 @@ bool restoreSession(const io::Session& s, Document& doc, widgets::MetricPanel& m
         if (const int c = doc.recording()->findSignal(name); c >= 0) channels.push_back(c);
     if (channels.size() == s.montage.size()) view.setVisibleChannels(channels);
     else if (!doc.setMontage(s.montage)) return false;
-    doc.setRegions(s.regions);
+    doc.setRegions(s.regions, s.hiddenRegions);
     doc.setFilters(s.filters);
     if (!s.channel.empty()) view.setCurrentChannel(doc.recording()->findSignal(s.channel));
     metric.setParams(s.params);

@@ -114,9 +114,13 @@ bool StudyController::open(const QString& path, const QString& summary) {
         QStringList paths;
         for (const auto& r : recs) paths << QDir::toNativeSeparators(QFileInfo(q(r.path)).absoluteFilePath());
         const QString title = tr("Cannot open the study %1").arg(name);
-        const QString text = tr("None of the %n recording(s) named by the summary %1 can be read. The summary looks for "
-                                "them in its own folder, %2; these files are not there:", "", int(recs.size()))
-                                 .arg(name, QDir::toNativeSeparators(folder));
+        const QString where = QDir::toNativeSeparators(folder);
+        const QString text = recs.size() == 1
+                                 ? tr("The recording named by the summary %1 cannot be read. The summary looks for it in "
+                                      "its own folder, %2; this file is not there:").arg(name, where)
+                                 : tr("None of the %3 recordings named by the summary %1 can be read. The summary looks "
+                                      "for them in its own folder, %2; these files are not there:")
+                                       .arg(name, where, QString::number(recs.size()));
         const QString chosen = chooseFolder_ ? chooseFolder_(title, text, paths, folder) : QString();
         if (!chosen.isEmpty()) return open(chosen, QFileInfo(path).absoluteFilePath());
         return false;
@@ -125,12 +129,14 @@ bool StudyController::open(const QString& path, const QString& summary) {
         QStringList shown = bad.mid(0, kMaxDialogLines);
         if (bad.size() > shown.size()) shown << tr("… and %1 more").arg(bad.size() - shown.size());
         Q_EMIT errorOccurred(tr("Cannot open the study %1").arg(QFileInfo(path).fileName()),
-                             tr("None of its %1 recordings can be read:\n\n%2").arg(recs.size()).arg(shown.join('\n')));
+                             recs.size() == 1 ? tr("Its recording cannot be read:\n\n%1").arg(shown.join('\n'))
+                                              : tr("None of its %1 recordings can be read:\n\n%2")
+                                                    .arg(QString::number(recs.size()), shown.join('\n')));
         return false;
     }
     if (!bad.isEmpty() &&
-        !confirm_(tr("Open study"), tr("%1 of the %2 recordings of this study cannot be read:\n\n%3\n\nGo on with the other recordings?")
-                                        .arg(bad.size()).arg(recs.size()).arg(bad.join('\n'))))
+        !confirm_(tr("Open study"), tr("%1 of the %2 recordings of this study cannot be read:\n\n%3\n\nGo on with the "
+                                           "other recordings?").arg(bad.size()).arg(recs.size()).arg(bad.join('\n'))))
         return false;
     runner_->cancelAll();  // study jobs of the previous study read through it
     study_ = std::shared_ptr<io::Study>(std::move(st));

@@ -177,7 +177,7 @@ private slots:
             QCOMPARE(r[0].channel, -1);
             QCOMPARE(r[0].startS, 42.0);
             QCOMPARE(r[0].endS, 82.0);
-            QVERIFY2(w.statusBar()->currentMessage().contains("1 seizure(s) marked"), qPrintable(w.statusBar()->currentMessage()));
+            QVERIFY2(w.statusBar()->currentMessage().contains("1 seizure marked"), qPrintable(w.statusBar()->currentMessage()));
             QVERIFY(!w.document()->undoStack()->canUndo());  // what the file says, not an edit
             // The setting is a checkable View menu entry, on.
             QAction* a = w.actions().action("view.annotatedSeizures");

@@ -29,6 +29,7 @@
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/montage_dialog.h"
+#include "app/gui/region_exchange.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
@@ -38,8 +39,10 @@
 #include "widgets/patterns_view.h"
 #include "widgets/plot_export.h"
 #include "widgets/recording_access.h"
+#include "widgets/region_list.h"
 #include "widgets/search_results_view.h"
 #include "widgets/signal_view.h"
+#include "widgets/uniform_ticker.h"
 
 using namespace warplab;
 
@@ -184,6 +187,129 @@ private Q_SLOTS:
         // Hovering where a cell was names nothing.
         QTest::mouseMove(dm->plot(), dm->plot()->rect().center());
         QCOMPARE(dm->hoverText().trimmed(), QString());
+    }
+
+    // Another recording: the distance matrix goes with its axes (no stale ranges, no channel
+    // names), the view says there is none; the next matrix brings axes named for its channels.
+    void anotherRecordingLeavesNoEmptyMatrixAxes() {
+        QVERIFY(w_->openFile(kMotor));
+        w_->signalView()->setWindow(0, 2);
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        auto* dm = w_->distanceView();
+        QTRY_VERIFY(dm->plot()->isVisible());
+        QVERIFY(w_->openFile(kSeizure));
+        QVERIFY(!dm->matrix());
+        QVERIFY(!dm->plot()->isVisible());
+        const auto* info = dm->findChild<QLabel*>("matrixInfo");
+        QVERIFY(info);
+        QVERIFY2(info->text().startsWith("No distance matrix"), qPrintable(info->text()));
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            dm->grab().save(dir + "/distance_matrix_cleared.png");
+        w_->signalView()->setWindow(0, 2);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(dm->plot()->isVisible());
+        dm->plot()->replot();
+        QVERIFY(dm->plot()->yAxis->tickVectorLabels().contains("F7-T7"));
+        QVERIFY2(dm->source().contains("chb01_03_Seizure.edf"), qPrintable(dm->source()));
+    }
+
+    // A colour bar's numbers share one format (fixed with the same decimals, or scientific
+    // with the same mantissa digits), and the bar names its unit.
+    void colourBarsHaveOneNumberFormat() {
+        using L = QVector<QString>;
+        QCOMPARE(widgets::uniformTickLabels({0, 500, 1000, 1500}), (L{"0", "500", "1000", "1500"}));
+        QCOMPARE(widgets::uniformTickLabels({0.5, 1, 1.5}), (L{"0.5", "1.0", "1.5"}));
+        QCOMPARE(widgets::uniformTickLabels({-1e-17, 0.25, 0.5}), (L{"0", "0.25", "0.50"}));
+        QCOMPARE(widgets::uniformTickLabels({0, 5e5, 1e6, 1.5e6}), (L{"0", "5.0e+05", "1.0e+06", "1.5e+06"}));
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        QCPColorScale* bar = nullptr;
+        for (QCPLayoutElement* e : w_->costView()->plot()->plotLayout()->elements(true))
+            if (auto* s = dynamic_cast<QCPColorScale*>(e)) bar = s;
+        QVERIFY(bar && bar->visible());
+        w_->costView()->plot()->replot();
+        const QVector<QString> labels = bar->axis()->tickVectorLabels();
+        QVERIFY(labels.size() >= 2);
+        const QString first = labels.front() == "0" ? labels[1] : labels.front();
+        const bool scientific = first.contains('e');
+        const int decimals = first.contains('.') ? int(first.section('e', 0, 0).section('.', 1).size()) : 0;
+        for (const QString& l : labels) {
+            if (l == "0") continue;
+            QVERIFY2(l.contains('e') == scientific, qPrintable(QStringList(labels.toList()).join(" ")));
+            const int d = l.contains('.') ? int(l.section('e', 0, 0).section('.', 1).size()) : 0;
+            QVERIFY2(d == decimals, qPrintable(QStringList(labels.toList()).join(" ")));
+        }
+        QVERIFY2(w_->costView()->colorScaleLabel().contains("µV"), qPrintable(w_->costView()->colorScaleLabel()));
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            w_->costView()->grab().save(dir + "/cost_matrix_colour_bar.png");
+    }
+
+    // At 1280 x 800 the regions list fits its dock: every column in view, the header "note"
+    // whole, one line a region; a long note is cut with "…", whole in its tooltip and, for
+    // the selected region, on the line below the table.
+    void regionListFitsItsDock() {
+        auto* doc = w_->document();
+        const std::string note = "annotation: seizure onset on the left temporal chain";
+        doc->addRegion({io::RegionKind::Reference, doc->recording()->findSignal("FT10-T8"), 142.5, 182.25, note});
+        auto* list = w_->regionList();
+        QTableWidget* table = list->table();
+        QTRY_VERIFY(table->rowCount() >= 1);
+        const int row = table->rowCount() - 1;
+        QTest::qWait(100);  // the header lays its sections out on the next event loop pass
+        int used = 0;
+        QStringList widths;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            used += table->columnWidth(c);
+            widths << QString::number(table->columnWidth(c));
+        }
+        QVERIFY2(used <= table->viewport()->width() + 1,
+                 qPrintable(QString("%1 > %2 (%3) min %4 header %5 visible %6").arg(used).arg(table->viewport()->width()).arg(widths.join(" + "))
+                 .arg(table->horizontalHeader()->minimumSectionSize()).arg(table->horizontalHeader()->width()).arg(table->isVisible())));
+        const QFontMetrics fm(table->horizontalHeader()->font());
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QString header = table->horizontalHeaderItem(c)->text();
+            QVERIFY2(table->columnWidth(c) >= fm.horizontalAdvance(header), qPrintable(header));
+        }
+        for (int c = 0; c < 3; ++c) {  // kind, channel, time: whole
+            const QString text = table->item(row, c)->text();
+            QVERIFY2(table->columnWidth(c) >= QFontMetrics(table->font()).horizontalAdvance(text), qPrintable(text));
+        }
+        QVERIFY(!table->wordWrap());
+        QCOMPARE(table->item(row, 3)->toolTip(), QString::fromStdString(note));
+        list->selectRegion(row);
+        auto* whole = list->findChild<QLabel*>("regionNote");
+        QVERIFY(whole && whole->isVisible());
+        QVERIFY2(whole->text().contains(QString::fromStdString(note)), qPrintable(whole->text()));
+        QVERIFY(whole->width() <= list->width());
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            list->grab().save(dir + "/regions_list.png");
+    }
+
+    // The walkthrough's afternoon: a three-channel montage, filters, then the distance matrix.
+    void distanceMatrixOfAFilteredMontage() {
+        auto* doc = w_->document();
+        {  // the matrix of every channel first, as the walkthrough has it before the montage
+            QSignalSpy done(w_->jobs(), &app::JobRunner::jobFinished);
+            QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+            QVERIFY(done.wait(60000));
+            QVERIFY(w_->analysis()->runKernelComparison() != 0);
+        }
+        w_->signalView()->setWindow(68.5, 10);
+        QVERIFY(!app::applyMontage(*doc, *w_->signalView(), {"FP1-F7", "F7-T7", "T7-P7"}, {}).isEmpty());
+        io::FilterSettings f;
+        f.highpassHz = 1;
+        f.lowpassHz = 30;
+        f.notchHz = 60;
+        doc->setFilters(f);
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(w_->distanceView()->matrix());
+        QCOMPARE(int(w_->distanceView()->matrix()->rows), 3);
     }
 
     void anotherRecordingClearsEveryResult() {
@@ -464,6 +590,28 @@ private Q_SLOTS:
         QCOMPARE(int(doc->parkedRegions().size()), 1);
         QVERIFY(w_->openFile(kNonSeizure));
         QVERIFY(doc->parkedRegions().empty());
+    }
+
+    // Counts read as words: "1 channel", "1 region", "2 regions", never "(s)".
+    void countsAreSingularOrPlural() {
+        auto* doc = w_->document();
+        QString said = app::applyMontage(*doc, *w_->signalView(), {"F7-T7"}, {});
+        QVERIFY2(said.contains("Montage applied: 1 channel;"), qPrintable(said));
+        said = app::applyMontage(*doc, *w_->signalView(), {"F7-T7", "T7-P7"}, {});
+        QVERIFY2(said.contains("Montage applied: 2 channels;"), qPrintable(said));
+        QTemporaryDir dir;
+        doc->addRegion({io::RegionKind::Seizure, -1, 5.0, 9.0, ""});
+        app::RegionExchangeResult r = app::exportRegions(*doc, dir.filePath("one.csv"));
+        QVERIFY2(r.ok && r.message.startsWith("1 region exported"), qPrintable(r.message));
+        doc->addRegion({io::RegionKind::Seizure, -1, 10.0, 12.0, ""});
+        r = app::exportRegions(*doc, dir.filePath("two.csv"));
+        QVERIFY2(r.ok && r.message.startsWith("2 regions exported"), qPrintable(r.message));
+        const QString session = dir.filePath("s.json");
+        QVERIFY(w_->saveSession(session));
+        QVERIFY(w_->openSession(session));
+        said = w_->statusBar()->currentMessage();
+        QVERIFY2(said.contains(", 2 regions") && !said.contains("(s)"), qPrintable(said));
+        for (const QString& text : {said, r.message}) QVERIFY2(!text.contains("(s)"), qPrintable(text));
     }
 
     // The kernel comparison times synthetic series: a montage (or another recording) leaves it
