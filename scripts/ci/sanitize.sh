@@ -61,17 +61,20 @@ mapfile -t tests < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Tes
 # The CLI and GUI programs come as the tests' dependencies (tests/app, tests/widgets CMakeLists).
 targets=()
 for t in "${tests[@]}"; do targets+=("${t/./_}"); done
-cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+# Wall and CPU time of each step (CPU: the compilers' and the tests' own, children included),
+# for estimating the step on an idle machine when this one is shared.
+TIMEFORMAT="sanitize $kind: %R s wall, %U s user + %S s system CPU"
+time cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 echo "sanitize $kind: build done after $(( $(date +%s) - start )) s"
 if [[ "$kind" == asan ]]; then
   # LeakSanitizer for the engine, readers and CLI; not for the GUI tests, where Qt, fontconfig
   # and the X libraries keep allocations until exit by design (not yet sorted into suppressions).
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -E '^widgets\.' -j"$jobs" --output-on-failure --timeout "$timeout"
+  time QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -E '^widgets\.' -j"$jobs" --output-on-failure --timeout "$timeout"
   if ctest --test-dir "$build" -N -R "$regex" | grep -q ' widgets\.'; then
-    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" QT_QPA_PLATFORM=offscreen \
+    time ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" QT_QPA_PLATFORM=offscreen \
       ctest --test-dir "$build" -R "$regex" -E '^(compute|io|app)\.' -j"$jobs" --output-on-failure --timeout "$timeout"
   fi
 else
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -j"$jobs" --output-on-failure --timeout "$timeout"
+  time QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -j"$jobs" --output-on-failure --timeout "$timeout"
 fi
 echo "sanitize $kind: ${#tests[@]} tests passed after $(( $(date +%s) - start )) s"
