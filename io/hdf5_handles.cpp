@@ -10,7 +10,13 @@ namespace warplab::io {
 
 void silenceHdf5() {
     static std::once_flag once;
-    std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+    std::call_once(once, [] {
+        // Before the library starts: no clean-up at exit. libhdf5 1.10 keeps a file whose close
+        // failed (a full disk) and crashes closing it again there; the handles here close all
+        // they open, so that clean-up has nothing else to do.
+        H5dont_atexit();
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    });
 }
 
 namespace {
@@ -29,10 +35,10 @@ void stringAttribute(const std::string& file, hid_t obj, const char* name, const
 }  // namespace
 
 std::pair<H5Handle, H5Handle> createMatrixFile(const std::string& file, std::size_t rows, std::size_t cols,
-                                               const compute::Params& params, bool symmetric) {
+                                               const compute::Params& params, bool symmetric, hid_t fapl) {
     silenceHdf5();
     if (rows == 0 || cols == 0) throw IoError(file, "distance", "an empty matrix (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
-    H5Handle f(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    H5Handle f(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose);
     if (!f.valid()) throw IoError(file, "", "HDF5 cannot create the file");
     hsize_t dims[2] = {rows, cols};
     H5Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);

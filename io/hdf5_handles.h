@@ -46,13 +46,15 @@ inline std::recursive_mutex& hdf5Mutex() {
 }
 
 // Turns off HDF5's automatic error printing (a library must not print); errors are reported
-// by return codes and become IoError.
+// by return codes and become IoError. Called first by every entry point, before any other
+// HDF5 call, as it also turns off libhdf5's clean-up at exit (hdf5_handles.cpp says why).
 void silenceHdf5();
 
 // Creates `file` (truncating) with an empty chunked rows x cols dataset /distance and its
-// attributes. Returns the file and dataset handles.
+// attributes. Returns the file and dataset handles. `fapl`: the file access properties (an
+// in-memory file for writeMatrixHdf5).
 std::pair<H5Handle, H5Handle> createMatrixFile(const std::string& file, std::size_t rows, std::size_t cols,
-                                               const compute::Params& params, bool symmetric);
+                                               const compute::Params& params, bool symmetric, hid_t fapl = H5P_DEFAULT);
 
 // Writes the block [r0, r0+nr) x [c0, c0+nc) of /distance from row-major `values`.
 void writeMatrixBlock(const std::string& file, hid_t dataset, std::size_t r0, std::size_t c0, std::size_t nr,

@@ -1,7 +1,13 @@
 // Distance matrices as HDF5 (C API): chunked float64 /distance with "metric", "parameters"
 // (JSON of compute::Params) and "symmetric" attributes; /row_names and /col_names if present.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "io/hdf5_handles.h"
@@ -61,13 +67,39 @@ std::vector<std::string> readNames(const std::string& path, hid_t file, const ch
 }  // namespace
 
 void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m) {
-    std::lock_guard lock(hdf5Mutex());
-    auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric);
-    writeMatrixBlock(path, dset.get(), 0, 0, m.rows, m.cols, m.values.data());
-    writeNames(path, file.get(), "/row_names", m.rowNames);
-    writeNames(path, file.get(), "/col_names", m.colNames);
-    dset.reset();
-    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path, "", "HDF5 flush failed");
+    // The file is made in memory and written out whole: libhdf5 1.10 keeps a file whose close
+    // failed (a full disk) open, and closes it again at exit, where it crashes.
+    std::vector<char> image;
+    {
+        std::lock_guard lock(hdf5Mutex());
+        silenceHdf5();
+        H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+        if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 20, 0) < 0) throw IoError(path, "", "HDF5 cannot make a file in memory");
+        auto [file, dset] = createMatrixFile(path, m.rows, m.cols, m.params, m.symmetric, fapl.get());
+        writeMatrixBlock(path, dset.get(), 0, 0, m.rows, m.cols, m.values.data());
+        writeNames(path, file.get(), "/row_names", m.rowNames);
+        writeNames(path, file.get(), "/col_names", m.colNames);
+        dset.reset();
+        if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path, "", "HDF5 flush failed");
+        const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+        if (size <= 0) throw IoError(path, "", "HDF5 could not give the file's bytes");
+        image.resize(std::size_t(size));
+        if (H5Fget_file_image(file.get(), image.data(), std::size_t(size)) != size) throw IoError(path, "", "HDF5 could not give the file's bytes");
+    }
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw IoError(path, "", std::string("cannot be created: ") + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < image.size()) {
+        const ssize_t w = ::write(fd, image.data() + done, image.size() - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            const int e = errno;
+            ::close(fd);
+            throw IoError(path, "", std::string("write failed: ") + std::strerror(e));
+        }
+        done += std::size_t(w);
+    }
+    if (::close(fd) != 0) throw IoError(path, "", std::string("write failed: ") + std::strerror(errno));
 }
 
 compute::DistanceMatrix readMatrixHdf5(const std::string& path) {

@@ -1,8 +1,12 @@
 #include "io/matrix_order_io.h"
 
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "io/io_error.h"
+#include "io/matrix_io.h"
+#include "io/temporary_files.h"
 
 namespace warplab::io {
 namespace {
@@ -18,10 +22,12 @@ std::string csvField(const std::string& s) {
 
 std::string matrixOrderPath(const std::string& matrixPath) { return matrixPath + ".order.csv"; }
 
-void writeMatrixOrder(const std::string& path, const std::vector<std::size_t>& order, const std::vector<std::string>& names,
-                      const std::vector<std::string>& labels) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw IoError(path, "", "cannot be written");
+namespace {
+
+void writeOrderFile(const std::string& file, const std::string& named, const std::vector<std::size_t>& order,
+                    const std::vector<std::string>& names, const std::vector<std::string>& labels) {
+    std::ofstream f(file, std::ios::binary | std::ios::trunc);
+    if (!f) throw IoError(named, "", "cannot be written");
     f << "position,row,name" << (labels.empty() ? "" : ",label") << '\n';
     for (std::size_t k = 0; k < order.size(); ++k) {
         const std::size_t r = order[k];
@@ -30,7 +36,42 @@ void writeMatrixOrder(const std::string& path, const std::vector<std::size_t>& o
         f << '\n';
     }
     f.close();
-    if (!f) throw IoError(path, "", "write failed (disk full?)");
+    if (!f) {
+        std::remove(file.c_str());
+        throw IoError(named, "", "write failed (disk full?); the previous file is kept");
+    }
+}
+
+void renameInto(const std::string& tmp, const std::string& path) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throw IoError(path, "", "cannot rename into place: " + ec.message());
+    }
+}
+
+}  // namespace
+
+void writeMatrixOrder(const std::string& path, const std::vector<std::size_t>& order, const std::vector<std::string>& names,
+                      const std::vector<std::string>& labels) {
+    const std::string tmp = temporaryPathFor(path);
+    writeOrderFile(tmp, path, order, names, labels);
+    renameInto(tmp, path);
+}
+
+void writeMatrixWithOrder(const std::string& path, const compute::DistanceMatrix& shown, const std::vector<std::size_t>& order,
+                          const std::vector<std::string>& names, const std::vector<std::string>& labels) {
+    const std::string orderPath = matrixOrderPath(path);
+    const std::string tmp = temporaryPathFor(orderPath);
+    writeOrderFile(tmp, orderPath, order, names, labels);
+    try {
+        writeMatrix(path, shown);
+    } catch (...) {
+        std::remove(tmp.c_str());
+        throw;
+    }
+    renameInto(tmp, orderPath);
 }
 
 }  // namespace warplab::io

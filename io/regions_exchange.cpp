@@ -238,22 +238,49 @@ int writeRegionsEdf(const std::string& path, const std::vector<Region>& regions,
         }
         texts.push_back(std::move(t));
     }
-    std::lock_guard lock(edflibMutex());
-    // No data signals: EDFlib (1.23 and later) writes an annotation-only EDF+ file.
-    const int h = edfopen_file_writeonly(path.c_str(), EDFLIB_FILETYPE_EDFPLUS, 0);
-    if (h < 0) throw IoError(path, "", "EDFlib cannot create the file (error " + std::to_string(h) + ")");
-    // A start outside EDFlib's years (1985-2084) keeps EDFlib's default; onsets stay relative.
-    edf_set_startdatetime(h, start.year, start.month, start.day, start.hour, start.minute, start.second);
-    for (std::size_t i = 0; i < regions.size(); ++i) {
-        const long long onset = std::llround(regions[i].startS * 10000.0);
-        const long long duration = std::llround((regions[i].endS - regions[i].startS) * 10000.0);
-        if (edfwrite_annotation_utf8(h, onset, duration, texts[i].c_str()) != 0) {
-            edfclose_file(h);
-            std::remove(path.c_str());
-            throw IoError(path, "regions[" + std::to_string(i) + "]", "EDFlib refused the annotation \"" + texts[i] + "\"");
+    // Under a temporary name, renamed over only when complete and read back whole: EDFlib does
+    // not report every failed write, and a full disk must keep the previous file.
+    const std::string tmp = temporaryPathFor(path);
+    {
+        std::lock_guard lock(edflibMutex());
+        // No data signals: EDFlib (1.23 and later) writes an annotation-only EDF+ file.
+        const int h = edfopen_file_writeonly(tmp.c_str(), EDFLIB_FILETYPE_EDFPLUS, 0);
+        if (h < 0) {
+            std::remove(tmp.c_str());
+            throw IoError(path, "", "EDFlib cannot create the file (error " + std::to_string(h) + ")");
+        }
+        // A start outside EDFlib's years (1985-2084) keeps EDFlib's default; onsets stay relative.
+        edf_set_startdatetime(h, start.year, start.month, start.day, start.hour, start.minute, start.second);
+        for (std::size_t i = 0; i < regions.size(); ++i) {
+            const long long onset = std::llround(regions[i].startS * 10000.0);
+            const long long duration = std::llround((regions[i].endS - regions[i].startS) * 10000.0);
+            if (edfwrite_annotation_utf8(h, onset, duration, texts[i].c_str()) != 0) {
+                edfclose_file(h);
+                std::remove(tmp.c_str());
+                throw IoError(path, "regions[" + std::to_string(i) + "]", "EDFlib refused the annotation \"" + texts[i] + "\"");
+            }
+        }
+        if (edfclose_file(h) != 0) {
+            std::remove(tmp.c_str());
+            throw IoError(path, "", "EDFlib could not finalise the file (disk full?); the previous file is kept");
         }
     }
-    if (edfclose_file(h) != 0) throw IoError(path, "", "EDFlib could not finalise the file");
+    std::size_t readBack = 0;
+    try {
+        readBack = readRegionsEdf(tmp, channels).regions.size();
+    } catch (const std::exception&) {
+        readBack = std::size_t(-1);
+    }
+    if (readBack != regions.size()) {
+        std::remove(tmp.c_str());
+        throw IoError(path, "", "write failed (disk full?): the file did not read back whole; the previous file is kept");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throw IoError(path, "", "cannot rename into place: " + ec.message());
+    }
     return shortened;
 }
 

@@ -365,9 +365,8 @@ void DistanceMatrixView::redraw() {
 QString DistanceMatrixView::exportMatrix(const QString& path) const {
     if (!matrix_) return tr("no matrix to export");
     try {
-        io::writeMatrix(path.toStdString(), compute::permuteMatrix(*matrix_, rowOrder_, colOrder_));
-        io::writeMatrixOrder(io::matrixOrderPath(path.toStdString()), rowOrder_, matrix_->rowNames,
-                             order_ == Order::Label ? labels_ : std::vector<std::string>{});
+        io::writeMatrixWithOrder(path.toStdString(), compute::permuteMatrix(*matrix_, rowOrder_, colOrder_), rowOrder_,
+                                 matrix_->rowNames, order_ == Order::Label ? labels_ : std::vector<std::string>{});
     } catch (const compute::EngineError& e) {
         return QString::fromStdString(e.what());
     }

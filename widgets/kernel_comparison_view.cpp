@@ -25,6 +25,7 @@
 #include "compute/bench/sdtw_designs.h"
 #include "compute/core/error.h"
 #include "compute/registry/registry.h"
+#include "widgets/atomic_file.h"
 #include "widgets/plot_export.h"
 
 namespace warplab::widgets {
@@ -452,28 +453,29 @@ void KernelComparisonView::drawCharts() {
 }
 
 QString KernelComparisonView::exportCsv(const QString& path) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("%1: cannot be written (%2)").arg(path, f.errorString());
-    QTextStream out(&f);
-    out << "kernel,metric,length,pairs,band,median_s,cells_per_s,distances_per_s,max_rel_error,joules_per_distance,"
-           "mean_power_w,energy_note,note\n";
-    auto quoted = [](const std::string& text) {
-        QString q = QString::fromStdString(text);
-        q.replace('"', "\"\"");
-        return '"' + q + '"';
-    };
-    for (const auto& r : shown().table) {
-        // Missing energy figures are empty fields, with the reason in energy_note.
-        const bool e = r.energy.valid();
-        out << QString::fromStdString(r.kernel) << ',' << QString::fromStdString(r.metric) << ',' << r.length << ','
-            << r.pairs << ',' << r.band << ',' << QString::number(r.median_s, 'g', 17) << ','
-            << QString::number(r.cells_per_s, 'g', 17) << ',' << QString::number(r.distances_per_s, 'g', 17) << ','
-            << QString::number(r.max_rel_error, 'g', 17) << ','
-            << (e ? QString::number(r.energy.joulesPerDistance(), 'g', 17) : QString()) << ','
-            << (e ? QString::number(r.energy.meanPowerW(), 'g', 17) : QString()) << ','
-            << quoted(e ? std::string() : r.energy.note) << ',' << quoted(r.note) << "\n";
-    }
-    return f.error() == QFile::NoError ? QString() : tr("%1: %2").arg(path, f.errorString());
+    return writeFileAtomically(path, [&](QIODevice& f) {
+        QTextStream out(&f);
+        out << "kernel,metric,length,pairs,band,median_s,cells_per_s,distances_per_s,max_rel_error,joules_per_distance,"
+               "mean_power_w,energy_note,note\n";
+        auto quoted = [](const std::string& text) {
+            QString q = QString::fromStdString(text);
+            q.replace('"', "\"\"");
+            return '"' + q + '"';
+        };
+        for (const auto& r : shown().table) {
+            // Missing energy figures are empty fields, with the reason in energy_note.
+            const bool e = r.energy.valid();
+            out << QString::fromStdString(r.kernel) << ',' << QString::fromStdString(r.metric) << ',' << r.length << ','
+                << r.pairs << ',' << r.band << ',' << QString::number(r.median_s, 'g', 17) << ','
+                << QString::number(r.cells_per_s, 'g', 17) << ',' << QString::number(r.distances_per_s, 'g', 17) << ','
+                << QString::number(r.max_rel_error, 'g', 17) << ','
+                << (e ? QString::number(r.energy.joulesPerDistance(), 'g', 17) : QString()) << ','
+                << (e ? QString::number(r.energy.meanPowerW(), 'g', 17) : QString()) << ','
+                << quoted(e ? std::string() : r.energy.note) << ',' << quoted(r.note) << "\n";
+        }
+        out.flush();
+        return out.status() == QTextStream::Ok;
+    });
 }
 
 }  // namespace warplab::widgets

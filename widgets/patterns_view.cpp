@@ -26,6 +26,7 @@
 #include "compute/core/error.h"
 #include "io/matrix_io.h"
 #include "widgets/elided_label.h"
+#include "widgets/atomic_file.h"
 #include "widgets/plot_export.h"
 #include "widgets/value_units.h"
 
@@ -392,18 +393,16 @@ void PatternsView::fillNearest(const compute::PatternScore& p) {
 
 QString PatternsView::exportRankingCsv(const QString& path) const {
     if (!ranking_) return tr("There is no ranking to export.");
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        return tr("%1: cannot write: %2").arg(path, f.errorString());
-    QTextStream out(&f);
-    out << "rank,quality,pattern_index,start_seconds\n";
-    for (std::size_t k = 0; k < ranking_->ranked.size(); ++k) {
-        const auto& p = ranking_->ranked[k];
-        out << k + 1 << ',' << exact(p.quality) << ',' << p.index << ',' << exact(p.startS) << '\n';
-    }
-    out.flush();
-    if (f.error() != QFile::NoError) return tr("%1: %2").arg(path, f.errorString());
-    return {};
+    return writeFileAtomically(path, [&](QIODevice& f) {
+        QTextStream out(&f);
+        out << "rank,quality,pattern_index,start_seconds\n";
+        for (std::size_t k = 0; k < ranking_->ranked.size(); ++k) {
+            const auto& p = ranking_->ranked[k];
+            out << k + 1 << ',' << exact(p.quality) << ',' << p.index << ',' << exact(p.startS) << '\n';
+        }
+        out.flush();
+        return out.status() == QTextStream::Ok;
+    });
 }
 
 QString PatternsView::exportMatrix(const QString& path) const {

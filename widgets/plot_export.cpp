@@ -10,6 +10,8 @@
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
+#include "widgets/atomic_file.h"
+
 namespace warplab::widgets {
 namespace {
 
@@ -41,40 +43,39 @@ bool paintWithTitle(QPaintDevice* device, QCustomPlot* plot, const QString& titl
 
 QString exportPlot(QCustomPlot* plot, const QString& path) {
     const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext != "png" && ext != "pdf" && ext != "svg")
+        return QStringLiteral("%1: unknown plot format '%2' (use .png, .svg or .pdf)").arg(path, ext);
     const int w = plot->width(), h = plot->height();
     const QString title = plot->property(kExportTitleProperty).toString();
     QFont font = plot->font();
     font.setBold(true);
     const int top = titleHeight(title, font, w);
-    bool ok = false;
-    if (ext == "png") {
-        QImage image(w, h + top, QImage::Format_ARGB32);
-        image.fill(Qt::white);
-        ok = paintWithTitle(&image, plot, title, font, w, h, top);
-        if (ok) {
+    // Drawn in memory, then written whole (atomic_file.h): a full disk keeps the previous plot.
+    return writeFileAtomically(path, [&](QIODevice& out) {
+        if (ext == "png") {
+            QImage image(w, h + top, QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            if (!paintWithTitle(&image, plot, title, font, w, h, top)) return false;
             if (!title.isEmpty()) image.setText("Title", title);
-            ok = image.save(path, "PNG");
+            return image.save(&out, "PNG");
         }
-    } else if (ext == "pdf") {
-        QPdfWriter pdf(path);
-        pdf.setResolution(72);  // one device unit per point: the plot's pixels as points
-        pdf.setPageSize(QPageSize(QSizeF(w, h + top), QPageSize::Point));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(title.isEmpty() ? QFileInfo(path).completeBaseName() : title);
-        pdf.setCreator(QStringLiteral("WarpLab"));
-        ok = paintWithTitle(&pdf, plot, title, font, w, h, top);
-    } else if (ext == "svg") {
+        if (ext == "pdf") {
+            QPdfWriter pdf(&out);
+            pdf.setResolution(72);  // one device unit per point: the plot's pixels as points
+            pdf.setPageSize(QPageSize(QSizeF(w, h + top), QPageSize::Point));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setTitle(title.isEmpty() ? QFileInfo(path).completeBaseName() : title);
+            pdf.setCreator(QStringLiteral("WarpLab"));
+            return paintWithTitle(&pdf, plot, title, font, w, h, top);
+        }
         QSvgGenerator gen;
-        gen.setFileName(path);
+        gen.setOutputDevice(&out);
         gen.setSize(QSize(w, h + top));
         gen.setViewBox(QRect(0, 0, w, h + top));
         gen.setTitle(title.isEmpty() ? QFileInfo(path).completeBaseName() : title);
         gen.setDescription(title);
-        ok = paintWithTitle(&gen, plot, title, font, w, h, top);
-    } else {
-        return QStringLiteral("%1: unknown plot format '%2' (use .png, .svg or .pdf)").arg(path, ext);
-    }
-    return ok ? QString() : QStringLiteral("%1: could not be written").arg(path);
+        return paintWithTitle(&gen, plot, title, font, w, h, top);
+    });
 }
 
 void installPlotExportMenu(QCustomPlot* plot, const QString& baseName) {

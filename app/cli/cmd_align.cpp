@@ -1,5 +1,7 @@
 // `warplab-cli align`: one pair by the scalar reference. Prints `distance <value>`; --path
 // writes the warping path as CSV `i,j`, --matrix the accumulated-cost matrix (.npy, or .csv/.h5).
+// --channel and --window cut both series; --reference-channel and --reference-window cut the
+// second (B_FILE) its own way, as `search` names the side searched in.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -22,6 +24,7 @@ struct AlignOptions {
     RunFlags run;  // accepted for uniformity; alignments always use the scalar reference
     SeriesFlags series;
     std::string a, b, pathOut, matrixOut;
+    std::string referenceChannel, referenceWindow;  // B_FILE's; default: --channel, --window
 };
 
 void writePathCsv(const std::string& file, const compute::Alignment& al) {
@@ -37,7 +40,10 @@ void runAlign(const AlignOptions& o) {
     compute::Params params = toParams(o.metric);
     params.rate = timestampRate(o.series, o.a);
     compute::Series x = readOneSeries(o.a, o.series, "A_FILE");
-    compute::Series y = readOneSeries(o.b, o.series, "B_FILE");
+    SeriesFlags refFlags = o.series;
+    if (!o.referenceChannel.empty()) refFlags.channel = o.referenceChannel;
+    if (!o.referenceWindow.empty()) refFlags.window = o.referenceWindow;
+    compute::Series y = readOneSeries(o.b, refFlags, "B_FILE");
     const bool withMatrix = !o.matrixOut.empty();
     compute::Alignment al;
     // Ctrl-C and --progress as for every other command (the engine checks after each row).
@@ -65,6 +71,10 @@ void addAlignCommand(CLI::App& app) {
     addMetricOptions(*cmd, o->metric);
     cmd->add_option("A_FILE", o->a, "first series (matrix rows)")->required()->check(CLI::ExistingFile);
     cmd->add_option("B_FILE", o->b, "second series (matrix columns)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--reference-channel", o->referenceChannel, "EDF/BDF signal of B_FILE (default: --channel)");
+    cmd->add_option("--reference-window", o->referenceWindow,
+                    "EDF/BDF window START:LEN of B_FILE in seconds (default: --window)")
+        ->option_text("START:LEN");
     cmd->add_option("--path", o->pathOut, "write the warping path as CSV i,j");
     cmd->add_option("--matrix", o->matrixOut, "write the accumulated-cost matrix (.npy)");
     addSeriesOptions(*cmd, o->series);

@@ -1,6 +1,7 @@
 #include "app/gui/analysis_controller.h"
 
 #include <cmath>
+#include <new>
 
 #include "widgets/search_options_bar.h"
 #include "widgets/search_results_view.h"
@@ -50,7 +51,10 @@ const io::Region* lastOfKind(const std::vector<io::Region>& regions, io::RegionK
 }  // namespace
 
 AnalysisController::AnalysisController(Document* doc, JobRunner* runner, Views views, QObject* parent)
-    : QObject(parent), doc_(doc), runner_(runner), v_(views) {}
+    : QObject(parent), doc_(doc), runner_(runner), v_(views) {
+    // The views are cleared with the recording (result_sources.h); so are their recipes.
+    connect(doc_, &Document::recordingChanged, this, [this] { shown_.clear(); });
+}
 
 compute::Params AnalysisController::params() const { return v_.metric->params(); }
 
@@ -108,8 +112,12 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
     auto* cost = v_.cost;
     auto* align = v_.alignment;
     const QString title = tr("%1 %2 × %3").arg(QString::fromLatin1(compute::metricName(p.metric).data()), xName, yName);
+    AnalysisRecipe recipe = recipeOn(*doc_, AnalysisRecipe::Kind::Alignment, p);
+    recipe.x = sampleCut(*doc_, cx, sx, ex);
+    recipe.y = sampleCut(*doc_, cy, sy, ey);
+    recipe.lowMemory = lowMemory;
     Q_EMIT viewRequested(cost);
-    return runner_->submit("pair", title, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
+    return runner_->submit("pair", title, v_.metric->runOptions(), [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
         std::shared_ptr<compute::Alignment> a;
         if (lowMemory) {
             a = std::make_shared<compute::Alignment>();
@@ -120,10 +128,18 @@ quint64 AnalysisController::alignSegments(int cx, double sx, double ex, int cy, 
             a->m = y.length;
         } else {
             // The job's token and progress: cancelling the alignment stops its worker.
-            a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true, o));
+            try {
+                a = std::make_shared<compute::Alignment>(compute::Engine::align(x, y, p, true, o));
+            } catch (const std::bad_alloc&) {
+                // Within the budget, yet the host had less free than that: say how much was asked.
+                throw compute::EngineError(compute::EngineError::Kind::Internal, "",
+                                           tr("out of host memory: the %1 × %2 cost matrix needs %3 (choose shorter regions or a band)")
+                                               .arg(x.length).arg(y.length).arg(bytesText(need)).toStdString());
+            }
         }
         if (o.progress) o.progress(1.0);
-        return [=] {
+        return [=, this] {
+            shown_[cost] = shown_[align] = recipe;
             cost->setAlignment(a, x.values, y.values, xName, yName, note);
             align->setAlignment(a, x.values, y.values, xName, yName);
         };
@@ -153,12 +169,15 @@ quint64 AnalysisController::channelDistanceMatrix() {
     std::vector<Segment> segments;
     for (int ch = 0; ch < int(set.size()); ++ch) segments.push_back({ch, s, e});
     const QString title = tr("channels × channels, %1–%2 s").arg(s, 0, 'f', 1).arg(e, 0, 'f', 1);
+    AnalysisRecipe recipe = recipeOn(*doc_, AnalysisRecipe::Kind::Matrix, p);
+    for (int ch = 0; ch < int(set.size()); ++ch) recipe.rows.push_back(sampleCut(*doc_, ch, s, e));
     Q_EMIT viewRequested(v_.distances);
-    return submitAllPairsMatrix(set, segments, p, title);
+    return submitAllPairsMatrix(set, segments, p, title, recipe);
 }
 
 quint64 AnalysisController::submitAllPairsMatrix(const compute::SeriesSet& set, const std::vector<Segment>& segments,
-                                                 const compute::Params& p, const QString& title) {
+                                                 const compute::Params& p, const QString& title,
+                                                 const AnalysisRecipe& recipe) {
     auto* view = v_.distances;
     return runner_->submit("matrix", tr("Distance matrix (%1)").arg(title), v_.metric->runOptions(),
                            [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
@@ -168,6 +187,7 @@ quint64 AnalysisController::submitAllPairsMatrix(const compute::SeriesSet& set, 
         m->colNames = m->rowNames;
         return [=, this] {  // runs on the GUI thread, where the controller lives
             matrixRows_ = segments;
+            shown_[view] = recipe;
             view->setMatrix(m, title);
             view->setRowLabels(regionLabels(segments), tr("region kind"));
         };
@@ -208,8 +228,13 @@ quint64 AnalysisController::epochDistanceMatrix(int channel, double epochS, doub
     }
     const compute::Params p = params();
     const QString title = tr("epochs of %1 (%2 s, stride %3 s)").arg(doc_->channelName(channel)).arg(epochS).arg(strideS);
+    AnalysisRecipe recipe = recipeOn(*doc_, AnalysisRecipe::Kind::Matrix, p);
+    recipe.x = sampleCut(*doc_, channel, 0, rec->durationS());
+    recipe.epochS = epochS;
+    recipe.strideS = strideS;
+    recipe.durationS = rec->durationS();
     Q_EMIT viewRequested(v_.distances);  // the result docks are collapsed until asked for
-    return submitAllPairsMatrix(set, segments, p, title);
+    return submitAllPairsMatrix(set, segments, p, title, recipe);
 }
 
 quint64 AnalysisController::searchQuery(int topK) {
@@ -261,12 +286,21 @@ quint64 AnalysisController::searchQuery(int topK) {
                                       ? tr("; its own place excluded: no match overlaps the query by more than %1 s")
                                             .arg(choice.toleranceS)
                                       : tr("; its own place excluded: no match overlaps the query"));
+    AnalysisRecipe recipe = recipeOn(*doc_, AnalysisRecipe::Kind::Search, p);
+    recipe.x = sampleCut(*doc_, channel, q->startS, q->endS);
+    recipe.y = sampleCut(*doc_, channel, 0, rec->durationS());
+    recipe.topK = topK;
+    recipe.window = choice.window;
+    recipe.half2 = choice.half2 && !choice.window;
+    recipe.includeSelf = choice.includeSelf;
+    recipe.toleranceSamples = std::llround(choice.toleranceS * rate);
     Q_EMIT viewRequested(view);
     const bool window = choice.window;
-    return runner_->submit("search", desc, v_.metric->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
+    return runner_->submit("search", desc, v_.metric->runOptions(), [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
         auto matches = window ? compute::Engine::windowSearch(query, reference, p, o, scope)
                               : compute::Engine::search(query, reference, p, o, scope);
-        return [=] {
+        return [=, this] {
+            shown_[view] = recipe;
             view->setMatches(matches, channel, rate, 0.0, desc);
             if (!matches.empty())
                 signal->setHighlight(channel, matches[0].start / rate, (matches[0].end + 1) / rate);
@@ -307,14 +341,24 @@ quint64 AnalysisController::findPatterns(int channel, int epoch, int stride) {
     }
     auto* view = v_.patterns;
     const QString unit = QString::fromStdString(info.unit);
+    compute::Params rp = params();
+    rp.metric = compute::Metric::Cdtw;
+    AnalysisRecipe recipe = recipeOn(*doc_, AnalysisRecipe::Kind::Patterns, rp);
+    recipe.x = sampleCut(*doc_, channel, 0, rec->durationS());
+    for (const auto& sz : req.seizures) recipe.seizures.push_back({sz.start, sz.end});
+    recipe.epoch = epoch;
+    recipe.stride = stride;
     Q_EMIT viewRequested(view);
     return runner_->submit("patterns", tr("Seizure patterns of %1").arg(doc_->channelName(channel)), v_.metric->runOptions(),
-                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+                           [=, this](const compute::RunOptions& o) -> JobRunner::Apply {
         auto ranking = std::make_shared<compute::PatternRanking>(compute::findPatterns(req, o));
         widgets::PatternsView::SampleFetcher fetch = [rec, channel](long long start, long long count) {
             return rec->read(channel, start, count);
         };
-        return [=] { view->setRanking(ranking, fetch, unit); };
+        return [=, this] {
+            shown_[view] = recipe;
+            view->setRanking(ranking, fetch, unit);
+        };
     });
 }
 

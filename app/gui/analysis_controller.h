@@ -4,11 +4,13 @@
 // needs before it starts.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include <QObject>
 #include <QString>
 
+#include "app/gui/analysis_recipe.h"
 #include "compute/core/params.h"
 #include "compute/core/series.h"
 
@@ -61,6 +63,13 @@ public:
     // Opens the pair behind a cell of the distance matrix shown last in the pair views.
     quint64 openMatrixCell(int row, int col);
 
+    const Views& views() const { return v_; }
+    // What the result shown in `view` (one of Views) was computed from; null when it shows none.
+    const AnalysisRecipe* shownRecipe(const QObject* view) const {
+        const auto it = shown_.find(view);
+        return it == shown_.end() ? nullptr : &it->second;
+    }
+
     // Bytes a full accumulated-cost matrix of n x m needs, and what the application allows.
     static std::uint64_t costMatrixBytes(std::size_t n, std::size_t m);
     static std::uint64_t memoryBudget();
@@ -85,8 +94,9 @@ private:
     // on a cell then opens the pair of `segments` it came from.
     std::vector<std::string> regionLabels(const std::vector<Segment>& segments) const;
     quint64 submitAllPairsMatrix(const compute::SeriesSet& set, const std::vector<Segment>& segments,
-                                 const compute::Params& p, const QString& title);
+                                 const compute::Params& p, const QString& title, const AnalysisRecipe& recipe);
     std::vector<Segment> matrixRows_;
+    std::map<const QObject*, AnalysisRecipe> shown_;  // view -> its result's recipe (the GUI thread's)
     std::uint64_t budgetOverride_ = 0;
 };
 

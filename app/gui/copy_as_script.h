@@ -1,36 +1,27 @@
-// "Copy as Python" and "Copy as command": the alignment of the marked query and reference
-// regions (what Align computes, with the metric panel's parameters) as a `warplab` Python
-// snippet or a `warplab-cli` command, so that the result on screen can be reproduced in a script.
+// "Copy as Python" and "Copy as command" in the Edit menu: the analysis whose result view was
+// brought forward last (the alignment, the search, the distance matrix or the seizure patterns)
+// as a `warplab` Python snippet or a `warplab-cli` command that reproduces the result on screen
+// (analysis_scripts.h). The menu entries name that analysis.
 #pragma once
-#include <functional>
-
 #include <QString>
 
-#include "compute/core/params.h"
+#include "app/gui/analysis_scripts.h"
 
-class QWidget;
+class QMainWindow;
 
 namespace warplab::app {
 
 class ActionTable;
-class Document;
+class AnalysisController;
 
-// A script, or why there is none (no recording, no query or reference, a montage or filters the
-// script cannot reproduce, a pair the command line cannot express).
-struct Script {
-    QString text;
-    QString why;  // empty when text is usable
-};
-
-// `currentChannel` stands for regions marked on all channels (as Align takes it).
-Script alignmentAsPython(const Document& doc, const compute::Params& params, int currentChannel);
+// What the analysis is called in the menu ("alignment", "search", ...).
+QString analysisName(AnalysisRecipe::Kind kind);
+Script asPython(const AnalysisRecipe& r);
 // `cli`: how the command names the program ("warplab-cli", or a path).
-Script alignmentAsCommand(const Document& doc, const compute::Params& params, int currentChannel,
-                          const QString& cli = QStringLiteral("warplab-cli"));
+Script asCommand(const AnalysisRecipe& r, const QString& cli = QStringLiteral("warplab-cli"));
 
-// Adds "Copy as Python" and "Copy as command" to `menu`: each puts its script on the clipboard,
-// or shows why there is none.
-void addCopyAsScriptActions(ActionTable& actions, const QString& menu, QWidget* parent, const Document* doc,
-                            std::function<compute::Params()> params, std::function<int()> currentChannel);
+// Adds "edit.copyPython" and "edit.copyCommand" to `menu` (before actions.build(window)): each
+// puts the script of the analysis shown on the clipboard, or says why there is none.
+void addCopyAsScriptActions(ActionTable& actions, const QString& menu, QMainWindow* window, AnalysisController* analysis);
 
 }  // namespace warplab::app

@@ -47,7 +47,8 @@ quint64 JobRunner::submit(const QString& slot, const QString& title, compute::Ru
     current_[slot] = job->id;
 
     options.cancel = &job->token;
-    options.progress = [this, job](double fraction) {
+    options.progress = [this, job, probe = probe_](double fraction) {
+        if (probe && *probe) (*probe)(job->slot, fraction);
         const qint64 now = job->timer.elapsed();
         qint64 last = job->lastProgressMs.load();
         if (now - last < kProgressIntervalMs && fraction < 1.0) return;
@@ -73,6 +74,8 @@ quint64 JobRunner::submit(const QString& slot, const QString& title, compute::Ru
             error = tr("out of memory: the job needed more memory than is free (choose shorter regions or a band)");
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
+        } catch (...) {
+            error = tr("an unknown error stopped the job");
         }
         QMetaObject::invokeMethod(this, [this, job, apply = std::move(apply), error, cancelled] {
             deliver(job, apply, error, cancelled);
@@ -93,8 +96,17 @@ void JobRunner::deliver(const std::shared_ptr<Job>& job, Apply apply, QString er
     } else if (!error.isEmpty()) {
         Q_EMIT jobFailed(job->id, job->slot, job->title, error);
     } else {
-        if (apply) apply();
-        Q_EMIT jobFinished(job->id, job->slot, job->timer.elapsed());
+        // Showing a result allocates too (images, tables): a failure there is the job's.
+        QString applyError;
+        try {
+            if (apply) apply();
+        } catch (const std::bad_alloc&) {
+            applyError = tr("out of memory while showing the result");
+        } catch (const std::exception& e) {
+            applyError = tr("the result could not be shown: %1").arg(QString::fromStdString(e.what()));
+        }
+        if (applyError.isEmpty()) Q_EMIT jobFinished(job->id, job->slot, job->timer.elapsed());
+        else Q_EMIT jobFailed(job->id, job->slot, job->title, applyError);
     }
 }
 

@@ -3,6 +3,9 @@
 // slot supersedes the older one, whose result is dropped (hotspot's pattern). Progress is
 // throttled to ~25 updates/s. Workers never touch widgets: the work returns an `Apply`
 // closure that runs on the GUI thread through a queued call, only if the job is still current.
+// A job that fails (a device error, memory that ran out, anything thrown by the work or by its
+// Apply) ends with jobFailed and its reason; it never takes the window down, and the views keep
+// what they showed before it.
 #pragma once
 #include <functional>
 #include <map>
@@ -38,6 +41,12 @@ public:
     int runningWorkers() const { return workers_; }
     bool waitForIdle(int msecs);  // for tests and shutdown: waits for the worker threads
 
+    // Called on the worker thread with each progress report of every job, before it is
+    // passed on. What it throws travels back through the engine's own threads as a failure
+    // there would: tests inject device errors and allocation failures mid-job with it.
+    using ProgressProbe = std::function<void(const QString& slot, double fraction)>;
+    void setProgressProbe(ProgressProbe probe) { probe_ = std::make_shared<const ProgressProbe>(std::move(probe)); }
+
 Q_SIGNALS:
     void jobStarted(quint64 id, const QString& slot, const QString& title);
     void jobProgress(quint64 id, double fraction, qint64 elapsedMs);
@@ -55,6 +64,7 @@ private:
     std::map<QString, quint64> current_;            // slot -> newest job id
     quint64 nextId_ = 1;
     int workers_ = 0;
+    std::shared_ptr<const ProgressProbe> probe_;  // shared with the jobs submitted while set
 };
 
 }  // namespace warplab::app

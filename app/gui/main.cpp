@@ -5,7 +5,10 @@
 // actions first and grabs once their jobs are done; `--matrix-order average` orders the
 // distance matrix (file, average, complete, single, label) before the grab. Without
 // --screenshot, the states a crash left are offered first (restored: instead of the file).
+#include <cstdio>
+
 #include <QApplication>
+#include <QFileInfo>
 #include <QScreen>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -14,6 +17,7 @@
 #include "app/gui/analysis_controller.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
+#include "widgets/atomic_file.h"
 #include "widgets/distance_matrix_view.h"
 #include <QAction>
 #include <QComboBox>
@@ -65,8 +69,13 @@ int main(int argc, char** argv) {
         auto grab = [&window, &app, out, opened] {
             // Let pending queued replots of the plots run before grabbing.
             QTimer::singleShot(400, &window, [&window, &app, out, opened] {
-                const bool saved = window.grab().save(out);
-                app.exit(saved && opened ? 0 : 1);
+                // Whole or not at all, like every file the window writes; a failure says why.
+                const QByteArray format = QFileInfo(out).suffix().toUpper().toLatin1();
+                const QString error = warplab::widgets::writeFileAtomically(out, [&window, &format](QIODevice& d) {
+                    return window.grab().save(&d, format.isEmpty() ? "PNG" : format.constData());
+                });
+                if (!error.isEmpty()) std::fprintf(stderr, "%s\n", qPrintable(error));
+                app.exit(error.isEmpty() && opened ? 0 : 1);
             });
         };
         const QStringList ids = parser.values(run);

@@ -170,7 +170,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(runner_, &JobRunner::jobFailed, this, [this](quint64 id, const QString&, const QString& title, const QString& message) {
         progress_->finish(id);
-        showError(tr("%1 failed").arg(title), message);
+        // The views keep what they showed; say so, as a failed job may look like a lost result.
+        showError(tr("%1 failed").arg(title), tr("%1\n\nEarlier results and your regions are unchanged.").arg(message));
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
     buildStudy();
@@ -217,7 +218,7 @@ void MainWindow::buildActions() {
     add("edit.undo", edit, tr("&Undo"), {QKeySequence::Undo}, [this] { doc_->undoStack()->undo(); }, true);
     add("edit.redo", edit, tr("&Redo"), {QKeySequence::Redo}, [this] { doc_->undoStack()->redo(); }, true);
     add("edit.editRegion", edit, tr("&Edit selected region…"), {QKeySequence(Qt::Key_F2)}, [this] { editRegion(signal_->selectedRegion()); });
-    addCopyAsScriptActions(actions_, edit, this, doc_, [this] { return metric_->params(); }, [this] { return signal_->currentChannel(); });
+    addCopyAsScriptActions(actions_, edit, this, analysis_);
     add("view.channels", view, tr("&Channels…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}, [this] {
         auto rec = doc_->recording();
         if (!rec) return;

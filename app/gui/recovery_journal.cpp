@@ -157,9 +157,11 @@ bool RecoveryJournal::writeNow() {
     // on disk: a full disk or a kill mid-write leaves the previous recovery file whole.
     // Unbuffered, so that a short write (disk full) is seen here: buffered, Qt 6.4's commit()
     // renames a temporary cut short by a failed flush over the previous file.
+    // A write cut short returns what it wrote; the next one sets the reason (EFBIG, ENOSPC).
     QSaveFile out(file_);
     bool ok = out.open(QIODevice::WriteOnly | QIODevice::Unbuffered);
-    ok = ok && out.write(text.data(), qint64(text.size())) == qint64(text.size());
+    for (qint64 done = 0, n = 0; ok && done < qint64(text.size()); done += n)
+        ok = (n = out.write(text.data() + done, qint64(text.size()) - done)) > 0;
     if (!ok || !out.commit()) {
         const QString why = out.errorString();
         out.cancelWriting();

@@ -18,10 +18,15 @@ io::Session captureSession(const Document& doc, const widgets::MetricPanel& metr
     s.kernel = o.kernel;
     s.channel = doc.channelName(view.currentChannel()).toStdString();
     // The channel selection as a montage of channels as recorded; empty when all are shown.
+    // Under a montage, the rows shown of it: the montage of those derivations.
     s.montage = doc.montage();
     const auto rec = doc.recording();
-    if (s.montage.empty() && rec && view.visibleChannels().size() != widgets::signalList(*rec).size())
-        for (int c : view.visibleChannels()) s.montage.push_back(doc.channelName(c).toStdString());
+    if (rec && view.visibleChannels().size() != widgets::signalList(*rec).size()) {
+        const std::vector<std::string> montage = s.montage;
+        s.montage.clear();
+        for (int c : view.visibleChannels())
+            s.montage.push_back(c >= 0 && std::size_t(c) < montage.size() ? montage[std::size_t(c)] : doc.channelName(c).toStdString());
+    }
     return s;
 }
 

@@ -12,12 +12,12 @@ using K = EngineError::Kind;
 void checkSeries(const Series& s, const std::string& field, std::size_t firstSample) {
     if (s.dims == 0) throw EngineError(K::BadInput, field, "series has zero channels");
     if (s.length == 0) throw EngineError(K::BadInput, field, "series is empty");
-    if (s.values.size() != s.length * s.dims)
+    if (s.samples().size() != s.length * s.dims)
         throw EngineError(K::BadInput, field,
-                          "holds " + std::to_string(s.values.size()) + " values, expected length " +
+                          "holds " + std::to_string(s.samples().size()) + " values, expected length " +
                               std::to_string(s.length) + " x channels " + std::to_string(s.dims));
-    for (std::size_t k = 0; k < s.values.size(); ++k) {
-        float v = s.values[k];
+    for (std::size_t k = 0; k < s.samples().size(); ++k) {
+        float v = s.samples()[k];
         if (!std::isfinite(v)) {
             std::string what = std::isnan(v) ? "NaN" : "infinite";
             std::string where = "sample " + std::to_string(firstSample + k / s.dims);
@@ -41,6 +41,7 @@ void checkPair(const Series& x, const std::string& xField, const Series& y,
 }
 
 void znormalizeInPlace(Series& s) {
+    s.own();
     const std::size_t n = s.length, d = s.dims;
     if (n == 0) return;
     for (std::size_t c = 0; c < d; ++c) {

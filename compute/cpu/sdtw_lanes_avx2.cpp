@@ -16,7 +16,7 @@ void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t be
             SdtwStretch out[4], const CancelToken* cancel, ProgressCounter* progress) {
     const std::size_t n = x.length;
     const double inf = std::numeric_limits<double>::infinity();
-    std::vector<double> xd(x.values.begin(), x.values.end());
+    std::vector<double> xd(x.samples().begin(), x.samples().end());
     // Columns j-1 (prev) and j (cur) of the four lanes, row-major: [4 i + l].
     std::vector<double> prevCost(4 * n, inf), curCost(4 * n);
     std::vector<std::int64_t> prevStart(4 * n, 0), curStart(4 * n);
@@ -31,7 +31,7 @@ void sweep4(const Series& x, const Series& y, bool absCost, const std::size_t be
         const __m256d d = _mm256_sub_pd(_mm256_set1_pd(xi), yv);
         return absCost ? _mm256_andnot_pd(signBit, d) : _mm256_mul_pd(d, d);
     };
-    const float* yv0 = y.values.data();
+    const float* yv0 = y.samples().data();
     for (std::size_t t = 0; t < len; ++t) {
         if (t % 4096 == 0) {
             if (cancel && cancel->cancelled()) throw EngineError(EngineError::Kind::Cancelled, "", "cancelled");

@@ -48,7 +48,7 @@ struct PairRef {
 // 4e30 and a path of up to 1e7 cells below 4e37 < 3.4e38). Others go to the reference.
 bool fitsLanes(const Series& s) {
     if (s.dims != 1) return false;
-    for (float v : s.values)
+    for (float v : s.samples())
         if (std::fabs(v) > 1e15f) return false;
     return true;
 }
@@ -124,7 +124,7 @@ void SimdKernel::computeTile(const TileTask& task) {
     float* tchunks = scratch.t.get(std::max<std::size_t>(floats, 1));
     for (const Chunk& ch : chunks)
         for (std::size_t lane = 0; lane < L; ++lane) {
-            const float* ts = task.cols[colOrder[ch.first + lane]].values.data();
+            const float* ts = task.cols[colOrder[ch.first + lane]].samples().data();
             for (std::size_t j = 0; j < ch.m; ++j) tchunks[ch.offset + j * L + lane] = ts[j];
         }
 
@@ -144,7 +144,7 @@ void SimdKernel::computeTile(const TileTask& task) {
                     whole = !task.upperOnly || colOrder[ch.first + lane] > r;
                 if (!whole) continue;
                 lanes::Batch b;
-                b.q = row.values.data();
+                b.q = row.samples().data();
                 b.broadcastQuery = true;
                 b.t = tchunks + ch.offset;
                 b.n = long(row.length);
@@ -185,8 +185,8 @@ void SimdKernel::computeTile(const TileTask& task) {
         float* tt = scratch.t2.get(m * L);
         for (std::size_t lane = 0; lane < L; ++lane) {
             const PairRef& pr = pairs[k + (lane < end - k ? lane : 0)];
-            const float* qs = task.rows[pr.r].values.data();
-            const float* ts = task.cols[pr.c].values.data();
+            const float* qs = task.rows[pr.r].samples().data();
+            const float* ts = task.cols[pr.c].samples().data();
             for (std::size_t i = 0; i < n; ++i) q[i * L + lane] = qs[i];
             for (std::size_t j = 0; j < m; ++j) tt[j * L + lane] = ts[j];
         }

@@ -5,6 +5,7 @@
 #include "compute/core/preprocess.h"
 #include "compute/cpu/reference.h"
 #include "compute/cpu/sdtw_parallel.h"
+#include "compute/engine/device_list.h"
 #include "compute/engine/engine_gpu_search.h"
 #include "compute/engine/engine_prepare.h"
 #include "compute/engine/engine_row_watch.h"
@@ -12,6 +13,7 @@
 #if WARPLAB_HAVE_GPU
 #include "compute/gpu/runtime/gpu_device.h"
 #include "compute/gpu/kernels/sdtw/sdtw_gpu.h"
+#include "compute/gpu/kernels/softdtw/softdtw_grad.h"
 #endif
 
 namespace warplab::compute {
@@ -174,6 +176,19 @@ std::vector<double> Engine::softDtwGradient(const Series& x, const Series& y, co
     checkSeries(y, "y");
     checkPair(x, "x", y, "y", Metric::SoftDtw);
     return reference::softDtwGradient(x, y, p.cost == Cost::Absolute, p.gamma);
+}
+
+void Engine::softDtwGradientOnDevice(const SoftDtwDeviceBatch& batch, const Params& params) {
+    Params p = params;
+    p.metric = Metric::SoftDtw;
+    validate(p);
+    if (p.znorm) throw EngineError(K::BadParameter, "znorm", "the soft-DTW gradient is taken with respect to the raw series");
+#if WARPLAB_HAVE_GPU
+    gpu::softDtwGradientOnDevice(batch, p);
+#else
+    (void)batch;
+    throw EngineError(K::Device, "backend", gpuUnavailableReason());
+#endif
 }
 
 }  // namespace warplab::compute

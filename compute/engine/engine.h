@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "compute/core/device_batch.h"
 #include "compute/core/error.h"
 #include "compute/core/job.h"
 #include "compute/core/params.h"
@@ -80,6 +81,11 @@ public:
     // by Cuturi & Blondel's backward recursion. With respect to the raw x, so params.znorm
     // and params.sqrt are refused (BadParameter naming them); params.metric is not consulted.
     static std::vector<double> softDtwGradient(const Series& x, const Series& y, const Params& params);
+
+    // Soft-DTW values and gradients with respect to x of a batch already in GPU memory, read and
+    // written in place on the batch's stream (the Python module's CUDA tensors). Throws EngineError
+    // (Device: no GPU library or device; BadInput: sizes), as softDtwGradient for the parameters.
+    static void softDtwGradientOnDevice(const SoftDtwDeviceBatch& batch, const Params& params);
 
     // The kernel that `options` selects for `metric` (explicit name, else the best available
     // for the backend). Throws EngineError naming "kernel" or "backend" when none fits.

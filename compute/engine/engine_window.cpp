@@ -23,7 +23,7 @@ using K = EngineError::Kind;
 
 namespace {
 
-std::vector<double> toDouble(const Series& s) { return std::vector<double>(s.values.begin(), s.values.end()); }
+std::vector<double> toDouble(const Series& s) { return std::vector<double>(s.samples().begin(), s.samples().end()); }
 
 // What every window search checks and prepares: the parameters, the two series, the
 // z-normalised query and the search parameters of `scope`.
@@ -79,7 +79,7 @@ std::vector<WindowCandidate> Engine::windowCandidates(const Series& query, const
 #endif
     if (namesGpu(options))
         throw EngineError(K::Device, "backend", "this build has no GPU window search (cuda.window)");
-    return windowSearchCandidates(reference.values.data(), reference.values.size(), qz.data(), query.length, wp,
+    return windowSearchCandidates(reference.samples().data(), reference.samples().size(), qz.data(), query.length, wp,
                                   stats, options.cancel, options.progress);
 }
 
@@ -145,7 +145,7 @@ std::vector<Match> Engine::search(const Series& query, const Series& ref, const 
                     if (cost[j] < inf && (best == M || cost[j] < cost[best])) best = j;
                 if (best == M) break;
                 const std::size_t lo = best + 1 >= span ? best + 1 - span : 0;
-                Series win(std::vector<float>(rp.values.begin() + lo, rp.values.begin() + best + 1));
+                Series win(std::vector<float>(rp.samples().begin() + lo, rp.samples().begin() + best + 1));
                 const auto acc = reference::sdtwMatrix(qp, win, params.cost == Cost::Absolute);
                 const std::size_t w = win.length;
                 const auto path = reference::sdtwBacktrack(acc, qp.length, w, w - 1);

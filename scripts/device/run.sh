@@ -36,6 +36,9 @@
 #   scale                    several GPUs and MPI ranks (nvidia-h100-x2; carry mpi-debs too)
 #   mpi                      tests/mpi/mpi_check.sh with 2 and 3 ranks (carry mpi-debs)
 #   ab VARIANT...            compile-time variants against the tree as it is (see ab_step below)
+#   python                   the Python package on the CUDA build with the machine's python3 (NumPy,
+#                            PyTorch): tests/python (the GPU files first; PYTEST_K=EXPR for -k), and
+#                            the soft-DTW loss timed against pytorch-softdtw-cuda (carry .peers/soft_dtw_cuda.py)
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -448,6 +451,37 @@ ab_step() {
   fi
 }
 
+# ---- Python ------------------------------------------------------------------------------------
+# The package built by this machine's python3 (its pybind11's CMake files where pip installed it),
+# tests/python run by pytest with the CTest environment, then scripts/bench/softdtw_torch_peers.py.
+python_step() {
+  local py pbd first rest
+  py=$(command -v python3)
+  pbd=$("$py" -m pybind11 --cmakedir 2>/dev/null)
+  device_configure -DPython3_EXECUTABLE="$py" ${pbd:+-Dpybind11_DIR=$pbd}
+  grep -i "python" "$OUT/configure.log" | head -5
+  device_build _warplab warplab-cli
+  log "python: $("$py" -c 'import sys, numpy, torch; print(sys.version.split()[0], "numpy", numpy.__version__, "torch", torch.__version__, "cuda", torch.cuda.is_available())' 2>&1)"
+  export PYTHONPATH=$ROOT/$BUILD/python WARPLAB_TEST_DATA=$ROOT/tests/data WARPLAB_CLI=$CLI \
+    WARPLAB_SAMPLE=$ROOT/resources/sample/chb01_03_sample.edf MPLBACKEND=Agg
+  # The GPU files first (the torch loss, the CUDA path, zero-copy input), the benchmark, then the rest.
+  first="test_torch_loss.py test_against_cli.py test_zero_copy.py"
+  rest=$(cd tests/python && ls test_*.py | grep -vxF -f <(tr ' ' '\n' <<< "$first") | tr '\n' ' ')
+  pytest_files() {
+    (cd tests/python && timeout "$1" "$py" -m pytest -q -p no:cacheprovider -rs ${PYTEST_K:+-k "$PYTEST_K"} $2 2>&1) \
+      | tee -a "$OUT/python_tests.log" | tail -30
+    log "pytest $2: $(grep -E "passed|failed|error" "$OUT/python_tests.log" | tail -1)"
+  }
+  pytest_files "${PYTEST_LIMIT:-200}" "$first"
+  if [ -f .peers/soft_dtw_cuda.py ]; then
+    timeout "${BENCH_LIMIT:-120}" "$py" scripts/bench/softdtw_torch_peers.py --peer .peers \
+      --json "$OUT/softdtw_torch_peers.json" 2>&1 | tee -a "$OUT/run.log"
+  else
+    log "no .peers/soft_dtw_cuda.py: the loss is not timed against pytorch-softdtw-cuda"
+  fi
+  pytest_files "${REST_LIMIT:-150}" "$rest"
+}
+
 # ---- dispatch -----------------------------------------------------------------------------------
 [ $# -gt 0 ] || usage
 case $1 in
@@ -478,6 +512,7 @@ run_one() {
     scale) scale_step ;;
     mpi) mpi_step ;;
     ab) ab_step "$@" ;;
+    python) python_step "$@" ;;
     *) echo "run.sh: no step '$s' (run.sh --help)"; exit 2 ;;
   esac
 }

@@ -8,6 +8,7 @@
 #include "cli_process.h"
 #include "compute/engine/engine.h"
 #include "io/matrix_io.h"
+#include "io/recording.h"
 #include "io/series_file.h"
 
 using namespace warplab;
@@ -159,6 +160,36 @@ private slots:
         QVERIFY(acc.rows * acc.cols > 0);
         const double last = acc.values.back();
         QCOMPARE(p.sqrt ? std::sqrt(last) : last, want);
+    }
+
+    // --reference-channel and --reference-window cut B_FILE its own way (a query and a
+    // reference marked on different channels and times, as the GUI's Copy as command gives):
+    // the distance is the engine's on the same samples, bit for bit.
+    void alignReferenceChannelAndWindow() {
+        const QString edf = QStringLiteral(WARPLAB_SOURCE_DIR "/resources/sample/chb01_03_sample.edf");
+        auto rec = io::Recording::open(edf.toStdString());
+        const int qc = rec->findSignal("FP1-F7"), rc = rec->findSignal("#2");
+        QVERIFY(qc >= 0 && rc >= 0 && qc != rc);
+        // 3 s + 1.5 s and 10 s + 2 s at the sample's 256 Hz: samples [768, 1152) and [2560, 3072).
+        compute::Series x(rec->read(qc, 768, 384), 1, "x"), y(rec->read(rc, 2560, 512), 1, "y");
+        compute::Params p;
+        p.metric = compute::Metric::Cdtw;
+        p.band = 20;
+        p.znorm = true;
+        const double want = compute::Engine::align(x, y, p, false).distance;
+        auto r = runCli({"align", "--metric", "cdtw", "--band", "20", "--znorm", edf, edf, "--channel", "FP1-F7",
+                         "--window", "3:1.5", "--reference-channel", "#2", "--reference-window", "10:2"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.startsWith("distance "));
+        QCOMPARE(parseCsv(r.out.mid(9)), (std::vector<std::vector<double>>{{want}}));
+        // Without the reference options both series are the query's cut: distance 0.
+        r = runCli({"align", "--metric", "cdtw", "--band", "20", edf, edf, "--channel", "FP1-F7", "--window", "3:1.5"});
+        QCOMPARE(r.out, QByteArray("distance 0\n"));
+        // A reference window past the end is refused with the file named, not cut short.
+        r = runCli({"align", "--metric", "dtw", edf, edf, "--channel", "FP1-F7", "--window", "3:1.5",
+                    "--reference-window", "100000:2"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("chb01_03_sample.edf"), r.err.constData());
     }
 
     // --window cuts the query from a CHB-MIT channel; the reference is the whole channel.

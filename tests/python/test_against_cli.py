@@ -132,3 +132,33 @@ def test_patterns_equal_cli(sample_path):
     arr = warplab.find_patterns(rec.read("FP1-F7"), rate=rec.rates[0], seizures=[(onset, onset + duration)], top=10)
     assert np.array_equal(arr["pattern_index"], got["pattern_index"])
     assert np.array_equal(arr["quality"], got["quality"])
+
+
+@pytest.mark.parametrize("metric,kwargs,options", CASES)
+def test_cuda_path_equals_cli_and_the_reference(tmp_path, ecg, metric, kwargs, options):
+    """The GPU machine: distance_matrix on backend cuda equals `warplab-cli dm --backend cuda` bit
+    for bit (the same kernel chosen), and the scalar reference within the relative 1e-5; search
+    on cuda equals `warplab-cli search --backend cuda`. Skips where no GPU is visible."""
+    if not warplab.devices():
+        pytest.skip("no GPU here (the GPU machine runs this: scripts/device/run.sh python)")
+    if any(k["backend"] == "cuda" and k["available"] and metric in k["metrics"] for k in warplab.kernels()):
+        q = write_npy(tmp_path, "q.npy", ecg[:10])
+        t = write_npy(tmp_path, "t.npy", ecg[10:24])
+        out = tmp_path / "cuda.npy"
+        cli("dm", "--queries", q, "--targets", t, "--metric", metric, *options, "--backend", "cuda", "--out", out)
+        got = warplab.distance_matrix(ecg[:10], ecg[10:24], metric, backend="cuda", **kwargs)
+        assert np.array_equal(got, np.load(out)), f"{metric}: cuda differs from warplab-cli --backend cuda"
+        reference = warplab.distance_matrix(ecg[:10], ecg[10:24], metric, kernel="cpu.reference", **kwargs)
+        np.testing.assert_allclose(got, reference, rtol=1e-5, atol=1e-9)
+    else:  # sdtw: the GPU computes it as a search, not as matrix cells
+        assert metric == "sdtw", f"no cuda kernel computes {metric}"
+    if metric == "sdtw":
+        reference_series = np.ascontiguousarray(ecg[:12].ravel())
+        query = ecg[15][20:60].copy()
+        np.save(tmp_path / "r.npy", reference_series[None, :])
+        np.save(tmp_path / "qs.npy", query[None, :])
+        p = cli("search", "--query", tmp_path / "qs.npy", "--reference", tmp_path / "r.npy", "--top", 5,
+                "--backend", "cuda")
+        rows = np.loadtxt(p.stdout.splitlines()[1:], delimiter=",")
+        hits = warplab.search(query, reference_series, k=5, backend="cuda")
+        assert np.array_equal(hits["cost"], rows[:, 1]) and np.array_equal(hits["start"], rows[:, 2].astype(int))

@@ -160,3 +160,24 @@ def test_soft_dtw_gradient_by_finite_differences():
     assert v == values[0] and np.array_equal(g, grads[0])
     with pytest.raises(ValueError, match="soft_dtw takes pairs"):
         warplab.soft_dtw(X, Y[:3], 0.7)
+
+
+def test_device_soft_dtw_needs_arrays_in_gpu_memory():
+    """The PyTorch loss's device entry takes __cuda_array_interface__ objects only; without a GPU
+    build or device it raises DeviceError (the GPU machine's run checks it with CUDA tensors)."""
+    from warplab import _warplab
+    x = np.zeros((2, 8), dtype=np.float32)
+    with pytest.raises(TypeError, match="x: not an array in GPU memory"):
+        _warplab.soft_dtw_device(x, x, np.zeros(2), x, 1.0, "sq", True, 0, 0)
+    if warplab.devices():
+        return
+
+    class Fake:  # a described device array that is never read: the engine stops first
+        def __init__(self, shape, typestr):
+            self.__cuda_array_interface__ = {"data": (1, False), "shape": shape, "typestr": typestr,
+                                             "strides": None, "version": 3}
+    a, v = Fake((2, 8), "<f4"), Fake((2,), "<f8")
+    with pytest.raises(ValueError, match="gradients: give a float32 array"):
+        _warplab.soft_dtw_device(a, a, v, Fake((2, 8), "<f8"), 1.0, "sq", True, 0, 0)
+    with pytest.raises(warplab.DeviceError):
+        _warplab.soft_dtw_device(a, a, v, a, 1.0, "sq", True, 0, 0)

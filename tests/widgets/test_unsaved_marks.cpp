@@ -1,14 +1,18 @@
 // Marks are never lost: the real main window offscreen, its data folder in a temporary
-// directory. Changes reach the recovery file within 2 s; closing or opening another recording
+// directory. Changes reach the recovery file within 2 s (a study's regions, filters, channel
+// selection and montage too, and come back with it); closing or opening another recording
 // with unsaved marks asks Save / Discard / Cancel (the real question box, answered by clicking
 // its button); Save writes the regions beside the recording and opening reads them back; a
 // damaged recovery file or one of another version is refused by name and kept; a full disk
 // (a file-size limit) keeps the previous recovery file, session and region file whole.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <csignal>
 
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QListWidget>
 #include <QFile>
 #include <QMessageBox>
 #include <QPushButton>
@@ -18,6 +22,7 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "app/gui/channel_dialog.h"
 #include "app/gui/document.h"
 #include "app/gui/main_window.h"
 #include "app/gui/recovery_dialog.h"
@@ -27,6 +32,7 @@
 #include "io/regions_exchange.h"
 #include "io/session.h"
 #include "widgets/recording_access.h"
+#include "widgets/signal_view.h"
 
 using namespace warplab;
 
@@ -50,6 +56,23 @@ void answerNextQuestion(QMessageBox::StandardButton button, QString* text) {
         timer->deleteLater();
         *text = box->text() + "\n" + box->informativeText();
         QTest::mouseClick(box->button(button), Qt::LeftButton);
+    });
+    timer->start();
+}
+
+// Answers the next channel dialog as a person would: ticks exactly `rows`, then OK.
+void answerChannelDialog(std::vector<int> rows) {
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [timer, rows] {
+        auto* dialog = qobject_cast<app::ChannelDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        timer->stop();
+        timer->deleteLater();
+        auto* list = dialog->findChild<QListWidget*>();
+        for (int i = 0; i < list->count(); ++i)
+            list->item(i)->setCheckState(std::find(rows.begin(), rows.end(), i) != rows.end() ? Qt::Checked : Qt::Unchecked);
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
     });
     timer->start();
 }
@@ -335,6 +358,69 @@ private Q_SLOTS:
         QCOMPARE(b.back().note, std::string("in second"));
     }
 
+    // A study's filters, channel selection and bipolar montage (with rows of it hidden) reach the
+    // recovery file within 2 s each, and a restart restores them with the study.
+    void studyViewStateIsJournaledAndRestored() {
+        QTemporaryDir folder;
+        QVERIFY(QFile::copy(kSeizure, folder.filePath("a.edf")));
+        QVERIFY(QFile::copy(kOther, folder.filePath("b.edf")));
+        const QString file = app::RecoveryJournal::fileFor(QFileInfo(folder.path()).absoluteFilePath());
+        auto journaled = [&] { return app::RecoveryJournal::read(file).session; };
+        QString shownRecording;
+        {
+            auto w = newWindow();
+            w->studyController()->setConfirm([](const QString&, const QString&) { return true; });
+            QVERIFY(w->openStudy(folder.path()));
+            shownRecording = w->document()->path();
+            io::FilterSettings f;
+            f.highpassHz = 0.5;
+            f.lowpassHz = 40;
+            QElapsedTimer clock;
+            clock.start();
+            w->document()->setFilters(f);
+            QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(file) && journaled().filters.lowpassHz == 40.0, 2000);
+            QVERIFY(clock.elapsed() < 2000);
+            QVERIFY(journaled().montage.empty());
+
+            // Channels as recorded: the ones ticked in the channel dialog, by name.
+            answerChannelDialog({0, 2, 4});
+            clock.restart();
+            w->actions().action("view.channels")->trigger();
+            QCOMPARE(w->signalView()->visibleChannels(), (std::vector<int>{0, 2, 4}));
+            const std::vector<std::string> picked{w->document()->channelName(0).toStdString(), w->document()->channelName(2).toStdString(),
+                                                  w->document()->channelName(4).toStdString()};
+            QTRY_VERIFY_WITH_TIMEOUT(journaled().montage == picked, 2000);
+            QVERIFY(clock.elapsed() < 2000);
+
+            // A bipolar montage, then one of its rows hidden.
+            clock.restart();
+            QVERIFY(w->document()->setMontage({"FP1-F7-F7-T7", "F7-T7-T7-P7", "T7-P7-P7-O1"}));
+            QTRY_VERIFY_WITH_TIMEOUT(journaled().montage.size() == 3, 2000);
+            QVERIFY(clock.elapsed() < 2000);
+            answerChannelDialog({0, 2});
+            clock.restart();
+            w->actions().action("view.channels")->trigger();
+            QCOMPARE(w->signalView()->visibleChannels(), (std::vector<int>{0, 2}));
+            QTRY_VERIFY_WITH_TIMEOUT(journaled().montage == (std::vector<std::string>{"FP1-F7-F7-T7", "T7-P7-P7-O1"}), 2000);
+            QVERIFY(clock.elapsed() < 2000);
+            QCOMPARE(journaled().filters.highpassHz, 0.5);
+            QCOMPARE(QFileInfo(QString::fromStdString(journaled().studyPath)).absoluteFilePath(), QFileInfo(folder.path()).absoluteFilePath());
+            w->hide();  // gone without closing, as after a kill
+        }
+        auto w = newWindow();
+        w->studyController()->setConfirm([](const QString&, const QString&) { return true; });
+        answerRecoveryDialog("restoreButton");
+        QCOMPARE(w->offerRecovery(), int(app::RecoveryDialog::Restore));
+        QVERIFY(w->studyController()->study());
+        QCOMPARE(QFileInfo(w->document()->path()).fileName(), QFileInfo(shownRecording).fileName());
+        QCOMPARE(w->document()->montage(), (std::vector<std::string>{"FP1-F7-F7-T7", "T7-P7-P7-O1"}));
+        QCOMPARE(w->document()->filters().highpassHz, 0.5);
+        QCOMPARE(w->document()->filters().lowpassHz, 40.0);
+        QCOMPARE(w->signalView()->visibleChannels().size(), std::size_t(2));
+        w->unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });
+        QVERIFY(w->close());
+    }
+
     // A damaged recovery file and one of another version: refused by name, kept, no crash.
     void damagedAndOtherVersionFilesAreRefusedAndKept() {
         QDir().mkpath(app::RecoveryJournal::directory());
@@ -398,6 +484,7 @@ private Q_SLOTS:
         }
         QCOMPARE(failed.count(), 1);
         QVERIFY(failed.front().at(0).toString().contains(QFileInfo(journal).fileName()));
+        QVERIFY2(failed.front().at(0).toString().contains("File too large"), qPrintable(failed.front().at(0).toString()));
         QCOMPARE(errors.count(), 2);  // the session and the regions, each named
         QCOMPARE(bytesOf(journal), journalMid);
         QCOMPARE(bytesOf(session), sessionBefore);

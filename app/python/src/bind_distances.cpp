@@ -1,4 +1,5 @@
 // distance, distance_matrix, align and soft_dtw: the engine's pairwise work from NumPy.
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -40,7 +41,8 @@ double distance(const py::object& a, const py::object& b, const std::string& met
                 const std::optional<std::string>& kernelName) {
     const std::string kernel = kernelName.value_or("");
     const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
-    const compute::Series x = toSeries(a, "a"), y = toSeries(b, "b");
+    Owners owners;  // the arrays read in place
+    const compute::Series x = viewSeries(a, "a", owners), y = viewSeries(b, "b", owners);
     compute::RunOptions run = toRunOptions(backend, kernel, 0, py::none());
     double d = 0;
     if (kernel.empty() && (run.backend == compute::Backend::Auto || run.backend == compute::Backend::Cpu)) {
@@ -73,9 +75,10 @@ py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::s
                           const py::handle& devices, const py::handle& out, const py::handle& progress) {
     const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
-    const compute::SeriesSet q = toSeriesSet(X, "X");
+    Owners owners;  // the arrays read in place
+    const compute::SeriesSet q = viewSeriesSet(X, "X", owners);
     compute::SeriesSet t;
-    if (!Y.is_none()) t = toSeriesSet(Y, "Y");
+    if (!Y.is_none()) t = viewSeriesSet(Y, "Y", owners);
     const compute::SeriesSet* targets = Y.is_none() ? nullptr : &t;
     const std::size_t rows = q.size(), cols = targets ? t.size() : q.size();
 
@@ -124,7 +127,8 @@ py::tuple align(const py::handle& a, const py::handle& b, const std::string& met
                 double nu, double lam, const std::string& cost, bool znorm, bool sqrt, bool withMatrix,
                 const py::handle& progress) {
     const compute::Params params = toParams(metric, band, gamma, nu, lam, cost, znorm, sqrt);
-    const compute::Series x = toSeries(a, "a"), y = toSeries(b, "b");
+    Owners owners;  // the arrays read in place
+    const compute::Series x = viewSeries(a, "a", owners), y = viewSeries(b, "b", owners);
     compute::RunOptions run;
     compute::Alignment al;
     runJob(run, cells(x, y) > kWatchCells, [&] { al = compute::Engine::align(x, y, params, withMatrix, run); },
@@ -143,7 +147,8 @@ py::tuple align(const py::handle& a, const py::handle& b, const std::string& met
 // Soft-DTW of the pairs (X[i], Y[i]) and, when asked, its gradient with respect to X[i].
 py::tuple softDtw(const py::handle& X, const py::handle& Y, double gamma, const std::string& cost, bool gradient) {
     const compute::Params params = toParams("softdtw", 0, gamma, 0.001, 1.0, cost, false, false);
-    const compute::SeriesSet xs = toSeriesSet(X, "X"), ys = toSeriesSet(Y, "Y");
+    Owners owners;  // the arrays read in place
+    const compute::SeriesSet xs = viewSeriesSet(X, "X", owners), ys = viewSeriesSet(Y, "Y", owners);
     if (xs.size() != ys.size())
         throw py::value_error("Y: holds " + std::to_string(ys.size()) + " series, X " + std::to_string(xs.size()) +
                               " (soft_dtw takes pairs X[i], Y[i])");
@@ -171,6 +176,71 @@ py::tuple softDtw(const py::handle& X, const py::handle& Y, double gamma, const 
         g.append(ownedArray(std::move(grads[i]), shape));
     }
     return py::make_tuple(v, g);
+}
+
+// An array in GPU memory as its producer describes it (__cuda_array_interface__, version 2 or
+// later: PyTorch, CuPy, Numba): its device pointer, read or written in place.
+struct CudaArray {
+    std::uintptr_t pointer = 0;
+    std::vector<long long> shape;
+    std::string typestr;
+};
+
+CudaArray cudaArray(const py::handle& obj, const std::string& name) {
+    if (!py::hasattr(obj, "__cuda_array_interface__"))
+        throw py::type_error(name + ": not an array in GPU memory (it has no __cuda_array_interface__)");
+    const py::dict d = obj.attr("__cuda_array_interface__");
+    CudaArray a;
+    a.pointer = py::tuple(d["data"])[0].cast<std::uintptr_t>();
+    a.typestr = d["typestr"].cast<std::string>();
+    for (const py::handle n : py::tuple(d["shape"])) a.shape.push_back(n.cast<long long>());
+    if (d.contains("strides") && !d["strides"].is_none()) {  // present: they must be C order
+        const int item = std::stoi(a.typestr.substr(2));
+        long long expect = item;
+        const py::tuple strides(d["strides"]);
+        for (std::size_t k = a.shape.size(); k-- > 0;) {
+            if (a.shape[k] > 1 && strides[k].cast<long long>() != expect)
+                throw py::value_error(name + ": not C-contiguous (call .contiguous() first)");
+            expect *= a.shape[k];
+        }
+    }
+    return a;
+}
+
+// Soft-DTW of the pairs (x[i], y[i]) of two batches in GPU memory, x (count, n[, dims]) and y
+// (count, m[, dims]) float32, into `values` (count, float64) and `gradients` (x's shape, float32
+// with fp32, else float64), all read and written in place on `stream` of `device`.
+void softDtwDevice(const py::handle& x, const py::handle& y, const py::handle& values, const py::handle& gradients,
+                   double gamma, const std::string& cost, bool fp32, int device, std::uintptr_t stream) {
+    const compute::Params params = toParams("softdtw", 0, gamma, 0.001, 1.0, cost, false, false);
+    const CudaArray xa = cudaArray(x, "x"), ya = cudaArray(y, "y"), va = cudaArray(values, "values"),
+                    ga = cudaArray(gradients, "gradients");
+    if (xa.typestr != "<f4" || ya.typestr != "<f4")
+        throw py::type_error(std::string(xa.typestr != "<f4" ? "x" : "y") + ": the device soft-DTW reads float32 samples");
+    if (xa.shape.size() < 2 || xa.shape.size() > 3 || ya.shape.size() != xa.shape.size())
+        throw py::value_error("x, y: give (batch, length) or (batch, length, channels) arrays of the same rank");
+    const long long dims = xa.shape.size() == 3 ? xa.shape[2] : 1;
+    if (ya.shape[0] != xa.shape[0])
+        throw py::value_error("y: holds " + std::to_string(ya.shape[0]) + " series, x " + std::to_string(xa.shape[0]));
+    if ((ya.shape.size() == 3 ? ya.shape[2] : 1) != dims) throw py::value_error("y: channel count differs from x");
+    if (va.typestr != "<f8" || va.shape != std::vector<long long>{xa.shape[0]})
+        throw py::value_error("values: give a float64 array of shape (batch,)");
+    if (ga.typestr != (fp32 ? "<f4" : "<f8") || ga.shape != xa.shape)
+        throw py::value_error(std::string("gradients: give a ") + (fp32 ? "float32" : "float64") + " array of x's shape");
+    compute::SoftDtwDeviceBatch b;
+    b.x = reinterpret_cast<const float*>(xa.pointer);
+    b.y = reinterpret_cast<const float*>(ya.pointer);
+    b.count = int(xa.shape[0]);
+    b.n = int(xa.shape[1]);
+    b.m = int(ya.shape[1]);
+    b.dims = int(dims);
+    b.device = device;
+    b.stream = reinterpret_cast<void*>(stream);
+    b.values = reinterpret_cast<double*>(va.pointer);
+    b.gradients = reinterpret_cast<void*>(ga.pointer);
+    b.fp32 = fp32;
+    py::gil_scoped_release release;
+    compute::Engine::softDtwGradientOnDevice(b, params);
 }
 
 // distance() is bound with its keywords and docstring here, not behind a Python wrapper: it is
@@ -217,6 +287,8 @@ void bindDistances(py::module_& m) {
     m.def("align", &align, "a"_a, "b"_a, "metric"_a, "band"_a, "gamma"_a, "nu"_a, "lam"_a, "cost"_a, "znorm"_a,
           "sqrt"_a, "matrix"_a, "progress"_a);
     m.def("soft_dtw", &softDtw, "X"_a, "Y"_a, "gamma"_a, "cost"_a, "gradient"_a);
+    m.def("soft_dtw_device", &softDtwDevice, "x"_a, "y"_a, "values"_a, "gradients"_a, "gamma"_a, "cost"_a, "fp32"_a,
+          "device"_a, "stream"_a);
 }
 
 }  // namespace warplab::python

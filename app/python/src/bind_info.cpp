@@ -89,6 +89,9 @@ void bindInfo(py::module_& m) {
     m.def("devices", &devices);
     m.def("bench", &bench);
     m.def("gpu_unavailable_reason", [] { return compute::gpuUnavailableReason(); });
+    m.def("_copied_samples", &copiedSamples,
+          "Samples the module has copied from input arrays since it was loaded (float64 or non-C-order\n"
+          "input; C-contiguous float32 arrays are read in place). A diagnostic for tests.");
 }
 
 }  // namespace warplab::python

@@ -46,7 +46,9 @@ py::array search(const py::handle& queryObj, const py::handle& referenceObj, int
     compute::Params params = toParams(window ? "cdtw" : "sdtw", 0, 1.0, 0.001, 1.0, cost, znorm, sqrt);
     params.topk = k;
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
-    const compute::Series query = toSeries(queryObj, "query"), reference = toSeries(referenceObj, "reference");
+    Owners owners;  // the arrays read in place
+    const compute::Series query = viewSeries(queryObj, "query", owners),
+                          reference = viewSeries(referenceObj, "reference", owners);
     compute::SearchScope scope;
     scope.spans = toExcluded(exclude, exclusionTolerance);
     if (window) {

@@ -43,12 +43,17 @@ void requireFloat(const py::array& a, const std::string& name) {
                              " is not float32 or float64 (convert with .astype(np.float64))");
 }
 
+// Samples converted into a series of the engine's own (float64, or strides other than C order):
+// the diagnostic _warplab._copied_samples() reads it, so tests can tell a borrowed input from a copy.
+std::atomic<unsigned long long> g_copiedSamples{0};
+
 // Copies a 1-D or 2-D array of T (any strides) into `out` as float, sample-major.
 template <class T>
 void copyAs(const py::array& a, float* out) {
     const char* base = static_cast<const char*>(a.data());
     const py::ssize_t n0 = a.shape(0), n1 = a.ndim() == 2 ? a.shape(1) : 1;
     const py::ssize_t s0 = a.strides(0), s1 = a.ndim() == 2 ? a.strides(1) : py::ssize_t(sizeof(T));
+    g_copiedSamples += static_cast<unsigned long long>(n0 * n1);
     if (std::is_same_v<T, float> && (a.flags() & py::array::c_style)) {
         std::memcpy(out, base, std::size_t(n0 * n1) * sizeof(float));
         return;
@@ -58,14 +63,21 @@ void copyAs(const py::array& a, float* out) {
             *out++ = static_cast<float>(*reinterpret_cast<const T*>(base + i * s0 + j * s1));
 }
 
-compute::Series fromArray(const py::array& a, const std::string& name) {
+// A series of `a`: read in place (borrowed, `a` kept in `owners`) when it is float32 in C order,
+// the samples the kernels read; else converted to float32 samples of its own.
+compute::Series fromArray(const py::array& a, const std::string& name, Owners& owners) {
     requireFloat(a, name);
     if (a.ndim() != 1 && a.ndim() != 2)
         throw py::value_error(name + ": a series is a 1-D array (samples) or a 2-D array (samples x channels), got " +
                               std::to_string(a.ndim()) + " dimensions");
+    const std::size_t length = std::size_t(a.shape(0)), dims = a.ndim() == 2 ? std::size_t(a.shape(1)) : 1;
+    if (dtypeSize(a.dtype()) == 4 && (a.flags() & py::array::c_style) && length * dims > 0) {
+        owners.push_back(a);
+        return compute::Series::borrowing(static_cast<const float*>(a.data()), length, dims);
+    }
     compute::Series s;
-    s.length = std::size_t(a.shape(0));
-    s.dims = a.ndim() == 2 ? std::size_t(a.shape(1)) : 1;
+    s.length = length;
+    s.dims = dims;
     s.values.resize(s.length * s.dims);
     if (!s.values.empty()) {
         if (dtypeSize(a.dtype()) == 4) copyAs<float>(a, s.values.data());
@@ -86,11 +98,11 @@ PyObject* g_deviceError = nullptr;
 
 }  // namespace
 
-compute::Series toSeries(const py::handle& obj, const std::string& name) {
-    return fromArray(asArray(obj, name), name);
+compute::Series viewSeries(const py::handle& obj, const std::string& name, Owners& owners) {
+    return fromArray(asArray(obj, name), name, owners);
 }
 
-compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name) {
+compute::SeriesSet viewSeriesSet(const py::handle& obj, const std::string& name, Owners& owners) {
     compute::SeriesSet set;
     const bool array = py::isinstance<py::array>(obj);
     if (array && dtypeKind(py::reinterpret_borrow<py::array>(obj).dtype()) != 'O') {
@@ -102,7 +114,7 @@ compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name) {
                                   " dimensions");
         set.reserve(std::size_t(a.shape(0)));
         for (py::ssize_t i = 0; i < a.shape(0); ++i)
-            set.push_back(fromArray(a[py::int_(i)], name + "[" + std::to_string(i) + "]"));
+            set.push_back(fromArray(a[py::int_(i)], name + "[" + std::to_string(i) + "]", owners));
         return set;
     }
     if (!array && !py::isinstance<py::sequence>(obj))
@@ -110,11 +122,27 @@ compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name) {
                              std::string(py::str(py::type::of(obj).attr("__name__"))));
     std::size_t i = 0;
     for (const py::handle item : obj) {
-        set.push_back(toSeries(item, name + "[" + std::to_string(i) + "]"));
+        set.push_back(viewSeries(item, name + "[" + std::to_string(i) + "]", owners));
         ++i;
     }
     return set;
 }
+
+compute::Series toSeries(const py::handle& obj, const std::string& name) {
+    Owners owners;
+    compute::Series s = viewSeries(obj, name, owners);
+    s.own();
+    return s;
+}
+
+compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name) {
+    Owners owners;
+    compute::SeriesSet set = viewSeriesSet(obj, name, owners);
+    for (auto& s : set) s.own();
+    return set;
+}
+
+unsigned long long copiedSamples() { return g_copiedSamples.load(); }
 
 compute::Params toParams(const std::string& metric, int band, double gamma, double nu, double lam,
                          const std::string& cost, bool znorm, bool sqrt) {

@@ -44,11 +44,21 @@ py::array_t<T> newArray(const std::vector<py::ssize_t>& shape) {
 
 // One series from a 1-D array (samples) or a 2-D array (samples x channels) of float32 or
 // float64, or anything np.asarray makes one of. `name` says which argument in messages.
-// Throws TypeError for another dtype, ValueError for another shape.
+// Throws TypeError for another dtype, ValueError for another shape. The series owns its samples.
 compute::Series toSeries(const py::handle& obj, const std::string& name);
 // A set: a 2-D array (series x samples), a 3-D array (series x samples x channels), or a
-// sequence of series (ragged lengths allowed).
+// sequence of series (ragged lengths allowed). Each series owns its samples.
 compute::SeriesSet toSeriesSet(const py::handle& obj, const std::string& name);
+
+// The arrays that borrowing series read, held for as long as the series are used.
+using Owners = std::vector<py::object>;
+// As toSeries / toSeriesSet, without a copy where the kernels can read the array as it is: a
+// C-contiguous float32 array (or row of one) becomes a series borrowing its buffer (the array is
+// added to `owners`); float64 and other strides are converted to float32 samples of their own.
+compute::Series viewSeries(const py::handle& obj, const std::string& name, Owners& owners);
+compute::SeriesSet viewSeriesSet(const py::handle& obj, const std::string& name, Owners& owners);
+// How many samples the conversions have copied since the module was loaded (a diagnostic).
+unsigned long long copiedSamples();
 
 // Python's spelling of the metric keywords; throws ValueError naming the field.
 compute::Params toParams(const std::string& metric, int band, double gamma, double nu, double lam,

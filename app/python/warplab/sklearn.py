@@ -100,8 +100,14 @@ class KNeighborsTimeSeriesClassifier(ClassifierMixin, BaseEstimator):
         proba = self.predict_proba(X)  # first: it raises NotFittedError before fit
         return self.classes_[np.argmax(proba, axis=1)]
 
-    def _more_tags(self):
+    def _more_tags(self):  # scikit-learn before 1.6
         return {"non_deterministic": False, "requires_y": True}
+
+    def __sklearn_tags__(self):  # scikit-learn 1.6 and later
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = False
+        tags.target_tags.required = True
+        return tags
 
 
 class DistanceMatrixTransformer(TransformerMixin, BaseEstimator):

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "compute/core/device_error.h"
 #include "compute/core/error.h"
 
 #if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
@@ -148,6 +149,32 @@ inline void check(gpuError_t err, const char* what) {
     throw EngineError(EngineError::Kind::Device, "gpu", reason);
 }
 
+// An allocation of `bytes`: a refusal for lack of memory names the device, the size asked and
+// what is free (compute/core/device_error.h); any other failure is check()'s.
+inline void checkAllocation(gpuError_t err, std::size_t bytes, const char* what) {
+    if (err == gpuSuccess) return;
+    if (err != gpuErrorMemoryAllocation) check(err, what);
+    (void)gpuGetLastError();
+    int device = -1;
+    std::string name;
+    gpuDeviceProp prop{};
+    if (gpuGetDevice(&device) != gpuSuccess) device = -1;
+    else if (gpuGetDeviceProperties(&prop, device) == gpuSuccess) name = prop.name;
+    std::size_t freeB = 0, totalB = 0;
+    if (gpuMemGetInfo(&freeB, &totalB) != gpuSuccess) freeB = totalB = 0;
+    (void)gpuGetLastError();
+    throw deviceOutOfMemory(device, name, bytes, freeB, totalB, what);
+}
+
+// A page-locked host allocation of `bytes`: a refusal is the host's memory, not the device's.
+inline void checkPinnedAllocation(gpuError_t err, std::size_t bytes, const char* what) {
+    if (err == gpuSuccess) return;
+    if (err != gpuErrorMemoryAllocation) check(err, what);
+    (void)gpuGetLastError();
+    throw EngineError(EngineError::Kind::Device, "gpu",
+                      std::string("out of page-locked host memory in ") + what + ": " + deviceBytesText(bytes) + " asked");
+}
+
 // After a launch: launch-configuration errors now, execution errors at the next sync.
 inline void checkLaunch(const char* kernel) { check(gpuGetLastError(), kernel); }
 
@@ -178,7 +205,7 @@ public:
         if (count <= count_) return;
         release();
         void* p = nullptr;
-        check(gpuMalloc(&p, count * sizeof(T)), "device allocation");
+        checkAllocation(gpuMalloc(&p, count * sizeof(T)), count * sizeof(T), "device allocation");
         ptr_ = static_cast<T*>(p);
         count_ = count;
     }

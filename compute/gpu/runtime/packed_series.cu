@@ -13,7 +13,7 @@ PackedHost packSeries(const SeriesSet& set, std::size_t begin, std::size_t end, 
     if (begin >= end) return h;
     h.dims = int(set[begin].dims);
     std::size_t total = 0;
-    for (std::size_t i = begin; i < end; ++i) total += set[i].values.size();
+    for (std::size_t i = begin; i < end; ++i) total += set[i].samples().size();
     h.values.reserve(total);
     h.minLength = set[begin].length > 0 ? int(set[begin].length) : 0;
     for (std::size_t i = begin; i < end; ++i) {
@@ -23,13 +23,13 @@ PackedHost packSeries(const SeriesSet& set, std::size_t begin, std::size_t end, 
         if (int(s.dims) != h.dims)
             throw EngineError(K::BadInput, name, "has " + std::to_string(s.dims) + " channels, expected " + std::to_string(h.dims));
         if (s.length > std::size_t(1) << 30) throw EngineError(K::BadInput, name, "longer than 2^30 samples");
-        for (std::size_t k = 0; k < s.values.size(); ++k)
-            if (!std::isfinite(s.values[k]))
+        for (std::size_t k = 0; k < s.samples().size(); ++k)
+            if (!std::isfinite(s.samples()[k]))
                 throw EngineError(K::BadInput, name, "sample " + std::to_string(k / s.dims) + " is " +
-                                                         (std::isnan(s.values[k]) ? "NaN" : "infinite"));
+                                                         (std::isnan(s.samples()[k]) ? "NaN" : "infinite"));
         h.offsets.push_back(static_cast<long long>(h.values.size()));
         h.lengths.push_back(int(s.length));
-        h.values.insert(h.values.end(), s.values.begin(), s.values.end());
+        h.values.insert(h.values.end(), s.samples().begin(), s.samples().end());
         h.maxLength = std::max(h.maxLength, int(s.length));
         h.minLength = std::min(h.minLength, int(s.length));
     }

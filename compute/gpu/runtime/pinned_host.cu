@@ -33,7 +33,7 @@ void* acquirePinned(std::size_t& bytes) {
         }
     }
     void* p = nullptr;
-    check(gpuMallocHost(&p, bytes), "pinned host allocation");
+    checkPinnedAllocation(gpuMallocHost(&p, bytes), bytes, "pinned host allocation");
     return p;
 }
 

@@ -56,7 +56,7 @@ void StagedSet::pack(const SeriesSet& set, std::size_t begin, std::size_t end, c
     device.maxLength = device.minLength = 0;
     if (begin >= end) return;
     std::size_t total = 0;
-    for (std::size_t i = begin; i < end; ++i) total += set[i].values.size();
+    for (std::size_t i = begin; i < end; ++i) total += set[i].samples().size();
     hostValues.resize(std::max<std::size_t>(1, total));
     hostOffsets.resize(end - begin);
     hostLengths.resize(end - begin);
@@ -71,15 +71,15 @@ void StagedSet::pack(const SeriesSet& set, std::size_t begin, std::size_t end, c
             throw EngineError(K::BadInput, name(),
                               "has " + std::to_string(s.dims) + " channels, expected " + std::to_string(dims));
         if (s.length > std::size_t(1) << 30) throw EngineError(K::BadInput, name(), "longer than 2^30 samples");
-        if (!allFinite(s.values.data(), s.values.size()))
-            for (std::size_t k = 0; k < s.values.size(); ++k)
-                if (!std::isfinite(s.values[k]))
+        if (!allFinite(s.samples().data(), s.samples().size()))
+            for (std::size_t k = 0; k < s.samples().size(); ++k)
+                if (!std::isfinite(s.samples()[k]))
                     throw EngineError(K::BadInput, name(), "sample " + std::to_string(k / s.dims) + " is " +
-                                                               (std::isnan(s.values[k]) ? "NaN" : "infinite"));
+                                                               (std::isnan(s.samples()[k]) ? "NaN" : "infinite"));
         hostOffsets.get()[i - begin] = static_cast<long long>(floats);
         hostLengths.get()[i - begin] = int(s.length);
-        if (!s.values.empty()) std::memcpy(hostValues.get() + floats, s.values.data(), s.values.size() * sizeof(float));
-        floats += s.values.size();
+        if (!s.samples().empty()) std::memcpy(hostValues.get() + floats, s.samples().data(), s.samples().size() * sizeof(float));
+        floats += s.samples().size();
         maxLength = std::max(maxLength, int(s.length));
         minLength = std::min(minLength, int(s.length));
     }

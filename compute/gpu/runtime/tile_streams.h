@@ -46,7 +46,7 @@ public:
         // A little slack, so that a slightly larger tile does not pay for a new allocation.
         const std::size_t want = count + count / 8;
         void* p = nullptr;
-        check(gpuMallocHost(&p, want * sizeof(T)), "pinned host allocation");
+        checkPinnedAllocation(gpuMallocHost(&p, want * sizeof(T)), want * sizeof(T), "pinned host allocation");
         ptr_ = static_cast<T*>(p);
         count_ = want;
     }

@@ -159,10 +159,10 @@ HostInputs packInputs(const SeriesSet& queries, const Series& reference, const P
     in.reference = &reference;
     if (in.qh.dims != 1 || reference.dims != 1)
         throw EngineError(K::BadInput, "dims", "the GPU subsequence search takes univariate series");
-    if (reference.length == 0 || reference.values.size() != reference.length)
+    if (reference.length == 0 || reference.samples().size() != reference.length)
         throw EngineError(K::BadInput, "reference", "empty series");
     if (reference.length > std::size_t(1) << 30) throw EngineError(K::BadInput, "reference", "longer than 2^30 samples");
-    const std::vector<float>& r = reference.values;
+    const std::span<const float> r = reference.samples();
     for (std::size_t k = 0; !referenceChecked && k < r.size(); ++k)
         if (!std::isfinite(r[k]))
             throw EngineError(K::BadInput, "reference",
@@ -170,11 +170,11 @@ HostInputs packInputs(const SeriesSet& queries, const Series& reference, const P
     if (precision == SdtwPrecision::Half2 && !params.znorm) {
         // Half overflows at 65504; x - y of samples within +-32000 stays finite (a cost may
         // round up to +inf, which only loses that path).
-        const std::vector<float>* sets[] = {&in.qh.values, &r};
-        for (const std::vector<float>* set : sets)
-            for (float v : *set)
+        const std::span<const float> sets[] = {in.qh.values, r};
+        for (const std::span<const float>& set : sets)
+            for (float v : set)
                 if (std::fabs(v) > 32000.f)
-                    throw EngineError(K::BadInput, set == &r ? "reference" : "queries",
+                    throw EngineError(K::BadInput, set.data() == r.data() ? "reference" : "queries",
                                       "half2 precision takes samples within +-32000; z-normalise (--znorm)");
     }
     return in;
@@ -190,7 +190,7 @@ void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecis
     // The reference straight into the padded pass input, normalised there.
     p.y.resize(std::size_t(p.m) + kPadY);
     check(gpuMemsetAsync(p.y.get() + p.m, 0, kPadY * sizeof(float), stream.get()), "memset");
-    p.y.upload(ref.values.data(), ref.values.size(), stream.get());
+    p.y.upload(ref.samples().data(), ref.samples().size(), stream.get());
     start.record(stream.get());
     if (params.znorm && twoKernelNormaliser) {
         znormTwoKernels(p.qd.values.get(), p.qd.offsets.get(), p.qd.lengths.get(), p.qd.count, p.qh.maxLength, p.qMean,

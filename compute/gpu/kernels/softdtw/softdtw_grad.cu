@@ -92,6 +92,25 @@ __global__ void softDtwGradKernel(SetView xs, SetView ys, int count, int dims, b
     }
 }
 
+// The fp64 kernel over `count` pairs of device series; `start` and `stop` around the kernel.
+void runFp64(SetView xv, SetView yv, int count, int dims, int maxN, int maxM, const Params& params, double* values,
+             double* grads, const long long* offsets, gpuStream_t stream, Event& start, Event& stop) {
+    using K = EngineError::Kind;
+    const std::size_t stride = std::size_t(maxN + 2) * std::size_t(maxM + 2);
+    const std::size_t perBlock = 2 * stride * sizeof(double);
+    const std::size_t fit = memInfo().first / 2 / perBlock;
+    if (fit == 0)
+        throw EngineError(K::Device, "gpu", "out of device memory: the soft-DTW matrices of one pair need " +
+                                                std::to_string(perBlock >> 20) + " MiB");
+    const int grid = int(std::min<std::size_t>({std::size_t(count), fit, std::size_t(std::max(1, multiprocessorCount()) * 4)}));
+    DeviceBuffer<double> work(std::size_t(grid) * 2 * stride);
+    start.record(stream);
+    softDtwGradKernel<<<grid, kThreads, 0, stream>>>(xv, yv, count, dims, params.cost == Cost::Absolute, params.gamma,
+                                                    work.get(), stride, values, grads, offsets);
+    checkLaunch("soft-DTW gradient kernel");
+    stop.record(stream);
+}
+
 }  // namespace
 
 SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params,
@@ -107,7 +126,7 @@ SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, co
     if (xh.dims != yh.dims) throw EngineError(K::BadInput, "y", "channel count differs from x");
     std::vector<long long> gradOffsets(x.size());
     long long total = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) { gradOffsets[i] = total; total += (long long)x[i].values.size(); }
+    for (std::size_t i = 0; i < x.size(); ++i) { gradOffsets[i] = total; total += (long long)x[i].samples().size(); }
 
     Stream stream;
     PackedDevice xd, yd;
@@ -116,21 +135,9 @@ SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, co
     DeviceBuffer<long long> offs;
     offs.upload(gradOffsets.data(), gradOffsets.size(), stream.get());
     DeviceBuffer<double> values(x.size()), grads(std::max<long long>(1, total));
-    const std::size_t stride = std::size_t(xh.maxLength + 2) * std::size_t(yh.maxLength + 2);
-    const std::size_t perBlock = 2 * stride * sizeof(double);
-    const std::size_t fit = memInfo().first / 2 / perBlock;
-    if (fit == 0)
-        throw EngineError(K::Device, "gpu", "out of device memory: the soft-DTW matrices of one pair need " +
-                                                std::to_string(perBlock >> 20) + " MiB");
-    const int grid = int(std::min<std::size_t>({x.size(), fit, std::size_t(std::max(1, multiprocessorCount()) * 4)}));
-    DeviceBuffer<double> work(std::size_t(grid) * 2 * stride);
     Event start, stop;
-    start.record(stream.get());
-    softDtwGradKernel<<<grid, kThreads, 0, stream.get()>>>(view(xd), view(yd), int(x.size()), xh.dims,
-                                                          params.cost == Cost::Absolute, params.gamma, work.get(),
-                                                          stride, values.get(), grads.get(), offs.get());
-    checkLaunch("soft-DTW gradient kernel");
-    stop.record(stream.get());
+    runFp64(view(xd), view(yd), int(x.size()), xh.dims, xh.maxLength, yh.maxLength, params, values.get(), grads.get(),
+            offs.get(), stream.get(), start, stop);
     out.values.resize(x.size());
     std::vector<double> g(std::size_t(std::max<long long>(1, total)));
     values.download(out.values.data(), out.values.size(), stream.get());
@@ -138,8 +145,47 @@ SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, co
     stream.sync();
     out.kernelSeconds = stop.since(start) / 1000.0;
     for (std::size_t i = 0; i < x.size(); ++i)
-        out.gradients.emplace_back(g.begin() + gradOffsets[i], g.begin() + gradOffsets[i] + (long long)x[i].values.size());
+        out.gradients.emplace_back(g.begin() + gradOffsets[i], g.begin() + gradOffsets[i] + (long long)x[i].samples().size());
     return out;
+}
+
+void softDtwGradientOnDevice(const SoftDtwDeviceBatch& b, const Params& params) {
+    using K = EngineError::Kind;
+    if (!available()) throw EngineError(K::Device, "backend", unavailableReason());
+    validate(params);
+    if (b.count < 1) throw EngineError(K::BadInput, "x", "no pairs given");
+    if (b.n < 1 || b.m < 1) throw EngineError(K::BadInput, b.n < 1 ? "x" : "y", "series are empty");
+    if (b.dims < 1) throw EngineError(K::BadInput, "dims", "must be >= 1");
+    if (b.fp32 && b.dims != 1)
+        throw EngineError(K::BadInput, "dims", "the fp32 soft-DTW gradient takes univariate series (fp64 takes channels)");
+    if (!b.x || !b.y || !b.values || !b.gradients) throw EngineError(K::BadInput, "batch", "a device pointer is null");
+    check(gpuSetDevice(b.device), "select the tensors' device");
+    const auto stream = static_cast<gpuStream_t>(b.stream);
+    // Where each pair starts (x and its gradient share offsets) and the lengths: the kernels'
+    // per-series tables, count numbers each; the samples themselves are read where they are.
+    std::vector<long long> xOff(std::size_t(b.count)), yOff(std::size_t(b.count));
+    for (int p = 0; p < b.count; ++p) {
+        xOff[std::size_t(p)] = (long long)p * b.n * b.dims;
+        yOff[std::size_t(p)] = (long long)p * b.m * b.dims;
+    }
+    const std::vector<int> xLen(std::size_t(b.count), b.n), yLen(std::size_t(b.count), b.m);
+    DeviceBuffer<long long> xo, yo;
+    DeviceBuffer<int> xl, yl;
+    xo.upload(xOff.data(), xOff.size(), stream);
+    yo.upload(yOff.data(), yOff.size(), stream);
+    xl.upload(xLen.data(), xLen.size(), stream);
+    yl.upload(yLen.data(), yLen.size(), stream);
+    const SetView xv{b.x, xo.get(), xl.get()}, yv{b.y, yo.get(), yl.get()};
+    if (b.fp32) {
+        softDtwGradientOnDeviceFp32(xv, yv, b.count, b.n, b.m, params, b.values, static_cast<float*>(b.gradients),
+                                    xo.get(), stream);
+    } else {
+        Event start, stop;
+        runFp64(xv, yv, b.count, b.dims, b.n, b.m, params, b.values, static_cast<double*>(b.gradients), xo.get(),
+                stream, start, stop);
+    }
+    // The tables and work buffers are freed on return: the batch must be done with them.
+    check(gpuStreamSynchronize(stream), "soft-DTW on the tensors' stream");
 }
 
 }  // namespace warplab::compute::gpu

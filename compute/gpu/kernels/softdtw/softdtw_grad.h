@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "compute/core/device_batch.h"
 #include "compute/core/params.h"
 #include "compute/core/series.h"
 
@@ -38,5 +39,11 @@ GradientShape chosenGradientShape(int maxLength, std::size_t pairs, GradientShap
 // Throws EngineError (BadInput: NaN, sizes, channels; Device: no device, out of memory).
 SoftDtwGradients softDtwGradientBatch(const SeriesSet& x, const SeriesSet& y, const Params& params,
                                       GradientPrecision precision = GradientPrecision::Fp64, GradientShape shape = {});
+
+// The same kernels on a batch already on the device (read and written in place, on its stream;
+// returns once the stream has finished the batch). The samples are not checked for NaN here:
+// the caller does that where the data lives. Throws EngineError (BadInput: sizes, channels with
+// fp32, null pointers; Device: no device, out of memory).
+void softDtwGradientOnDevice(const SoftDtwDeviceBatch& batch, const Params& params);
 
 }  // namespace warplab::compute::gpu

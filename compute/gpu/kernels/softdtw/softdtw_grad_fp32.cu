@@ -558,14 +558,14 @@ Layout layoutFor(int maxN, int maxM) {
 }
 
 template <int RPL, bool ABS>
-void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int warps, double gamma, double* values,
+void runBatches(SetView xv, SetView yv, int maxN, int maxM, int count, int warps, double gamma, double* values,
                 float* grads, const long long* offsets, gpuStream_t s, Event& start, Event& stop) {
     const float ig = float(1.0 / (gamma * 0.69314718055994530942));
     // Pre-scaled inputs give the scaled cost directly: (s x - s y)^2 = ig (x - y)^2 with s = sqrt(ig),
     // |s x - s y| = ig |x - y| with s = ig. d c / d x = 2 (x - y) = 2 (s x - s y) / s.
     const float scale = ABS ? ig : std::sqrt(ig);
     const float gradScale = ABS ? 1.f : 2.f / scale;
-    const Layout lay = layoutFor<RPL>(xd.maxLength, yd.maxLength);
+    const Layout lay = layoutFor<RPL>(maxN, maxM);
     const std::size_t perPair = std::size_t(lay.pairStride) * sizeof(float);
     const std::size_t fit = memInfo().first / 2 / perPair;
     if (fit == 0)
@@ -584,9 +584,9 @@ void runBatches(const PackedDevice& xd, const PackedDevice& yd, int count, int w
               "soft-DTW fp32 backward kernel: shared memory");
     for (int first = 0; first < count; first += batch) {
         const int c = std::min(batch, count - first);
-        softDtwForwardKernel<RPL, ABS><<<c, warps * kGroup, 0, s>>>(view(xd), view(yd), first, scale, ig, work.get(), lay, values);
+        softDtwForwardKernel<RPL, ABS><<<c, warps * kGroup, 0, s>>>(xv, yv, first, scale, ig, work.get(), lay, values);
         checkLaunch("soft-DTW fp32 forward kernel");
-        softDtwBackwardKernel<RPL, ABS><<<c, warps * kGroup, smem, s>>>(view(xd), view(yd), first, scale, gradScale, work.get(),
+        softDtwBackwardKernel<RPL, ABS><<<c, warps * kGroup, smem, s>>>(xv, yv, first, scale, gradScale, work.get(),
                                                                      lay, grads, offsets);
         checkLaunch("soft-DTW fp32 backward kernel");
     }
@@ -614,7 +614,7 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
         throw EngineError(K::BadInput, "dims", "the fp32 soft-DTW gradient takes univariate series (fp64 takes channels)");
     std::vector<long long> gradOffsets(x.size());
     long long total = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) { gradOffsets[i] = total; total += (long long)x[i].values.size(); }
+    for (std::size_t i = 0; i < x.size(); ++i) { gradOffsets[i] = total; total += (long long)x[i].samples().size(); }
 
     Stream stream;
     PackedDevice xd, yd;
@@ -631,8 +631,8 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
     Event start, stop;
     auto run = [&](auto rplTag) {
         constexpr int RPL = decltype(rplTag)::value;
-        if (abs) runBatches<RPL, true>(xd, yd, count, warps, params.gamma, values.get(), grads.get(), offs.get(), stream.get(), start, stop);
-        else runBatches<RPL, false>(xd, yd, count, warps, params.gamma, values.get(), grads.get(), offs.get(), stream.get(), start, stop);
+        if (abs) runBatches<RPL, true>(view(xd), view(yd), xh.maxLength, yh.maxLength, count, warps, params.gamma, values.get(), grads.get(), offs.get(), stream.get(), start, stop);
+        else runBatches<RPL, false>(view(xd), view(yd), xh.maxLength, yh.maxLength, count, warps, params.gamma, values.get(), grads.get(), offs.get(), stream.get(), start, stop);
     };
     if (use.rowsPerLane == 4) run(std::integral_constant<int, 4>{});
     else if (use.rowsPerLane == 8) run(std::integral_constant<int, 8>{});
@@ -644,8 +644,23 @@ SoftDtwGradients softDtwGradientBatchFp32(const SeriesSet& x, const SeriesSet& y
     stream.sync();
     out.kernelSeconds = stop.since(start) / 1000.0;
     for (std::size_t i = 0; i < x.size(); ++i)
-        out.gradients.emplace_back(g.begin() + gradOffsets[i], g.begin() + gradOffsets[i] + (long long)x[i].values.size());
+        out.gradients.emplace_back(g.begin() + gradOffsets[i], g.begin() + gradOffsets[i] + (long long)x[i].samples().size());
     return out;
+}
+
+void softDtwGradientOnDeviceFp32(SetView xv, SetView yv, int count, int n, int m, const Params& params, double* values,
+                                 float* grads, const long long* offsets, gpuStream_t stream) {
+    const GradientShape use = chosenGradientShape(n, std::size_t(count));
+    const bool abs = params.cost == Cost::Absolute;
+    Event start, stop;
+    auto run = [&](auto rplTag) {
+        constexpr int RPL = decltype(rplTag)::value;
+        if (abs) runBatches<RPL, true>(xv, yv, n, m, count, use.warpsPerPair, params.gamma, values, grads, offsets, stream, start, stop);
+        else runBatches<RPL, false>(xv, yv, n, m, count, use.warpsPerPair, params.gamma, values, grads, offsets, stream, start, stop);
+    };
+    if (use.rowsPerLane == 4) run(std::integral_constant<int, 4>{});
+    else if (use.rowsPerLane == 8) run(std::integral_constant<int, 8>{});
+    else run(std::integral_constant<int, 16>{});
 }
 
 GradientShape chosenGradientShape(int maxLength, std::size_t pairs, GradientShape asked) {

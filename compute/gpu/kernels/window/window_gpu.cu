@@ -345,7 +345,7 @@ std::vector<WindowCandidate> candidatesOfPart(const double* qz, std::size_t m, c
                                               WindowGpuTiming* timing) {
     DeviceBuffer<float> dy;
     Stream st;
-    dy.upload(reference.values.data() + lo, hi - lo, st.get());
+    dy.upload(reference.samples().data() + lo, hi - lo, st.get());
     st.sync();
     WindowSearchParams local = p;
     local.begin = p.begin - lo;

@@ -1,0 +1,24 @@
+// The words scripts are written in: Python literals, shell words, numbers that read back to the
+// same double, and the metric parameters as `warplab` keywords or `warplab-cli` options.
+#pragma once
+#include <QString>
+#include <QStringList>
+
+#include "compute/core/params.h"
+
+namespace warplab::app {
+
+QString pyString(const QString& s);  // a Python string literal
+QString shellWord(const QString& s); // quoted only where a shell needs it
+QString exactNumber(double v);       // the shortest text that reads back to v, never an exponent
+// `metric="cdtw", band=12, cost="sq"`...: the keywords of warplab.align / distance_matrix.
+QString pythonMetricArgs(const compute::Params& p);
+// `--metric cdtw --band 12 --cost sq`...
+QStringList cliMetricWords(const compute::Params& p);
+// `cost="sq", znorm=True`... / `--cost sq --znorm`...: what a search takes besides its mode.
+QString pythonCostArgs(const compute::Params& p);
+QStringList cliCostWords(const compute::Params& p);
+// "START:LEN" seconds that warplab-cli's --window rounds back to samples [first, last).
+QString cliWindow(long long first, long long last, double rateHz);
+
+}  // namespace warplab::app
