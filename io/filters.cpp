@@ -55,26 +55,16 @@ std::vector<Biquad> butterworth(int order, double cutoffHz, double rateHz, bool 
     return out;
 }
 
-// Steady-state DF2T state of one section for a constant input `level`.
-void steadyState(const Biquad& b, double level, double& z1, double& z2, double& out) {
-    const double gain = (b.b0 + b.b1 + b.b2) / (1 + b.a1 + b.a2);
-    out = gain * level;
-    z2 = (b.b2 - b.a2 * gain) * level;
-    z1 = out - b.b0 * level;
-}
-
-void runSections(std::vector<double>& x, const std::vector<Biquad>& sections, bool steady) {
-    double level = x.empty() ? 0 : x[0];
+// The cascade over `x` from rest (the causal view filter).
+void runSections(std::vector<double>& x, const std::vector<Biquad>& sections) {
     for (const Biquad& b : sections) {
-        double z1 = 0, z2 = 0, next = 0;
-        if (steady) steadyState(b, level, z1, z2, next);
+        double z1 = 0, z2 = 0;
         for (double& v : x) {
             const double in = v, y = b.b0 * in + z1;
             z1 = b.b1 * in - b.a1 * y + z2;
             z2 = b.b2 * in - b.a2 * y;
             v = y;
         }
-        level = next;
     }
 }
 
@@ -110,25 +100,12 @@ Biquad notchFilter(double freqHz, double rateHz, double q) {
 
 void filterCausal(std::vector<float>& x, const std::vector<Biquad>& sections) {
     std::vector<double> d(x.begin(), x.end());
-    runSections(d, sections, false);
+    runSections(d, sections);
     std::copy(d.begin(), d.end(), x.begin());
 }
 
 void filterZeroPhase(std::vector<float>& x, const std::vector<Biquad>& sections) {
-    if (sections.empty() || x.empty()) return;
-    const std::size_t n = x.size();
-    const std::size_t pad = std::min<std::size_t>(n - 1, 3 * (2 * sections.size() + 1));
-    // Odd reflection about the end points: 2*x0 - x[pad..1], x, 2*x[n-1] - x[n-2..n-1-pad].
-    std::vector<double> e;
-    e.reserve(n + 2 * pad);
-    for (std::size_t i = pad; i >= 1; --i) e.push_back(2.0 * x[0] - x[i]);
-    e.insert(e.end(), x.begin(), x.end());
-    for (std::size_t i = 1; i <= pad; ++i) e.push_back(2.0 * x[n - 1] - x[n - 1 - i]);
-    runSections(e, sections, true);
-    std::reverse(e.begin(), e.end());
-    runSections(e, sections, true);
-    std::reverse(e.begin(), e.end());
-    for (std::size_t i = 0; i < n; ++i) x[i] = float(e[pad + i]);
+    compute::spectral::filterZeroPhase(std::span<float>(x), sections);
 }
 
 std::vector<Biquad> designFilters(const FilterSettings& s, double rateHz) {

@@ -5,12 +5,12 @@
 #pragma once
 #include <vector>
 
+#include "compute/spectral/band_filter.h"
+
 namespace warplab::io {
 
 // One second-order section, a0 normalised to 1: y = b0 x + b1 x1 + b2 x2 - a1 y1 - a2 y2.
-struct Biquad {
-    double b0 = 1, b1 = 0, b2 = 0, a1 = 0, a2 = 0;
-};
+using Biquad = compute::spectral::Biquad;
 
 // Butterworth designs of `order` (1..16) at `cutoffHz` (0 < cutoff < rate/2). Odd orders end
 // with a first-order section (b2 = a2 = 0). Throw EngineError(BadParameter) naming the field.
@@ -24,7 +24,8 @@ Biquad notchFilter(double freqHz, double rateHz, double q = 30.0);
 // Causal filtering in place (display), starting from rest.
 void filterCausal(std::vector<float>& x, const std::vector<Biquad>& sections);
 // Forward-backward filtering in place (zero phase), with odd-reflection padding and
-// steady-state initial conditions as scipy's sosfiltfilt, so the ends do not ring.
+// steady-state initial conditions as scipy's sosfiltfilt, so the ends do not ring
+// (compute::spectral::filterZeroPhase, which the frequency bands use too).
 void filterZeroPhase(std::vector<float>& x, const std::vector<Biquad>& sections);
 
 struct FilterSettings {

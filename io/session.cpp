@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/band_json.h"
 #include "io/io_error.h"
 #include "io/json_field.h"
 #include "io/matrix_formats.h"
@@ -61,7 +62,11 @@ json sessionToJson(const Session& s) {
           {"order", s.filters.order},
           {"apply_to_analysis", s.filters.applyToAnalysis}}},
         {"analysis",
-         {{"params", paramsToJson(s.params)}, {"channel", s.channel}, {"backend", s.backend}, {"kernel", s.kernel}}},
+         {{"params", paramsToJson(s.params)},
+          {"channel", s.channel},
+          {"backend", s.backend},
+          {"kernel", s.kernel},
+          {"frequency_bands", bandChoiceToJson(s.freqBands)}}},
     };
     json regions = json::array();
     const json* old = s.original.is_object() && s.original.contains("regions") && s.original["regions"].is_array()
@@ -118,6 +123,8 @@ Session sessionFromJson(const json& j, const std::string& file) {
         getField(*a, "channel", s.channel, file, "analysis.");
         getField(*a, "backend", s.backend, file, "analysis.");
         getField(*a, "kernel", s.kernel, file, "analysis.");
+        if (auto b = a->find("frequency_bands"); b != a->end())
+            s.freqBands = bandChoiceFromJson(*b, file, "analysis.frequency_bands");
     }
     if (auto r = j.find("regions"); r != j.end()) {
         if (!r->is_array()) throw IoError(file, "regions", "expected an array");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/params.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/filters.h"
 #include "io/regions.h"
 
@@ -21,6 +22,9 @@ struct Session {
     FilterSettings filters;
     std::vector<Region> regions;
     compute::Params params;                // analysis settings
+    // Frequency bands analysed (empty: the signal as filtered above), written as
+    // "analysis.frequency_bands" (io/band_json.h); sessions without it load with none.
+    compute::spectral::BandChoice freqBands;
     std::string channel;                   // channel analysed (display name), may be empty
     std::string backend = "auto";          // auto | cpu | cuda | hip
     std::string kernel;                    // registry name, empty = best

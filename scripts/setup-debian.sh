@@ -6,13 +6,13 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
-  libedf-dev libcli11-dev nlohmann-json3-dev libhdf5-dev libtbb-dev
+  libedf-dev libcli11-dev nlohmann-json3-dev libhdf5-dev libtbb-dev libfftw3-dev
   hipcc libamdhip64-dev
   clang libclang-rt-14-dev
   xvfb xauth x11-apps imagemagick xdotool
   libopenmpi-dev openmpi-bin
   python3-dev pybind11-dev python3-numpy python3-pytest python3-mne python3-sklearn python3-matplotlib
-  python3-pip python3-venv python3-setuptools python3-h5py
+  python3-pip python3-venv python3-setuptools python3-h5py python3-scipy
 )
 
 missing=()

@@ -18,8 +18,8 @@ emit() {  # the words after warplab-cli
 }
 {
   emit
-  for c in info dm align search patterns bench; do emit "$c"; done
-  for b in gpu multi cpu window study long-recording; do emit bench "$b"; done
+  for c in info dm align search patterns filter psd detect crossval score bench; do emit "$c"; done
+  for b in gpu multi cpu window study long-recording spectrogram; do emit bench "$b"; done
 } > "$section"
 python3 - docs/CLI.md "$section" <<'PY'
 import sys

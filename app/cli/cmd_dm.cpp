@@ -12,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
+#include "app/cli/freq_band_option.h"
 #include "app/cli/mpi_dm.h"
 #include "app/cli/mpi_job.h"
 #include "compute/engine/engine.h"
@@ -28,6 +29,7 @@ struct DmOptions {
     MetricOptions metric;
     RunFlags run;
     SeriesFlags series;
+    FreqBandFlags freqBands;
     std::string queries, targets, out;
     double maxMemoryGiB = 2.0;
 };
@@ -51,6 +53,50 @@ void streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute
     writer->finish();
 }
 
+// One matrix per frequency band, of the series filtered to it: FILE.<band>.EXT each, or with
+// one band and no --out CSV on stdout (the band named on stderr).
+void runDmPerBand(const DmOptions& o, const std::vector<compute::spectral::FrequencyBand>& bands,
+                  const compute::SeriesSet& q, const compute::SeriesSet* t, const compute::Params& params,
+                  const compute::RunOptions& run, const std::string& ext) {
+    if (mpi::active())
+        throw compute::EngineError(compute::EngineError::Kind::BadParameter, "freq-band",
+                                   "--freq-band runs in one process; run it without mpirun");
+    if (o.out.empty() && bands.size() > 1)
+        throw compute::EngineError(compute::EngineError::Kind::BadParameter, "freq-band",
+                                   "several frequency bands need --out FILE (one file per band, FILE.<band>.EXT)");
+    const double rateQ = bandRate(o.series, o.queries, o.series.channel);
+    const double rateT = t ? bandRate(o.series, o.targets, o.series.channel) : rateQ;
+    for (const auto& band : bands) {
+        const compute::SeriesSet fq = filterToBand(q, rateQ, band, o.freqBands.order, o.queries, "queries");
+        compute::SeriesSet ft;
+        if (t) ft = filterToBand(*t, rateT, band, o.freqBands.order, o.targets, "targets");
+        const compute::SeriesSet* targets = t ? &ft : nullptr;
+        const std::vector<std::pair<std::string, std::string>> inputs{{"queries", o.queries}, {"targets", o.targets}};
+        if (o.out.empty()) {
+            std::cerr << "# frequency band " << band.describe() << ", order " << o.freqBands.order << "\n";
+            namingFiles(inputs, [&] { streamMatrixCsv(std::cout, fq, targets, params, run, o.maxMemoryGiB * double(1ull << 30)); });
+            finishProgress();
+            flushStdout();
+            return;
+        }
+        const std::string path = bandPath(o.out, band);
+        const double bytes = double(fq.size()) * double(targets ? ft.size() : fq.size()) * sizeof(double);
+        DmOptions one = o;
+        one.out = path;
+        if (ext != ".csv" && bytes > o.maxMemoryGiB * double(1ull << 30)) {
+            namingFiles(inputs, [&] { streamMatrix(one, fq, targets, params, run); });
+        } else {
+            compute::DistanceMatrix m;
+            namingFiles(inputs, [&] { m = compute::Engine::distanceMatrix(fq, targets, params, run); });
+            if (m.rowNames.empty()) m.rowNames = namesOf(fq);
+            if (m.colNames.empty()) m.colNames = namesOf(targets ? ft : fq);
+            io::writeMatrix(path, m);
+        }
+        finishProgress();
+        std::cerr << "# frequency band " << band.describe() << ": " << path << "\n";
+    }
+}
+
 void runDm(const DmOptions& o) {
     // Refuse an unknown output format before any work is done.
     const std::string ext = o.out.empty() ? std::string() : io::lowerExtension(o.out);
@@ -71,6 +117,10 @@ void runDm(const DmOptions& o) {
     compute::RunOptions run = toRunOptions(o.run, "dm");
 
     const std::vector<std::pair<std::string, std::string>> inputs{{"queries", o.queries}, {"targets", o.targets}};
+    if (const auto bands = parseFreqBands(o.freqBands); !bands.empty()) {
+        runDmPerBand(o, bands, q, targets, params, run, ext);
+        return;
+    }
     if (mpi::active()) {  // under mpirun: every rank its share of the tiles (mpi_dm.h)
         runDmMpi({&q, targets, params, run, o.out, ext, o.maxMemoryGiB, inputs});
         finishProgress();
@@ -113,6 +163,7 @@ void addDmCommand(CLI::App& app) {
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     addSeriesOptions(*cmd, o->series);
+    addFreqBandOptions(*cmd, o->freqBands);
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runDm(*o); });
 }

@@ -25,6 +25,7 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/devices_option.h"
+#include "app/cli/freq_band_option.h"
 #include "app/cli/mpi_patterns.h"
 #include "app/cli/mpi_job.h"
 #include "app/cli/patterns_study.h"
@@ -59,6 +60,7 @@ struct PatternsOptions {
     int top = 0;
     std::string dmOut;
     double rate = 0;
+    FreqBandFlags freqBands;
     // benchmark and tuning (hidden)
     std::string synthetic;
     long long syntheticSeizure = 107263;
@@ -159,7 +161,10 @@ std::string deviceTiming(const compute::PatternRanking& r) {
     return t + ")";
 }
 
-void runPatterns(const PatternsOptions& o) {
+// One run; with `band` the channels are read whole and filtered to it first, the matrix goes to
+// --dm-out's FILE.<band>.EXT and each printed row starts with the band (the header only when
+// `header`).
+void runPatternsOnce(const PatternsOptions& o, const compute::spectral::FrequencyBand* band, bool header) {
     const auto quality = compute::parseQuality(o.quality);
     if (!quality) throw EngineError(EngineError::Kind::BadParameter, "quality", "must be auc or infogain, got \"" + o.quality + "\"");
 
@@ -189,7 +194,12 @@ void runPatterns(const PatternsOptions& o) {
     std::vector<float> syntheticData;
     std::vector<compute::PatternRequest> requests;
     std::unique_ptr<io::Study> study;
+    std::vector<std::vector<float>> filtered;  // the channels filtered to `band`, alive for the job
     double generateSeconds = 0;
+    if (band && (!o.study.empty() || !o.synthetic.empty() || mpi::active()))
+        throw EngineError(EngineError::Kind::BadParameter, "freq-band",
+                          "--freq-band runs on one --recording in one process (no --study, --synthetic or mpirun)");
+    const std::string dmOut = band && !o.dmOut.empty() ? bandPath(o.dmOut, *band) : o.dmOut;
     if (!o.study.empty()) {
         if (!o.recording.empty() || !o.synthetic.empty() || o.rate > 0)
             throw EngineError(EngineError::Kind::BadParameter, "study", "--study replaces --recording, --synthetic and --rate");
@@ -243,13 +253,24 @@ void runPatterns(const PatternsOptions& o) {
             signals.push_back(s);
         }
         for (int s : signals) requests.push_back(io::patternRequest(*rec, s, regions, o.rate));
+        if (band)  // the whole channel filtered once, so that every epoch sees the same filtered signal
+            for (auto& r : requests) {
+                auto& x = filtered.emplace_back(std::size_t(r.sampleCount));
+                r.reader(0, r.sampleCount, x.data());
+                x = filterToBand({compute::Series(std::move(x), 1, r.channel)}, r.rateHz, *band, o.freqBands.order,
+                                 o.recording, "channel " + r.channel)
+                        .front()
+                        .values;
+                r.samples = x;
+                r.reader = nullptr;
+            }
         if (requests.size() == 1) pinFor(requests.front().sampleCount);
     }
 
     // Under mpirun the ranks share the patterns (rows): each writes its rows of a .npy in place
     // (io/npy_offset_writer.h), as `dm` does; .h5 and .csv would have to go through rank 0.
-    const bool mpiNpy = mpi::active() && !o.dmOut.empty();
-    if (mpiNpy && std::filesystem::path(o.dmOut).extension() != ".npy")
+    const bool mpiNpy = mpi::active() && !dmOut.empty();
+    if (mpiNpy && std::filesystem::path(dmOut).extension() != ".npy")
         mpi::agree(mpi::rank() == 0 ? std::make_exception_ptr(EngineError(
                                           EngineError::Kind::BadParameter, "dm-out",
                                           "under mpirun the matrix is written as .npy (every rank writes its rows in "
@@ -268,8 +289,8 @@ void runPatterns(const PatternsOptions& o) {
         r.quality = *quality;
         r.epochBlock = o.epochBlock;
         r.memoryBudgetBytes = o.memoryMiB << 20;
-        if (o.dmOut.empty()) continue;
-        if (isCsv(o.dmOut)) {
+        if (dmOut.empty()) continue;
+        if (isCsv(dmOut)) {
             r.keepMatrix = true;  // CSV cannot be streamed: the matrix is written at the end
             continue;
         }
@@ -279,7 +300,7 @@ void runPatterns(const PatternsOptions& o) {
         compute::Params params;
         params.metric = compute::Metric::Cdtw;
         params.band = r.band;
-        const std::string path = several ? channelPath(o.dmOut, r.channel) : o.dmOut;
+        const std::string path = several ? channelPath(dmOut, r.channel) : dmOut;
         if (mpiNpy) {
             // Rank 0 makes the file at full size under its temporary name, then every rank
             // opens it; its name comes after every rank has written and closed it.
@@ -314,7 +335,7 @@ void runPatterns(const PatternsOptions& o) {
             });
             if (mpi::rank() == 0)
                 for (std::size_t k = 0; k < partials.size(); ++k) {
-                    const std::string path = several ? channelPath(o.dmOut, requests[k].channel) : o.dmOut;
+                    const std::string path = several ? channelPath(dmOut, requests[k].channel) : dmOut;
                     std::error_code ec;
                     std::filesystem::rename(partials[k], path, ec);
                     if (ec) throw io::IoError(path, "", "cannot rename " + partials[k] + " to it: " + ec.message());
@@ -332,16 +353,18 @@ void runPatterns(const PatternsOptions& o) {
     if (mpi::rank() != 0) return;  // rank 0 alone prints
     for (std::size_t k = 0; k < rankings.size(); ++k) {
         if (writers[k]) writers[k]->finish();
-        if (rankings[k].matrix.rows > 0 && !o.dmOut.empty())
-            io::writeMatrix(several ? channelPath(o.dmOut, rankings[k].channel) : o.dmOut, rankings[k].matrix);
+        if (rankings[k].matrix.rows > 0 && !dmOut.empty())
+            io::writeMatrix(several ? channelPath(dmOut, rankings[k].channel) : dmOut, rankings[k].matrix);
     }
 
-    std::cout << (several ? "channel," : "") << "rank,quality,pattern_index,start_seconds"
-              << (study ? studyPatternColumns() : "") << "\n";
+    if (header)
+        std::cout << (band ? "band," : "") << (several ? "channel," : "") << "rank,quality,pattern_index,start_seconds"
+                  << (study ? studyPatternColumns() : "") << "\n";
     for (const auto& ranking : rankings) {
         const std::size_t n = o.top > 0 ? std::min<std::size_t>(std::size_t(o.top), ranking.ranked.size()) : ranking.ranked.size();
         for (std::size_t k = 0; k < n; ++k) {
             const auto& p = ranking.ranked[k];
+            if (band) std::cout << band->key() << ',';
             if (several) std::cout << ranking.channel << ',';
             std::cout << k + 1 << ',' << formatDouble(p.quality) << ',' << p.index << ',' << formatDouble(p.startS)
                       << (study ? studyPatternFields(*study, ranking, p) : "") << '\n';
@@ -367,6 +390,12 @@ void runPatterns(const PatternsOptions& o) {
                              .c_str());
         }
     }
+}
+
+void runPatterns(const PatternsOptions& o) {
+    const auto bands = parseFreqBands(o.freqBands);
+    if (bands.empty()) return runPatternsOnce(o, nullptr, true);
+    for (std::size_t k = 0; k < bands.size(); ++k) runPatternsOnce(o, &bands[k], k == 0);
 }
 
 }  // namespace
@@ -399,6 +428,7 @@ void addPatternsCommand(CLI::App& app) {
     cmd->add_flag("--timing", o->timing, "")->group("");
     cmd->add_option("--epoch-block", o->epochBlock, "")->group("");
     cmd->add_option("--memory-mib", o->memoryMiB, "")->group("");
+    addFreqBandOptions(*cmd, o->freqBands);
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runPatterns(*o); });
 }

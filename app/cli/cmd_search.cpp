@@ -13,6 +13,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
+#include "app/cli/freq_band_option.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/devices_option.h"
 #include "app/cli/mpi_search.h"
@@ -38,6 +39,7 @@ struct SearchOptions {
     std::string referenceChannel, referenceWindow;  // default: --channel, and the whole channel
     int top = 1;
     SearchModeFlags modes;  // --mode, --band, --band-fraction, --include-self, --stats, --precision
+    FreqBandFlags freqBands;
 };
 
 // Whether the subsequence search of one reference runs on GPUs under mpirun: a GPU named, or
@@ -58,6 +60,7 @@ void runSearch(const SearchOptions& o) {
     params.topk = o.top;
     compute::validate(params);
     exclusionToleranceSamples(o.modes.exclusionTolerance, 1.0);  // its form, before any file is read
+    const auto bands = parseFreqBands(o.freqBands);
     const bool window = o.modes.mode == "window";
     // The GPUs the search may use start while the files are read (device_list.h), and the search
     // begins once they have: starting a context takes a good part of a second per device, which
@@ -80,6 +83,10 @@ void runSearch(const SearchOptions& o) {
                                           compute::EngineError::Kind::BadParameter, "precision",
                                           "half2 is a GPU search of one process; run it without mpirun"))
                                     : nullptr);
+    if (!bands.empty() && (isMultiSearch(multi) || mpi::active()))
+        throw compute::EngineError(compute::EngineError::Kind::BadParameter, "freq-band",
+                                   "--freq-band searches one --reference in one process (no --reference-study, "
+                                   "--reference-channel all, several --reference or mpirun)");
     if (isMultiSearch(multi)) {
         // Each (recording, channel) by the chosen mode; the query's own place is excluded in the
         // recording it was cut from (same file name, same channel) unless --include-self.
@@ -131,6 +138,30 @@ void runSearch(const SearchOptions& o) {
             scope.spans = {selfExclusion(*span, o.modes)};
             note = selfExclusionNote(scope.spans.front(), query.length, window);
         }
+    }
+    if (!bands.empty()) {
+        // One search per frequency band, query and reference filtered to it; one list with a
+        // band column.
+        const double rateQ = bandRate(o.series, o.query, o.series.channel);
+        const double rateR = bandRate(refFlags, o.reference.front(), refFlags.channel);
+        std::cerr << note;
+        std::cout << "band,rank,cost,start,end\n";
+        for (const auto& band : bands) {
+            const compute::Series fq = filterToBand({query}, rateQ, band, o.freqBands.order, o.query, "query").front();
+            const compute::Series fr =
+                filterToBand({reference}, rateR, band, o.freqBands.order, o.reference.front(), "reference").front();
+            OneSearch one;
+            namingFiles({{"query", o.query}, {"reference", o.reference.front()}}, [&] {
+                one = searchOne(fq, fr, params, toRunOptions(o.run, "search " + band.label()), o.modes, scope);
+            });
+            finishProgress();
+            if (o.modes.stats && window) std::cerr << "# " << band.label() << ": " << statsNote(one.stats, one.seconds);
+            for (std::size_t k = 0; k < one.matches.size(); ++k)
+                std::cout << band.key() << ',' << k + 1 << ',' << formatDouble(one.matches[k].cost) << ','
+                          << one.matches[k].start << ',' << one.matches[k].end << '\n';
+        }
+        flushStdout();
+        return;
     }
     OneSearch found;
     if (mpi::active()) {
@@ -203,6 +234,7 @@ void addSearchCommand(CLI::App& app) {
     addCostOptions(*cmd, o->metric);
     addSearchModeOptions(*cmd, o->modes);
     addSeriesOptions(*cmd, o->series);
+    addFreqBandOptions(*cmd, o->freqBands);
     addRunOptions(*cmd, o->run);
     cmd->callback([o] { runSearch(*o); });
 }

@@ -16,7 +16,12 @@ void addDmCommand(CLI::App& app);        // cmd_dm.cpp
 void addAlignCommand(CLI::App& app);     // cmd_align.cpp
 void addSearchCommand(CLI::App& app);    // cmd_search.cpp
 void addPatternsCommand(CLI::App& app);  // cmd_patterns.cpp
+void addFilterCommand(CLI::App& app);    // cmd_filter.cpp: a channel filtered to a frequency band
+void addPsdCommand(CLI::App& app);       // cmd_psd.cpp: Welch power spectra, optionally per region kind
 void addBenchCommand(CLI::App& app);     // cmd_bench.cpp: the kernel table, and the subcommands below
+void addScoreCommand(CLI::App& app);     // cmd_score.cpp
+void addDetectCommand(CLI::App& app);    // cmd_detect.cpp
+void addCrossvalCommand(CLI::App& app);  // cmd_crossval.cpp
 
 // The subcommands of `bench`, one file each (cmd_bench_<name>.cpp): every published figure
 // comes from `warplab-cli bench ...`. Each is given the `bench` command to register under.
@@ -26,6 +31,7 @@ void addBenchCpuCommand(CLI::App& bench);            // bench cpu: CPU kernels, 
 void addBenchWindowCommand(CLI::App& bench);         // bench window: the window search
 void addBenchStudyCommand(CLI::App& bench);          // bench study: pattern discovery over a study on disk
 void addBenchLongRecordingCommand(CLI::App& bench);  // bench long-recording: reading very long EDF files
+void addBenchSpectrogramCommand(CLI::App& bench);    // bench spectrogram: the view's spectrogram per redraw
 
 // Throws EngineError(Device) naming `command` when this build has no GPU backend or no usable
 // device: the GPU subcommands fail with exit code 1 and that message (cmd_bench.cpp).

@@ -18,7 +18,12 @@ int main(int argc, char** argv) {
     warplab::cli::addAlignCommand(app);
     warplab::cli::addSearchCommand(app);
     warplab::cli::addPatternsCommand(app);
+    warplab::cli::addFilterCommand(app);
+    warplab::cli::addPsdCommand(app);
     warplab::cli::addBenchCommand(app);
+    warplab::cli::addDetectCommand(app);
+    warplab::cli::addCrossvalCommand(app);
+    warplab::cli::addScoreCommand(app);
     if (warplab::cli::mpi::rank() > 0) app.name("warplab-cli (" + warplab::cli::mpi::rankLabel() + ")");
     return warplab::cli::mpi::finish(warplab::cli::runCli(app, argc, argv));
 }

@@ -13,7 +13,7 @@ seconds="${1:-60}"
 build="${BUILD_DIR:-$root/build-fuzz}"
 out="${OUT_DIR:-$build/fuzz-run}"
 jobs="${JOBS:-2}"
-all_targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix)
+all_targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix fuzz_events_tsv)
 targets=("${@:2}")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
 fuzz_jobs="${FUZZ_JOBS:-1}"
@@ -52,6 +52,7 @@ fuzz_one() {
     fuzz_regions) seeds+=("$root/tests/fuzz/seeds/regions" "$root/tests/fuzz/seeds/edf") ;;
     fuzz_study) seeds+=("$root/tests/fuzz/seeds/study") ;;
     fuzz_matrix) seeds+=("$root/tests/fuzz/seeds/matrix") ;;
+    fuzz_events_tsv) seeds+=("$root/tests/fuzz/seeds/events") ;;
   esac
   existing=()
   for s in "${seeds[@]}"; do [[ -d "$s" ]] && existing+=("$s"); done

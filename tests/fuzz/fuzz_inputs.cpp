@@ -9,6 +9,8 @@
 #include "compute/core/error.h"
 #include "io/edf_header.h"
 #include "io/edf_tal.h"
+#include "io/events_tsv.h"
+#include "io/reference_events.h"
 #include "io/matrix_io.h"
 #include "io/npy.h"
 #include "io/recording.h"
@@ -151,6 +153,19 @@ void runMatrix(const std::uint8_t* data, std::size_t size, const std::string& st
         }
         std::remove(p.c_str());
     }
+}
+
+void runEventsTsv(const std::uint8_t* data, std::size_t size, const std::string& stem) {
+    expectClean([&] {
+        const io::EventTable t = io::parseEventsTsv(view(data, size), "fuzz_events.tsv");
+        // What the writer makes of the rows must read back as the same rows (times to the us).
+        const io::EventTable back = io::parseEventsTsv(io::formatEventsTsv(t), "rewritten.tsv");
+        if (back.rows.size() != t.rows.size() || io::seizureEvents(back).size() != io::seizureEvents(t).size()) std::abort();
+    });
+    const std::string p = stem + "_events.tsv";
+    writeScratch(p, data, size);
+    expectClean([&] { (void)io::readReferenceEvents(p, ""); });
+    std::remove(p.c_str());
 }
 
 }  // namespace warplab::fuzz

@@ -26,5 +26,8 @@ void runStudy(const std::uint8_t* data, std::size_t size, const std::string& scr
 // Matrices and series in .npy, .h5 and .csv: readMatrix on each, readSeriesFile and the
 // partial .npy reads on the .npy (HDF5 reads from a path: the bytes go to a scratch file).
 void runMatrix(const std::uint8_t* data, std::size_t size, const std::string& scratchStem);
+// A BIDS events table: parsed in memory, then written and read back (the same rows must come
+// back), and read from disk as a scorer's reference.
+void runEventsTsv(const std::uint8_t* data, std::size_t size, const std::string& scratchStem);
 
 }  // namespace warplab::fuzz

@@ -39,6 +39,7 @@ class TestFuzzCorpus : public QObject {
     static void regions(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runRegions(d, n, s); }
     static void study(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runStudy(d, n, s); }
     static void matrix(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runMatrix(d, n, s); }
+    static void events(const std::uint8_t* d, std::size_t n, const std::string& s) { warplab::fuzz::runEventsTsv(d, n, s); }
 
 private slots:
     void edfHeaderInputs() {
@@ -70,6 +71,10 @@ private slots:
         replay(WARPLAB_IO_CORPUS "/fuzz_matrix", matrix);
         replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/matrix", matrix);
         replay(WARPLAB_IO_CORPUS "/fuzz_text_readers", matrix);
+    }
+    void eventsInputs() {
+        replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/events", events);
+        replay(WARPLAB_SOURCE_DIR "/tests/fuzz/seeds/text", events);
     }
 };
 

@@ -149,6 +149,30 @@ private slots:
         QVERIFY(errorOf([&] { loadSession(old); }).find("study.regions.a.edf") != std::string::npos);
     }
 
+    void frequencyBandsRoundTrip() {
+        const std::string p = path("bands.warplab.json");
+        Session s = example();
+        s.freqBands.bands = {compute::spectral::parseFrequencyBand("alpha"), compute::spectral::parseFrequencyBand("mu=8-12.5"),
+                             compute::spectral::parseFrequencyBand("0.5-4")};
+        s.freqBands.order = 6;
+        s.freqBands.applyToDisplay = true;
+        saveSession(p, s);
+        QVERIFY(loadSession(p).freqBands == s.freqBands);
+        const auto j = nlohmann::json::parse(iotest::readFile(p));
+        QCOMPARE(j["analysis"]["frequency_bands"]["bands"][1]["name"].get<std::string>(), std::string("mu"));
+        QCOMPARE(j["analysis"]["frequency_bands"]["bands"][1]["high_hz"].get<double>(), 12.5);
+        // A session from before frequency bands loads with none; a bad band is named.
+        const std::string old = path("old_bands.json");
+        iotest::writeFile(old, R"({"warplab_session": 1, "recording": "/x.edf", "analysis": {"channel": "C3"}})");
+        QVERIFY(loadSession(old).freqBands == compute::spectral::BandChoice{});
+        iotest::writeFile(old, R"({"warplab_session": 1, "analysis": {"frequency_bands": {"bands": [{"name": "x", "low_hz": 13, "high_hz": 8}]}}})");
+        const std::string e = errorOf([&] { loadSession(old); });
+        QVERIFY2(e.find("analysis.frequency_bands.bands[0]") != std::string::npos && e.find("x (13-8 Hz)") != std::string::npos,
+                 e.c_str());
+        iotest::writeFile(old, R"({"warplab_session": 1, "analysis": {"frequency_bands": {"order": 40}}})");
+        QVERIFY(errorOf([&] { loadSession(old); }).find("analysis.frequency_bands.order") != std::string::npos);
+    }
+
     void atomicSaveLeavesNoTemporary() {
         QTemporaryDir sub;
         const std::string p = sub.filePath("s.json").toStdString();

@@ -3,6 +3,10 @@
 // distance(), the per-pair hot path, is exported as it is, keywords and docstring included.
 #include "py_common.h"
 
+namespace warplab::python {
+void bindDetection(py::module_& m);  // bind_detection.cpp: score, read_reference, detect
+}
+
 PYBIND11_MODULE(_warplab, m) {
     m.doc() = "WarpLab's engine (compute/, io/) for the warplab package; use `import warplab`.";
     warplab::python::registerErrors(m);
@@ -11,4 +15,6 @@ PYBIND11_MODULE(_warplab, m) {
     warplab::python::bindRecording(m);
     warplab::python::bindInfo(m);
     warplab::python::bindStudy(m);
+    warplab::python::bindSpectral(m);
+    warplab::python::bindDetection(m);
 }

@@ -109,5 +109,6 @@ void bindSearch(py::module_& m);
 void bindRecording(py::module_& m);
 void bindInfo(py::module_& m);
 void bindStudy(py::module_& m);
+void bindSpectral(py::module_& m);  // bind_spectral.cpp: bands, band filter, PSD, spectrogram
 
 }  // namespace warplab::python

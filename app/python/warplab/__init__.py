@@ -26,10 +26,13 @@ import os as _os
 from . import _warplab
 from . import mne_bridge
 from ._warplab import DeviceError, Recording, Study
+from .spectral import filter, frequency_band, frequency_bands, psd, spectrogram  # noqa: A004
+from .spectral import _filtered_series, _filtered_set
 
 __all__ = [
     "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
     "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
+    "frequency_bands", "frequency_band", "filter", "psd", "spectrogram", "score", "read_events", "detect",
 ]
 
 __version__ = "0.1.0"
@@ -91,7 +94,7 @@ distance = _warplab.distance
 
 def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam=1.0, cost="sq",
                     znorm=False, sqrt=False, backend="auto", kernel=None, threads=0, devices=None,
-                    out=None, progress=None, channel=None):
+                    out=None, progress=None, channel=None, freq_band=None, rate=None, freq_band_order=4):
     """Distance matrix of X x Y, or of all pairs of X when Y is None.
 
     Parameters
@@ -123,12 +126,18 @@ def distance_matrix(X, Y=None, metric="dtw", *, band=0, gamma=1.0, nu=0.001, lam
     channel : str, int or list, optional
         For ``mne.Epochs`` inputs: the channel (one series per epoch) or channels
         (multichannel series); default all data channels.
+    freq_band : str or (lo, hi), optional
+        Filter every series to this frequency band first (:func:`warplab.filter`, zero phase,
+        Butterworth of ``freq_band_order``), as ``warplab-cli dm --freq-band``; needs ``rate``.
+    rate : float, optional
+        Sampling rate in Hz of the series, for ``freq_band``.
 
     Returns
     -------
     ndarray of float64, shape (len(X), len(Y)), or the path written.
     """
     X, Y = _series_set(X, channel), _series_set(Y, channel)
+    X, Y = _filtered_set(X, rate, freq_band, freq_band_order), _filtered_set(Y, rate, freq_band, freq_band_order)
     return _warplab.distance_matrix(X, Y, metric, int(band), float(gamma), float(nu), float(lam), cost,
                                     bool(znorm), bool(sqrt), backend, kernel or "", int(threads),
                                     devices, _path_or_none(out), _progress(progress, "distance_matrix"))
@@ -188,7 +197,7 @@ def soft_dtw(X, Y, gamma=1.0, *, cost="sq", gradient=True):
 
 def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False, cost="sq", sqrt=False,
            exclude=None, exclusion_tolerance=0, backend="auto", kernel=None, threads=0, devices=None,
-           progress=None):
+           progress=None, freq_band=None, rate=None, freq_band_order=4):
     """Top-k matches of a query in a long reference, as ``warplab-cli search``.
 
     Parameters
@@ -212,12 +221,16 @@ def search(query, reference, k=1, *, mode="subsequence", band=None, znorm=False,
         Samples of overlap with an excluded span still allowed (default 0: none).
     progress : None, True or callable, optional
         As for :func:`distance_matrix`; the fraction of the reference swept.
+    freq_band, rate, freq_band_order : optional
+        Filter query and reference to a frequency band first, as for :func:`distance_matrix`.
 
     Returns
     -------
     structured ndarray with fields rank (int64), cost (float64), start, end (int64; reference
     samples, end inclusive), best first.
     """
+    query = _filtered_series(query, rate, freq_band, freq_band_order)
+    reference = _filtered_series(reference, rate, freq_band, freq_band_order)
     return _warplab.search(query, reference, int(k), mode, band, bool(znorm), cost, bool(sqrt), exclude,
                            int(exclusion_tolerance), backend, kernel or "", int(threads), devices, _progress(progress, "search"))
 
@@ -409,3 +422,72 @@ class _BenchRows(list):
     def __init__(self, rows, device):
         super().__init__(rows)
         self.device = device
+
+
+def read_events(path, *, recording=None):
+    """Seizure events of a file, as ``warplab-cli score`` reads its ``--reference``.
+
+    ``path`` is a BIDS events table (``*_events.tsv``: onset, duration[, eventType]; rows whose
+    eventType does not start with "sz" are background), a CHB-MIT summary (``recording`` names
+    the entry), an EDF+ file whose annotations name seizures, or a regions file.
+
+    Returns
+    -------
+    (events, duration, source): ``events`` a list of (start, end) in seconds, ``duration`` the
+    recording's length when the file says it (else None), ``source`` the kind of file.
+    """
+    return _warplab.read_reference(_path_or_none(path), _path_or_none(recording) or "")
+
+
+def score(reference, hypothesis, duration=None, *, recording=None, tolerance_before=30.0, tolerance_after=60.0,
+          merge_gap=90.0, max_event=300.0, min_overlap=0.0, sample_rate=1.0):
+    """SzCORE's event- and sample-based scores of detections, as ``warplab-cli score --json``.
+
+    Parameters
+    ----------
+    reference, hypothesis : path or list of (start, end)
+        The marked seizures and the detections: files as :func:`read_events` reads them, or
+        lists of spans in seconds from the recording start.
+    duration : float, optional
+        The recording's length in seconds; default: from ``recording`` (a path), else from the
+        files.
+    tolerance_before, tolerance_after, merge_gap, max_event, min_overlap, sample_rate
+        SzCORE's rules, with its defaults (seconds; ``min_overlap`` a fraction; Hz).
+
+    Returns
+    -------
+    dict with "event" and "sample" (each: tp, fp, reference_events, sensitivity, precision, f1,
+    fp_per_day; None where undefined), "duration_s", and "seizures" (onset_s, duration_s,
+    detected, latency_s per marked seizure).
+    """
+    known = []
+
+    def spans(value):
+        if isinstance(value, (str, bytes, _os.PathLike)):
+            events, length, _ = read_events(value, recording=recording)
+            known.append(length)
+            return events
+        return [(float(a), float(b)) for a, b in value]
+
+    ref, hyp = spans(reference), spans(hypothesis)
+    if duration is None and recording is not None and _os.path.isfile(_os.fspath(recording)):
+        duration = open_recording(recording).duration
+    if duration is None:
+        duration = next((d for d in known if d is not None), None)
+    if duration is None:
+        raise ValueError("duration: neither input says how long the recording is: give duration= or recording=")
+    return _warplab.score(ref, hyp, float(duration), float(tolerance_before), float(tolerance_after),
+                          float(merge_gap), float(max_event), float(min_overlap), float(sample_rate))
+
+
+def detect(detector, recording, *, events_out=None, backend="auto", threads=0, devices=None):
+    """Apply a detector saved by ``warplab-cli detect --save`` to a recording.
+
+    Returns
+    -------
+    list of (onset, duration, confidence) in seconds, one per detected event; with ``events_out``
+    they are also written there as a BIDS events table that :func:`score` reads.
+    """
+    events, _ = _warplab.detect(_path_or_none(detector), _path_or_none(recording), _path_or_none(events_out) or "",
+                                backend, int(threads), devices)
+    return events

@@ -1,0 +1,89 @@
+// score(), read_events() and detect(): SzCORE scoring (compute/scoring), reference and
+// detection events (io/events_tsv.h, io/reference_events.h) and a saved detector applied to a
+// recording (io/detector_file.h), with the keys of `warplab-cli score --json` and `detect`.
+#include <pybind11/stl.h>
+
+#include <nlohmann/json.hpp>
+
+#include "compute/scoring/scoring.h"
+#include "io/detector_file.h"
+#include "io/events_tsv.h"
+#include "io/recording.h"
+#include "io/reference_events.h"
+#include "io/score_json.h"
+#include "py_common.h"
+
+namespace warplab::python {
+
+namespace {
+
+using Spans = std::vector<std::pair<double, double>>;
+
+std::vector<compute::TimedEvent> events(const Spans& spans) {
+    std::vector<compute::TimedEvent> out;
+    for (const auto& [a, b] : spans) out.push_back({a, b});
+    return out;
+}
+
+py::object score(const Spans& ref, const Spans& hyp, double duration, double before, double after, double mergeGap,
+                 double maxEvent, double minOverlap, double sampleHz) {
+    compute::EventScoringOptions eo;
+    eo.toleranceBeforeS = before;
+    eo.toleranceAfterS = after;
+    eo.mergeGapS = mergeGap;
+    eo.maxEventS = maxEvent;
+    eo.minOverlap = minOverlap;
+    const auto ev = compute::scoreEvents(events(ref), events(hyp), duration, eo);
+    const auto sa = compute::scoreSamples(events(ref), events(hyp), duration, {sampleHz});
+    nlohmann::ordered_json j;
+    j["event"] = io::scoresJson(ev.scores);
+    j["sample"] = io::scoresJson(sa);
+    j["duration_s"] = duration;
+    j["seizures"] = io::seizureOutcomesJson(ev.seizures);
+    return fromJson(j.dump());
+}
+
+// (seizure spans, the recording's length or None, the kind of source)
+py::tuple readReference(const std::string& path, const std::string& recording) {
+    requireExistingFile(path, "events");
+    const io::ReferenceEvents r = io::readReferenceEvents(path, recording);
+    Spans spans;
+    for (const auto& e : r.events) spans.emplace_back(e.startS, e.endS);
+    return py::make_tuple(spans, r.durationS ? py::object(py::float_(*r.durationS)) : py::object(py::none()), r.source);
+}
+
+// (events as (onset, duration, confidence), the recording's length); events also written to
+// `eventsOut` as a BIDS events table when not empty.
+py::tuple detect(const std::string& detectorPath, const std::string& recordingPath, const std::string& eventsOut,
+                 const std::string& backend, int threads, const py::handle& devices) {
+    requireExistingFile(detectorPath, "detector");
+    requireExistingFile(recordingPath, "recording");
+    const compute::Detector d = io::loadDetector(detectorPath);
+    io::OpenOptions open;
+    open.readAnnotations = false;
+    const auto rec = io::Recording::open(recordingPath, open);
+    compute::RunOptions ro = toRunOptions(backend, "", threads, devices);
+    compute::Detection det;
+    runJob(ro, true, [&] { det = io::detectInRecording(d, *rec, ro); });
+    std::vector<std::tuple<double, double, double>> out;
+    io::EventTable table;
+    table.recordingDurationS = rec->durationS();
+    std::string channels;
+    for (const auto& c : d.channels()) channels += (channels.empty() ? "" : ",") + c;
+    for (const auto& e : det.events) {
+        out.emplace_back(e.startS, e.endS - e.startS, e.confidence);
+        table.rows.push_back({e.startS, e.endS - e.startS, "sz", channels, e.confidence, ""});
+    }
+    if (!eventsOut.empty()) io::writeEventsTsv(eventsOut, table);
+    return py::make_tuple(out, rec->durationS());
+}
+
+}  // namespace
+
+void bindDetection(py::module_& m) {
+    m.def("score", &score);
+    m.def("read_reference", &readReference);
+    m.def("detect", &detect);
+}
+
+}  // namespace warplab::python

@@ -1,0 +1,270 @@
+#include "compute/detect/detector.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+
+#include "compute/core/error.h"
+#include "compute/engine/engine.h"
+#include "compute/patterns/epoch_layout.h"
+
+namespace warplab::compute {
+
+namespace {
+
+using K = EngineError::Kind;
+
+// Epochs per engine call: bounds the copies of epochs held at once (4096 x 1024 floats = 16 MiB).
+constexpr std::size_t kEpochBlock = 4096;
+
+// All samples of segment k of a request (the single recording when it has no segments).
+std::vector<float> segmentSamples(const PatternRequest& r, std::size_t k) {
+    std::span<const float> view = r.samples;
+    const SampleReader* reader = &r.reader;
+    long long n = r.sampleCount;
+    if (!r.segments.empty()) {
+        view = r.segments[k].samples;
+        reader = &r.segments[k].reader;
+        n = r.segments[k].sampleCount;
+    }
+    if (!view.empty()) return {view.begin(), view.end()};
+    std::vector<float> out(std::size_t(std::max(0LL, n)));
+    if (n > 0) (*reader)(0, n, out.data());
+    return out;
+}
+
+std::string fixed(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::optional<OperatingPoint> parseOperatingPoint(std::string_view text) {
+    if (text == "youden") return OperatingPoint{};
+    if (text.rfind("fpr:", 0) == 0) {
+        const std::string_view v = text.substr(4);
+        double x = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec != std::errc() || end != v.data() + v.size() || !(x >= 0 && x <= 1)) return std::nullopt;
+        return OperatingPoint{OperatingPoint::Kind::FalsePositiveRate, x};
+    }
+    return std::nullopt;
+}
+
+std::string operatingPointName(const OperatingPoint& op) {
+    return op.kind == OperatingPoint::Kind::Youden ? "youden" : "fpr:" + fixed(op.target);
+}
+
+std::vector<std::string> Detector::channels() const {
+    std::vector<std::string> out;
+    for (const auto& p : patterns)
+        if (std::find(out.begin(), out.end(), p.channel) == out.end()) out.push_back(p.channel);
+    return out;
+}
+
+RocPoint thresholdAt(std::span<const double> d, std::span<const unsigned char> ictal, const OperatingPoint& op) {
+    const std::size_t n = d.size();
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
+    const double nI = double(std::count(ictal.begin(), ictal.end(), 1)), nN = double(n) - nI;
+    if (nI == 0 || nN == 0) throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
+    // Below every distance: no vote at all (the threshold -1 can never be reached).
+    RocPoint best{-1, 0, 0};
+    double bestJ = 0;
+    std::size_t tp = 0, fp = 0;
+    for (std::size_t i = 0; i < n;) {
+        const double t = d[order[i]];
+        for (; i < n && d[order[i]] == t; ++i) (ictal[order[i]] ? tp : fp) += 1;
+        const RocPoint p{t, double(tp) / nI, double(fp) / nN};
+        if (op.kind == OperatingPoint::Kind::Youden) {
+            if (p.tpr - p.fpr > bestJ) {
+                bestJ = p.tpr - p.fpr;
+                best = p;
+            }
+        } else if (p.fpr <= op.target) {
+            best = p;
+        } else {
+            break;
+        }
+    }
+    return best;
+}
+
+std::vector<std::vector<double>> epochDistances(const std::vector<std::vector<float>>& patterns,
+                                                std::span<const float> channel, int epoch, int stride, int band,
+                                                const RunOptions& options) {
+    const long long nE = epochCount(static_cast<long long>(channel.size()), epoch, stride);
+    std::vector<std::vector<double>> out(patterns.size(), std::vector<double>(std::size_t(std::max(0LL, nE))));
+    if (nE <= 0 || patterns.empty()) return out;
+    SeriesSet queries;
+    for (const auto& p : patterns) queries.emplace_back(p);
+    Params params;
+    params.metric = Metric::Cdtw;
+    params.cost = Cost::Squared;
+    params.band = band;
+    for (std::size_t b = 0; b < std::size_t(nE); b += kEpochBlock) {
+        const std::size_t e = std::min<std::size_t>(std::size_t(nE), b + kEpochBlock);
+        SeriesSet epochs;
+        epochs.reserve(e - b);
+        for (std::size_t j = b; j < e; ++j) {
+            const auto first = channel.begin() + std::ptrdiff_t(j * std::size_t(stride));
+            epochs.emplace_back(std::vector<float>(first, first + epoch));
+        }
+        const DistanceMatrix m = Engine::distanceMatrix(queries, &epochs, params, options);
+        for (std::size_t p = 0; p < patterns.size(); ++p)
+            for (std::size_t j = b; j < e; ++j) out[p][j] = m.at(p, j - b);
+    }
+    return out;
+}
+
+Detector buildDetector(const std::vector<PatternRequest>& requests, const std::vector<PatternRanking>& rankings,
+                       const BuildOptions& build, const RunOptions& options) {
+    if (requests.size() != rankings.size() || requests.empty())
+        throw EngineError(K::BadInput, "rankings", "one ranking per request is needed");
+    if (build.top < 1) throw EngineError(K::BadParameter, "top", "at least one pattern per channel");
+    Detector d;
+    d.rateHz = requests.front().rateHz;
+    d.epoch = requests.front().epoch;
+    d.stride = requests.front().stride;
+    d.band = requests.front().band;
+    d.filter = build.filter;
+    d.operatingPoint = build.operatingPoint;
+    d.rule = build.rule;
+    for (std::size_t c = 0; c < requests.size(); ++c) {
+        const PatternRequest& r = requests[c];
+        const PatternRanking& rk = rankings[c];
+        if (r.rateHz != d.rateHz || r.epoch != d.epoch || r.stride != d.stride || r.band != d.band)
+            throw EngineError(K::BadInput, "rankings", "every channel must share rate, epoch, stride and band");
+        const std::size_t segs = r.segments.empty() ? 1 : r.segments.size();
+        if (rk.segments.size() != segs || rk.epochIctal.size() != rk.epochCount)
+            throw EngineError(K::BadInput, "rankings", "the ranking of channel '" + r.channel + "' is not of its request");
+        const std::size_t top = std::min(build.top, rk.ranked.size());
+        // The chosen patterns' samples, cut from the training channel.
+        std::vector<std::vector<float>> samples(top);
+        std::vector<std::vector<double>> dist(top, std::vector<double>(rk.epochCount));
+        for (std::size_t k = 0; k < segs; ++k) {
+            bool holdsOne = false;
+            for (std::size_t p = 0; p < top; ++p) holdsOne = holdsOne || rk.ranked[p].segment == k;
+            if (!holdsOne) continue;
+            const std::vector<float> x = segmentSamples(r, k);
+            for (std::size_t p = 0; p < top; ++p)
+                if (rk.ranked[p].segment == k) {
+                    const auto first = x.begin() + std::ptrdiff_t(rk.ranked[p].recordingSample);
+                    samples[p].assign(first, first + d.epoch);
+                }
+        }
+        // Then every training epoch against all of them, segment by segment.
+        for (std::size_t k = 0; k < segs; ++k) {
+            const auto& seg = rk.segments[k];
+            if (seg.epochCount == 0) continue;
+            const std::vector<float> x = segmentSamples(r, k);
+            const auto part = epochDistances(samples, x, d.epoch, d.stride, d.band, options);
+            for (std::size_t p = 0; p < top; ++p)
+                std::copy(part[p].begin(), part[p].end(), dist[p].begin() + std::ptrdiff_t(seg.epochBegin));
+        }
+        for (std::size_t p = 0; p < top; ++p) {
+            const PatternScore& s = rk.ranked[p];
+            const RocPoint roc = thresholdAt(dist[p], rk.epochIctal, build.operatingPoint);
+            DetectorPattern dp;
+            dp.channel = r.channel;
+            dp.samples = std::move(samples[p]);
+            dp.threshold = roc.threshold;
+            dp.trainingTpr = roc.tpr;
+            dp.trainingFpr = roc.fpr;
+            dp.quality = s.quality;
+            dp.recording = rk.segments[s.segment].recording;
+            dp.startS = s.startS;
+            d.patterns.push_back(std::move(dp));
+        }
+    }
+    validateDetector(d);
+    return d;
+}
+
+void validateDetector(const Detector& d) {
+    if (!(d.rateHz > 0) || !std::isfinite(d.rateHz)) throw EngineError(K::BadInput, "rate_hz", "must be a number > 0");
+    if (d.epoch < 1) throw EngineError(K::BadInput, "epoch", "must be >= 1 sample");
+    if (d.stride < 1) throw EngineError(K::BadInput, "stride", "must be >= 1 sample");
+    if (d.band < 0) throw EngineError(K::BadInput, "band", "must be >= 0");
+    if (d.patterns.empty()) throw EngineError(K::BadInput, "patterns", "a detector needs at least one pattern");
+    for (std::size_t i = 0; i < d.patterns.size(); ++i) {
+        const auto& p = d.patterns[i];
+        const std::string f = "patterns[" + std::to_string(i) + "]";
+        if (p.samples.size() != std::size_t(d.epoch))
+            throw EngineError(K::BadInput, f + ".samples",
+                              "has " + std::to_string(p.samples.size()) + " samples, the epoch " + std::to_string(d.epoch));
+        for (float v : p.samples)
+            if (!std::isfinite(v)) throw EngineError(K::BadInput, f + ".samples", "holds a value that is not finite");
+        if (!std::isfinite(p.threshold)) throw EngineError(K::BadInput, f + ".threshold", "must be a finite number");
+        if (p.channel.empty()) throw EngineError(K::BadInput, f + ".channel", "names no channel");
+    }
+    if (d.rule.votes < 1 || std::size_t(d.rule.votes) > d.patterns.size())
+        throw EngineError(K::BadParameter, "votes",
+                          "must lie in 1.." + std::to_string(d.patterns.size()) + " (the patterns), got " +
+                              std::to_string(d.rule.votes));
+    if (d.rule.minEpochs < 1) throw EngineError(K::BadParameter, "min-epochs", "must be >= 1");
+    if (!(d.rule.mergeGapS >= 0) || !std::isfinite(d.rule.mergeGapS))
+        throw EngineError(K::BadParameter, "merge-gap", "must be a finite number >= 0");
+}
+
+void decide(const Detector& d, Detection& det) {
+    const std::size_t nE = det.distances.empty() ? 0 : det.distances.front().size();
+    det.votes.assign(nE, 0);
+    for (std::size_t p = 0; p < d.patterns.size(); ++p)
+        for (std::size_t j = 0; j < nE; ++j) det.votes[j] += det.distances[p][j] <= d.patterns[p].threshold ? 1 : 0;
+    det.events.clear();
+    const double n = double(d.patterns.size());
+    std::vector<DetectedEvent> runs;
+    std::vector<int> counts;
+    for (std::size_t j = 0; j < nE; ++j) {
+        if (det.votes[j] < d.rule.votes) continue;
+        const double s = double(j) * d.stride / d.rateHz, e = (double(j) * d.stride + d.epoch) / d.rateHz;
+        const double conf = det.votes[j] / n;
+        if (!runs.empty() && s - runs.back().endS <= d.rule.mergeGapS) {
+            runs.back().endS = e;
+            runs.back().lastEpoch = j;
+            runs.back().confidence = std::max(runs.back().confidence, conf);
+            ++counts.back();
+        } else {
+            runs.push_back({s, e, conf, j, j});
+            counts.push_back(1);
+        }
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (counts[i] >= d.rule.minEpochs) det.events.push_back(runs[i]);
+}
+
+Detection applyDetector(const Detector& d, const ChannelSamples& channel, double rateHz, const RunOptions& options) {
+    validateDetector(d);
+    if (rateHz != d.rateHz)
+        throw EngineError(K::BadInput, "rate",
+                          "the detector was built at " + fixed(d.rateHz) + " Hz, the recording is sampled at " +
+                              fixed(rateHz) + " Hz: resample the recording first");
+    Detection det;
+    det.distances.resize(d.patterns.size());
+    for (const std::string& ch : d.channels()) {
+        const std::vector<float> x = channel(ch);
+        if (static_cast<long long>(x.size()) < d.epoch)
+            throw EngineError(K::BadInput, "epoch",
+                              "channel '" + ch + "' has " + std::to_string(x.size()) + " samples, shorter than one epoch (" +
+                                  std::to_string(d.epoch) + ")");
+        std::vector<std::vector<float>> pats;
+        std::vector<std::size_t> which;
+        for (std::size_t p = 0; p < d.patterns.size(); ++p)
+            if (d.patterns[p].channel == ch) {
+                pats.push_back(d.patterns[p].samples);
+                which.push_back(p);
+            }
+        auto part = epochDistances(pats, x, d.epoch, d.stride, d.band, options);
+        for (std::size_t i = 0; i < which.size(); ++i) det.distances[which[i]] = std::move(part[i]);
+    }
+    // Channels of one recording share a rate, so their epoch counts agree.
+    decide(d, det);
+    return det;
+}
+
+}  // namespace warplab::compute

@@ -1,0 +1,205 @@
+// --freq-band on dm, search and patterns: each band's result equals the same command run on
+// series filtered beforehand (here, in the test, by compute/spectral's band filter, written
+// with round-trip precision), bit for bit; outputs name the band; bad bands are refused by
+// name with exit code 2. And `filter` and `psd` write what they promise.
+#include "io/recording.h"
+#include "io/series_file.h"
+namespace {
+long long firstSignalSamples(const std::string& path) { return warplab::io::Recording::open(path)->signals().front().samples; }
+std::vector<std::string> channelNames(const std::string& path) {
+    std::vector<std::string> out;
+    for (const auto& s : warplab::io::Recording::open(path)->signals()) out.push_back(s.displayName);
+    return out;
+}
+}  // namespace
+#include <QtTest>
+
+#include <fstream>
+
+#include "cli_process.h"
+#include "compute/spectral/band_filter.h"
+#include "compute/spectral/welch.h"
+#include "io/matrix_io.h"
+#include "io/npy.h"
+#include "io/regions_exchange.h"
+
+using namespace cli_test;
+namespace sp = warplab::compute::spectral;
+
+namespace {
+
+const QString kEdf = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
+
+std::string shortest(float v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+// One series per line (comma separated), round-trip float text.
+void writeSet(const QString& path, const warplab::compute::SeriesSet& set) {
+    std::ofstream f(path.toStdString());
+    for (const auto& s : set) {
+        for (std::size_t i = 0; i < s.values.size(); ++i) f << (i ? "," : "") << shortest(s.values[i]);
+        f << '\n';
+    }
+}
+
+std::vector<float> channel(const QString& path, const char* label, long long from, long long count) {
+    auto rec = warplab::io::Recording::open(path.toStdString());
+    return rec->read(rec->findSignal(label), from, count);
+}
+
+}  // namespace
+
+class TestCliFreqBands : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString at(const QString& name) const { return dir_.filePath(name); }
+private slots:
+    void dmPerBandEqualsPrefiltered();
+    void searchPerBandEqualsPrefiltered();
+    void patternsPerBandEqualsPrefiltered();
+    void refusesBadBandsByName();
+    void filterAndPsdWrite();
+};
+
+void TestCliFreqBands::dmPerBandEqualsPrefiltered() {
+    // Twelve 2 s pieces of a real channel, at 256 Hz.
+    warplab::compute::SeriesSet q;
+    for (int k = 0; k < 12; ++k) q.emplace_back(channel(kEdf, "FP1-F7", 512LL * k, 512), 1);
+    writeSet(at("q.csv"), q);
+    auto run = runCli({"dm", "--queries", at("q.csv"), "--metric", "cdtw", "--band", "16", "--rate", "256", "--freq-band",
+                       "alpha", "--freq-band", "13-30", "--out", at("m.npy")});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.err.contains("alpha (8-13 Hz)"));
+    for (const auto& [band, file] : std::vector<std::pair<sp::FrequencyBand, QString>>{
+             {sp::parseFrequencyBand("alpha"), "m.alpha.npy"}, {sp::parseFrequencyBand("13-30"), "m.13-30Hz.npy"}}) {
+        writeSet(at("qf.csv"), sp::bandFilterSet(q, 256.0, band));
+        auto ref = runCli({"dm", "--queries", at("qf.csv"), "--metric", "cdtw", "--band", "16", "--out", at("ref.npy")});
+        QVERIFY2(ref.exitCode == 0, ref.err.constData());
+        const auto a = warplab::io::readMatrix(at(file).toStdString()), b = warplab::io::readMatrix(at("ref.npy").toStdString());
+        QCOMPARE(a.rows, std::size_t(12));
+        QVERIFY(a.values == b.values);  // bit for bit
+        const auto unfiltered = runCli({"dm", "--queries", at("q.csv"), "--metric", "cdtw", "--band", "16", "--out", at("raw.npy")});
+        QVERIFY(warplab::io::readMatrix(at("raw.npy").toStdString()).values != a.values);  // the band did something
+    }
+    // One band to stdout: CSV as without a band, the band named on stderr.
+    auto one = runCli({"dm", "--queries", at("q.csv"), "--metric", "dtw", "--rate", "256", "--freq-band", "theta"});
+    QCOMPARE(one.exitCode, 0);
+    QCOMPARE(parseCsv(one.out).size(), std::size_t(12));
+    QVERIFY(one.err.contains("theta (4-8 Hz)"));
+}
+
+void TestCliFreqBands::searchPerBandEqualsPrefiltered() {
+    const auto query = channel(kEdf, "FP1-F7", 256 * 20, 512), reference = channel(kEdf, "FP1-F7", 0, 256 * 40);
+    writeSet(at("query.csv"), {warplab::compute::Series(query, 1)});
+    writeSet(at("reference.csv"), {warplab::compute::Series(reference, 1)});
+    auto run = runCli({"search", "--query", at("query.csv"), "--reference", at("reference.csv"), "--rate", "256", "--top", "3",
+                       "--freq-band", "delta", "--freq-band", "beta"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QList<QByteArray> lines = run.out.trimmed().split('\n');
+    QCOMPARE(lines.front(), QByteArray("band,rank,cost,start,end"));
+    QCOMPARE(lines.size(), 7);
+    for (const char* name : {"delta", "beta"}) {
+        const auto band = sp::parseFrequencyBand(name);
+        writeSet(at("qf.csv"), {sp::bandFilterSeries(warplab::compute::Series(query, 1), 256, band)});
+        writeSet(at("rf.csv"), {sp::bandFilterSeries(warplab::compute::Series(reference, 1), 256, band)});
+        auto ref = runCli({"search", "--query", at("qf.csv"), "--reference", at("rf.csv"), "--top", "3"});
+        QVERIFY2(ref.exitCode == 0, ref.err.constData());
+        QByteArray mine;
+        for (const QByteArray& l : lines)
+            if (l.startsWith(QByteArray(name) + ",")) mine += l.mid(int(strlen(name)) + 1) + "\n";
+        QCOMPARE(mine, ref.out.mid(ref.out.indexOf('\n') + 1));  // the same rows, bit for bit
+    }
+}
+
+void TestCliFreqBands::patternsPerBandEqualsPrefiltered() {
+    const auto x = channel(kEdf, "FP1-F7", 0, 256 * 41);
+    const auto band = sp::parseFrequencyBand("theta");
+    const auto f = sp::bandFilter(x, 256, band);
+    {
+        std::ofstream csv(at("theta.csv").toStdString());
+        csv << "FP1-F7\n";
+        for (float v : f) csv << shortest(v) << '\n';
+    }
+    const QStringList common{"--channel", "FP1-F7", "--seizures", "20-30", "--epoch", "256", "--stride", "128", "--band", "8",
+                             "--backend", "cpu"};
+    auto run = runCli(QStringList{"patterns", "--recording", kEdf, "--freq-band", "theta"} + common);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.startsWith("band,rank,quality,pattern_index,start_seconds\n"));
+    auto ref = runCli(QStringList{"patterns", "--recording", at("theta.csv"), "--rate", "256"} + common);
+    QVERIFY2(ref.exitCode == 0, ref.err.constData());
+    QByteArray mine;
+    for (const QByteArray& l : run.out.trimmed().split('\n').mid(1)) {
+        QVERIFY(l.startsWith("theta,"));
+        mine += l.mid(6) + "\n";
+    }
+    QVERIFY(!mine.isEmpty());
+    QCOMPARE(mine, ref.out.mid(ref.out.indexOf('\n') + 1));
+}
+
+void TestCliFreqBands::refusesBadBandsByName() {
+    auto r = runCli({"filter", "--input", dataPath("eegmmidb/S001R03.edf"), "--channel", "#0", "--freq-band", "gamma", "--out",
+                     at("g.npy")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("S001R03.edf") && r.err.contains("gamma (30-80 Hz)") && r.err.contains("160 Hz"), r.err.constData());
+    r = runCli({"dm", "--queries", at("q.csv"), "--metric", "dtw", "--rate", "256", "--freq-band", "alfa"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("'alfa'"));
+    r = runCli({"dm", "--queries", at("q.csv"), "--metric", "dtw", "--freq-band", "alpha"});  // no rate known
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("--rate"));
+    writeSet(at("short.csv"), {warplab::compute::Series(std::vector<float>(20, 1.0f), 1)});
+    r = runCli({"dm", "--queries", at("short.csv"), "--metric", "dtw", "--rate", "256", "--freq-band", "alpha"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("short.csv") && r.err.contains("at least 28"), r.err.constData());
+    r = runCli({"dm", "--queries", at("q.csv"), "--metric", "dtw", "--rate", "256", "--freq-band", "13-8"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("13-8 Hz"));
+}
+
+void TestCliFreqBands::filterAndPsdWrite() {
+    auto r = runCli({"filter", "--input", kEdf, "--channel", "FP1-F7", "--freq-band", "alpha", "--out", at("a.npy")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto x = channel(kEdf, "FP1-F7", 0, 256 * 41);
+    const auto expected = sp::bandFilter(x, 256, sp::parseFrequencyBand("alpha"));
+    const auto npy = warplab::io::readNpy(at("a.npy").toStdString());
+    QCOMPARE(npy.data.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) QCOMPARE(float(npy.data[i]), expected[i]);
+    r = runCli({"filter", "--input", kEdf, "--channel", "FP1-F7", "--freq-band", "alpha", "--out", at("a.edf")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(firstSignalSamples(at("a.edf").toStdString()), (long long)expected.size());
+
+    r = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--nperseg", "512", "--seizures", "10-30"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.out.startsWith("frequency_hz,seizure,rest\n"));
+    const auto rows = parseCsv(r.out);
+    QCOMPARE(rows.size(), std::size_t(257));
+    const auto seizure = sp::welch(std::span<const float>(x).subspan(2560, 5120), 256, {.segmentLength = 512});
+    for (std::size_t k = 0; k < rows.size(); ++k) QCOMPARE(rows[k][1], seizure.power[k]);
+    // The same spectra from the application's regions file: seizure regions on all channels or on
+    // FP1-F7 count, those on another channel or of another kind do not.
+    using warplab::io::Region, warplab::io::RegionKind;
+    const std::vector<std::string> names = channelNames(kEdf.toStdString());
+    QCOMPARE(names.front(), std::string("FP1-F7"));
+    warplab::io::writeRegionsCsv(at("regions.csv").toStdString(),
+                                 {Region{RegionKind::Seizure, -1, 10, 20, ""}, Region{RegionKind::Seizure, 0, 18, 30, ""},
+                                  Region{RegionKind::Seizure, 3, 35, 40, ""}, Region{RegionKind::Query, -1, 32, 34, ""}},
+                                 names);
+    auto byRegions = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--nperseg", "512", "--regions", at("regions.csv")});
+    QVERIFY2(byRegions.exitCode == 0, byRegions.err.constData());
+    QCOMPARE(byRegions.out, r.out);
+    byRegions = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--regions", at("regions.csv"), "--kind", "reference"});
+    QCOMPARE(byRegions.exitCode, 2);
+    QVERIFY2(byRegions.err.contains("no reference region"), byRegions.err.constData());
+    r = runCli({"psd", "--input", kEdf, "--channel", "FP1-F7", "--freq-band", "alpha", "--out", at("p.json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QFile j(at("p.json"));
+    QVERIFY(j.open(QIODevice::ReadOnly));
+    const QByteArray text = j.readAll();
+    QVERIFY(text.contains("\"frequency_band\"") && text.contains("\"alpha\""));
+}
+
+QTEST_GUILESS_MAIN(TestCliFreqBands)
+#include "test_cli_freq_bands.moc"
