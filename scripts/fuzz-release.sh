@@ -8,13 +8,13 @@
 # build-fuzz/fuzz-run); copy each into tests/io/corpus/<target>/ with a name saying what broke,
 # fix it, and record the run in docs/ERRORS.md ("What we tried") from $OUT_DIR/summary.txt.
 #   scripts/fuzz-release.sh [MINUTES]     (default 60 on a small machine; on one of 16 cores,
-#                                          8 minutes give 7 targets x 2 processes = 112 process-minutes)
+#                                          8 minutes give 8 targets x 2 processes = 128 process-minutes)
 # env: FUZZ_JOBS (processes in all, default the machine's cores), FUZZ_BIN (targets built
 #      already, e.g. carried to another machine), OUT_DIR.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 minutes="${1:-60}"
-targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix)
+targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix fuzz_events_tsv)
 cores="${FUZZ_JOBS:-$(nproc)}"
 export FUZZ_HDF5=1  # .h5 too: expect libhdf5's own findings (tests/fuzz/library-findings)
 export FUZZ_KEEP_GOING=1

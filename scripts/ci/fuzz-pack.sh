@@ -12,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 pack="${1:?usage: $0 PACK}"
 bin="${BUILD_DIR:-$root/build-fuzz}/tests/fuzz"
-targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix)
+targets=(fuzz_edf_header fuzz_edf_file fuzz_text_readers fuzz_session fuzz_regions fuzz_study fuzz_matrix fuzz_events_tsv)
 rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/lib" "$pack/scripts/ci" "$pack/tests/io" "$pack/tests/fuzz"
 for t in "${targets[@]}"; do
