@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Builds WarpLab with a sanitizer in its own build directory (CPU only, GUI on) and runs the CPU
 # and GUI tests under it; any finding fails the run.
-#   scripts/ci/sanitize.sh asan [ci|all|CTEST_REGEX]
-#       AddressSanitizer + UndefinedBehaviorSanitizer. ci (the default, what .ci/run runs): the
-#       engine's and the readers' tests that have passed under it (docs/ERRORS.md, "What we
-#       tried"). engine: every test of tests/compute, io and app, and the GUI tests that drive
-#       the engine and the job runner (jobs started, cancelled, finished; studies; patterns),
-#       not yet run whole under ASan. all: every test of
-#       tests/compute, io, app and widgets (adds the real application under Xvfb, screenshots,
-#       first use, the views' drawing and the copy-as-script run), before a release.
-#       tests/python is not run: the module loads into an interpreter built without ASan.
-#   scripts/ci/sanitize.sh tsan [CTEST_REGEX]   ThreadSanitizer: the engine's threaded paths,
-#                                               the GUI job runner and study loading
+#   scripts/ci/sanitize.sh asan [ci|engine|all|CTEST_REGEX]
+#       AddressSanitizer + UndefinedBehaviorSanitizer. ci (the default, what .ci/run runs): every
+#       test of tests/compute, io and app (the engine, the readers, the CLI) but the slowest
+#       (docs/ERRORS.md, "What we tried"). engine: all of those, and the GUI tests that drive
+#       the engine and the job runner (jobs started, cancelled, finished; studies; patterns).
+#       all: every test of tests/compute, io, app and widgets (adds the real application under
+#       Xvfb, screenshots, first use, the views' drawing and the copy-as-script run), before a
+#       release. tests/python is not run: its module would be the ASan build, loaded into
+#       Debian's Python with the runtime preloaded (LD_PRELOAD of libasan works for NumPy and
+#       SciPy here), which is not wired up yet.
+#   scripts/ci/sanitize.sh tsan [all|engine|CTEST_REGEX]
+#       ThreadSanitizer. all (the default): the engine's threaded paths, the GUI job runner and
+#       study loading; engine: its tests of tests/compute and io only (no GUI build).
+#       The engine's loops run on oneTBB: Debian's libtbb is not built with TSan, which then
+#       cannot see a task handed to another thread and reports data written before a parallel
+#       loop and read inside it (docs/ERRORS.md, "What we tried"). Give a oneTBB built with
+#       -fsanitize=thread in TSAN_TBB_DIR (its lib/cmake/TBB folder) for a clean run.
 # env: BUILD_DIR (default build-asan / build-tsan), JOBS (default 2), CC/CXX (default gcc),
 #      TEST_TIMEOUT (seconds one test may take, default 900: a hang fails fast, not CI's limit).
 # Suppressions (scripts/ci/sanitizers/*.supp) name system libraries only; each says why.
@@ -24,7 +30,11 @@ case "$kind" in
   asan)
     sanitize=address
     case "${2:-ci}" in
-      ci)  regex='^(compute\.test_(engine|align_cancel|sdtw_parallel|multi_search|window_search|patterns|overlap_exclusion|reference_metrics|metric_properties)|io\.test_(session|study|matrix_io|fuzz_corpus|edf_bad_input|seizure_times|regions_exchange))$' ;;
+      # Every CPU test but the CHB-MIT pattern ranking against the scalar reference (over 5 min
+      # under ASan on a loaded 2-core machine: before a release, in engine and all), and the CSV
+      # row stream's unit test, which fails under this build and is not yet understood
+      # (docs/ERRORS.md, "What we tried": open).
+      ci)  regex='^(compute|io|app)\.'; exclude='^(compute\.test_patterns_chbmit|app\.test_csv_row_stream)$' ;;
       engine) regex='^((compute|io|app)\..*|widgets\.test_(align_job_cancel|main_window|study_gui|patterns_view|view_feedback))$' ;;
       all) regex='^(compute|io|app|widgets)\.' ;;
       *)   regex="$2" ;;
@@ -37,13 +47,21 @@ case "$kind" in
     sanitize=thread
     # Threads: the engine (parallel matrices and searches, cancellation), the GUI job runner
     # (align/search/matrix jobs started and cancelled), study loading (io and the GUI's).
-    regex="${2:-^(compute\.test_(engine|align_cancel|multi_search|sdtw_parallel|window_search|patterns)|io\.test_(study|study_patterns|number_column)|widgets\.test_(align_job_cancel|main_window|patterns_view|study_gui))\$}"
+    case "${2:-all}" in
+      all)    regex='^(compute\.test_(engine|align_cancel|multi_search|sdtw_parallel|window_search|patterns)|io\.test_(study|study_patterns|number_column)|widgets\.test_(align_job_cancel|main_window|patterns_view|study_gui))$' ;;
+      engine) regex='^(compute\.test_(engine|align_cancel|multi_search|sdtw_parallel|window_search|patterns)|io\.test_(study|study_patterns|number_column))$' ;;
+      *)      regex="$2" ;;
+    esac
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
     ;;
   *)
     echo "usage: $0 asan|tsan [CTEST_REGEX]" >&2; exit 2 ;;
 esac
+exclude="${exclude:-^\$}"  # tests of the set left out (none: a name that never matches)
 timeout="${TEST_TIMEOUT:-900}"
+# Qt Test stops a test function after 300 s on its own; under a sanitizer the scalar-reference
+# comparisons on recorded EEG take longer (test_patterns_chbmit), so CTest's limit governs.
+export QTEST_FUNCTION_TIMEOUT=$(( timeout * 1000 ))
 build="${BUILD_DIR:-$root/build-$kind}"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
@@ -54,24 +72,27 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
   -DCMAKE_C_COMPILER="${CC:-gcc}" -DCMAKE_CXX_COMPILER="${CXX:-g++}" "${launcher[@]}" \
   -DWARPLAB_SANITIZE="$sanitize" -DWARPLAB_CUDA=OFF -DWARPLAB_HIP=OFF -DWARPLAB_GUI=ON \
-  -DWARPLAB_TESTS=ON >/dev/null
+  -DWARPLAB_TESTS=ON ${TSAN_TBB_DIR:+-DTBB_DIR="$TSAN_TBB_DIR"} >/dev/null
 # Only what the chosen tests run: their executables, and the CLI and GUI programs they start.
-mapfile -t tests < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p')
+mapfile -t tests < <(ctest --test-dir "$build" -N -R "$regex" -E "$exclude" | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p')
 [[ ${#tests[@]} -gt 0 ]] || { echo "no test matches $regex" >&2; exit 2; }
 # The CLI and GUI programs come as the tests' dependencies (tests/app, tests/widgets CMakeLists).
 targets=()
 for t in "${tests[@]}"; do targets+=("${t/./_}"); done
-cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+# Wall and CPU time of each step (CPU: the compilers' and the tests' own, children included),
+# for estimating the step on an idle machine when this one is shared.
+TIMEFORMAT="sanitize $kind: %R s wall, %U s user + %S s system CPU"
+time cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 echo "sanitize $kind: build done after $(( $(date +%s) - start )) s"
 if [[ "$kind" == asan ]]; then
   # LeakSanitizer for the engine, readers and CLI; not for the GUI tests, where Qt, fontconfig
   # and the X libraries keep allocations until exit by design (not yet sorted into suppressions).
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -E '^widgets\.' -j"$jobs" --output-on-failure --timeout "$timeout"
+  time QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -E "^widgets\.|$exclude" -j"$jobs" --output-on-failure --timeout "$timeout"
   if ctest --test-dir "$build" -N -R "$regex" | grep -q ' widgets\.'; then
-    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" QT_QPA_PLATFORM=offscreen \
-      ctest --test-dir "$build" -R "$regex" -E '^(compute|io|app)\.' -j"$jobs" --output-on-failure --timeout "$timeout"
+    time ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" QT_QPA_PLATFORM=offscreen \
+      ctest --test-dir "$build" -R "$regex" -E "^(compute|io|app)\.|$exclude" -j"$jobs" --output-on-failure --timeout "$timeout"
   fi
 else
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -j"$jobs" --output-on-failure --timeout "$timeout"
+  time QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" -R "$regex" -E "$exclude" -j"$jobs" --output-on-failure --timeout "$timeout"
 fi
 echo "sanitize $kind: ${#tests[@]} tests passed after $(( $(date +%s) - start )) s"
