@@ -112,12 +112,13 @@ DistanceMatrixView::DistanceMatrixView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(source_);
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
-    layout->addStretch(0);  // takes the room while there is no matrix (only the plot stretches then)
     layout->addLayout(bottom);
     installPlotExportMenu(plot_, "distance_matrix");
     // No axes without a matrix: empty axes, or those of a cleared one, would show ranges and
-    // names of nothing.
-    plot_->setVisible(false);
+    // names of nothing. Their axis rect is hidden, never the plot widget: showing the widget
+    // again inside redraw() replotted it at once (its pending resize), axes half set, and
+    // QCustomPlot's tick-label drawing corrupted the heap there (free(): invalid pointer).
+    showAxes(false);
     updateOrderItems();
 
     connect(orderBox_, &QComboBox::activated, this, [this](int index) {
@@ -170,10 +171,9 @@ void DistanceMatrixView::clear() {
     showDendrogram(false);
     dendroCurve_->data()->clear();
     map_->data()->clear();
-    scale_->setVisible(false);
+    showAxes(false);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    plot_->setVisible(false);
     exportButton_->setEnabled(false);
     hover_->setText(" ");
     setSource({});
@@ -187,6 +187,13 @@ void DistanceMatrixView::setSource(const QString& text) {
     plot_->setProperty(kExportTitleProperty, text);
 }
 QString DistanceMatrixView::source() const { return source_->fullText(); }
+
+void DistanceMatrixView::showAxes(bool show) {
+    plot_->axisRect()->setVisible(show);  // its axes, grid and the heatmap go with it
+    scale_->setVisible(show);
+}
+
+bool DistanceMatrixView::axesShown() const { return plot_->axisRect()->visible(); }
 
 QString DistanceMatrixView::colorScaleLabel() const { return scale_->axis()->label(); }
 
@@ -310,8 +317,7 @@ void DistanceMatrixView::redraw() {
     const compute::DistanceMatrix shown = compute::permuteMatrix(*matrix_, rowOrder_, colOrder_);
     const DisplayMatrix d = downsampleMatrix(shown.values.data(), shown.rows, shown.cols, kMaxDisplayCells, kMaxDisplayCells);
     showDisplayMatrix(map_, d);
-    scale_->setVisible(true);
-    plot_->setVisible(true);
+    showAxes(true);
     exportButton_->setEnabled(true);
     auto labelAxis = [](QCPAxis* axis, const std::vector<std::string>& names, std::size_t count) {
         if (!names.empty() && count <= std::size_t(kMaxLabels)) {

@@ -59,6 +59,8 @@ public:
     QString exportMatrix(const QString& path) const;
     QCustomPlot* plot() const { return plot_; }
     QComboBox* orderBox() const { return orderBox_; }
+    // Whether the heatmap's axes and colour bar are drawn (only while a matrix is shown).
+    bool axesShown() const;
     QString hoverText() const;
     QString colorScaleLabel() const;
     QPoint cellPoint(int row, int col) const;  // plot-widget pixel of a DISPLAY cell, for tests
@@ -71,6 +73,7 @@ private:
     bool cellAt(const QPoint& pos, int& row, int& col) const;  // display indices
     void redraw();
     void showDendrogram(bool show);
+    void showAxes(bool show);
     void updateOrderItems();
     void fitColumnLabels();
 
