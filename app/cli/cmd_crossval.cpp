@@ -13,7 +13,6 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/detector_options.h"
-#include "app/cli/patterns_study.h"
 #include "app/cli/study_cli.h"
 #include "compute/detect/crossval.h"
 #include "io/score_json.h"
@@ -40,13 +39,7 @@ void runCrossval(const CrossvalFlags& o) {
     co.event = o.event;
     co.sample = o.sample;
     auto study = openStudyForCli(o.study, o.studyFlags, "study");
-    auto requests = studyPatternRequests(*study, o.build.channels, o.build.seizures);
-    for (auto& r : requests) {
-        r.epoch = o.build.epoch;
-        r.stride = o.build.stride;
-        r.band = o.build.band;
-        r.keepMatrixUpToBytes = 0;
-    }
+    auto requests = detectorRequests(*study, o.build);
     const compute::CrossvalResult res = compute::crossValidate(requests, co, toRunOptions(o.run, "crossval"));
     finishProgress();
     if (o.json) {

@@ -15,7 +15,6 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/detector_options.h"
-#include "app/cli/patterns_study.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 #include "compute/detect/detector.h"
@@ -39,13 +38,7 @@ struct DetectOptions {
 compute::Detector build(const DetectOptions& o, const compute::RunOptions& ro) {
     const compute::BuildOptions b = toBuildOptions(o.build);
     auto study = openStudyForCli(o.study, o.studyFlags, "study");
-    auto requests = studyPatternRequests(*study, o.build.channels, o.build.seizures);
-    for (auto& r : requests) {
-        r.epoch = o.build.epoch;
-        r.stride = o.build.stride;
-        r.band = o.build.band;
-        r.keepMatrixUpToBytes = 0;
-    }
+    auto requests = detectorRequests(*study, o.build);
     return compute::buildDetector(requests, compute::findPatterns(requests, ro), b, ro);
 }
 

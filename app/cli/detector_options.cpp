@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/patterns_study.h"
 #include "compute/core/error.h"
 
 namespace warplab::cli {
@@ -55,6 +56,17 @@ compute::BuildOptions toBuildOptions(const DetectorBuildFlags& o) {
     b.operatingPoint = *op;
     b.rule = o.rule;
     return b;
+}
+
+std::vector<compute::PatternRequest> detectorRequests(io::Study& study, const DetectorBuildFlags& o) {
+    auto requests = studyPatternRequests(study, o.channels, o.seizures);
+    for (auto& r : requests) {
+        r.epoch = o.epoch;
+        r.stride = o.stride;
+        r.band = o.band;
+        r.keepMatrixUpToBytes = 0;
+    }
+    return requests;
 }
 
 }  // namespace warplab::cli

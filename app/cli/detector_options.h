@@ -6,6 +6,7 @@
 
 #include "compute/detect/detector.h"
 #include "compute/scoring/scoring.h"
+#include "io/study.h"
 
 namespace CLI {
 class App;
@@ -28,5 +29,8 @@ struct DetectorBuildFlags {
 void addDetectorBuildOptions(CLI::App& cmd, DetectorBuildFlags& o);
 // Throws EngineError(BadParameter, "operating-point") for a bad --operating-point.
 compute::BuildOptions toBuildOptions(const DetectorBuildFlags& o);
+// What a detector is built from: studyPatternRequests of the flags' channels and seizures, with
+// their epoch, stride and band, keeping no matrix. The requests read `study`, which must outlive them.
+std::vector<compute::PatternRequest> detectorRequests(io::Study& study, const DetectorBuildFlags& o);
 
 }  // namespace warplab::cli
