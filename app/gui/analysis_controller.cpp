@@ -11,6 +11,7 @@
 
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
+#include "app/gui/search_scope.h"
 #include "compute/bench/bench.h"
 #include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
@@ -264,21 +265,11 @@ quint64 AnalysisController::searchQuery(int topK) {
     // The options above the results; the query always comes from the searched
     // channel here, so its own place is excluded unless "include the query itself" is ticked.
     const widgets::SearchChoice choice = view->options()->choice();
-    compute::SearchScope scope;
     const std::size_t m = query.length;
     // The same first sample as Document::segment (floor).
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(q->startS * rate)));
-    // No match may overlap the query's samples (beyond the overlap allowed): overlap_exclusion.h.
-    if (!choice.includeSelf && m > 0)
-        scope.spans = {compute::ExcludedSpan{first, first + m - 1, std::size_t(std::llround(choice.toleranceS * rate))}};
-    if (choice.half2 && !choice.window) scope.precision = compute::SearchPrecision::Half2;
-    const int band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
-    if (choice.window) {
-        p.metric = compute::Metric::Cdtw;
-        p.band = band;
-        p.cost = compute::Cost::Squared;
-    }
-    const QString how = choice.window ? tr("z-normalised window search, band %1").arg(band)
+    const compute::SearchScope scope = applySearchChoice(choice, first, m, rate, p);
+    const QString how = choice.window ? tr("z-normalised window search, band %1").arg(p.band)
                                       : (choice.half2 ? tr("subsequence DTW, half2") : tr("subsequence DTW"));
     const QString desc = tr("Top %1 matches of the query %2–%3 s in %4 (%5%6)")
                              .arg(topK).arg(q->startS, 0, 'f', 2).arg(q->endS, 0, 'f', 2).arg(doc_->channelName(channel))

@@ -9,6 +9,7 @@
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/result_sources.h"
+#include "app/gui/search_scope.h"
 #include "compute/engine/engine.h"
 #include "compute/patterns/pattern_discovery.h"
 #include "compute/spectral/band_filter.h"
@@ -142,17 +143,9 @@ quint64 BandJobs::searchQuery(int topK) {
     p.topk = topK;
     // The options of the Search panel, as the one-band search takes them.
     const widgets::SearchChoice choice = search_->options()->choice();
-    compute::SearchScope scope;
     const std::size_t m = query.length;
     const std::size_t first = std::size_t(std::max(0LL, (long long)std::floor(q->startS * rate)));
-    if (!choice.includeSelf && m > 0)
-        scope.spans = {compute::ExcludedSpan{first, first + m - 1, std::size_t(std::llround(choice.toleranceS * rate))}};
-    if (choice.half2 && !choice.window) scope.precision = compute::SearchPrecision::Half2;
-    if (choice.window) {
-        p.metric = compute::Metric::Cdtw;
-        p.band = int(std::floor(choice.bandPercent / 100.0 * double(m)));
-        p.cost = compute::Cost::Squared;
-    }
+    const compute::SearchScope scope = applySearchChoice(choice, first, m, rate, p);
     std::vector<std::pair<double, double>> seizures;
     for (const auto& r : doc_->regions())
         if (r.kind == io::RegionKind::Seizure && (r.channel < 0 || r.channel == channel)) seizures.push_back({r.startS, r.endS});
