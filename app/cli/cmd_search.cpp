@@ -51,7 +51,7 @@ bool usesGpuOnEveryRank(const RunFlags& run) {
     if (compute::namesGpu(run.backend, run.kernel)) return true;
     if (run.backend != compute::Backend::Auto || !run.kernel.empty()) return false;
     const char mine = compute::gpuDeviceLabels().empty() ? 0 : 1;
-    std::vector<char> all(std::size_t(mpi::size()));
+    std::vector<char> all(static_cast<std::size_t>(mpi::size()));
     mpi::allgather(&mine, 1, all.data());
     return std::find(all.begin(), all.end(), 0) == all.end();
 }
