@@ -163,7 +163,7 @@ void writeRegionsCsv(const std::string& path, const std::vector<Region>& regions
     }
 }
 
-std::vector<Region> readRegionsCsv(const std::string& path, const std::vector<std::string>& channels) {
+std::vector<Region> readRegionsCsv(const std::string& path, const std::vector<std::string>& channels, bool labelUnknown) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw IoError(path, "", "cannot open the file");
     std::stringstream ss;
@@ -189,7 +189,11 @@ std::vector<Region> readRegionsCsv(const std::string& path, const std::vector<st
         Region r;
         if (!parseKind(row[std::size_t(kind)], r.kind))
             throw IoError(path, where + ", column 'kind'", "'" + trim(row[std::size_t(kind)]) + "' is not seizure, query or reference");
-        r.channel = chan < 0 ? -1 : channelIndex(row[std::size_t(chan)], channels, path, where + ", column 'channel'");
+        const std::string name = chan < 0 ? std::string() : trim(row[std::size_t(chan)]);
+        if (labelUnknown && !name.empty() && lower(name) != "all" && std::find(channels.begin(), channels.end(), name) == channels.end())
+            r.channelLabel = name;  // r.channel stays -1: the caller keeps it aside by this label
+        else
+            r.channel = chan < 0 ? -1 : channelIndex(row[std::size_t(chan)], channels, path, where + ", column 'channel'");
         r.startS = parseSeconds(row[std::size_t(start)], path, where + ", column 'start_s'");
         r.endS = parseSeconds(row[std::size_t(end)], path, where + ", column 'end_s'");
         if (!(r.endS > r.startS))

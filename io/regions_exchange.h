@@ -24,8 +24,11 @@ namespace warplab::io {
 // Throws IoError when a region names a channel outside the list or the file cannot be written.
 void writeRegionsCsv(const std::string& path, const std::vector<Region>& regions, const std::vector<std::string>& channels);
 // Throws IoError(path, "line N[, column]", reason) for a bad row, unknown kind or channel,
-// a time that is not a number, or an end not after its start.
-std::vector<Region> readRegionsCsv(const std::string& path, const std::vector<std::string>& channels);
+// a time that is not a number, or an end not after its start. With `labelUnknown`, a channel
+// the list lacks (a montage's derivation the regions were saved under) is no error: that
+// region gets the name as its channelLabel and channel -1, for the caller to keep aside.
+std::vector<Region> readRegionsCsv(const std::string& path, const std::vector<std::string>& channels,
+                                   bool labelUnknown = false);
 
 // The annotation text of one region, before any shortening.
 std::string regionAnnotationText(const Region& r, const std::vector<std::string>& channels);

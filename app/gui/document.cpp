@@ -127,6 +127,12 @@ std::vector<io::Region> Document::hiddenRegions() const {
     return out;
 }
 
+std::vector<io::Region> Document::keptRegions() const {
+    std::vector<io::Region> out = labelledRegions();
+    for (io::Region& r : hiddenRegions()) out.push_back(std::move(r));
+    return out;
+}
+
 void Document::insertRegionRaw(int index, const io::Region& region) {
     regions_.insert(regions_.begin() + index, region);
     Q_EMIT regionsChanged();

@@ -49,6 +49,10 @@ public:
     std::vector<io::Region> labelledRegions() const;
     // The regions kept aside, each labelled with its channel.
     std::vector<io::Region> hiddenRegions() const;
+    // Everything marked on this recording: labelledRegions() then hiddenRegions(). Given back
+    // to setRegions() on the recording as opened or under any montage, each one-channel region
+    // finds its channel by label or is kept aside: none is lost or lands on another channel.
+    std::vector<io::Region> keptRegions() const;
 
     // Used by the undo commands only.
     void insertRegionRaw(int index, const io::Region& region);

@@ -167,8 +167,8 @@ void StudyController::close() {
     Q_EMIT studyChanged();
 }
 
-std::vector<io::Region> StudyController::regionsOf(int recording) const {
-    if (recording == current_ && recording >= 0) return doc_->regions();
+std::vector<io::Region> StudyController::keptRegions(int recording) const {
+    if (recording == current_ && recording >= 0) return doc_->keptRegions();
     if (auto it = regions_.find(recording); it != regions_.end()) return it->second;
     std::vector<io::Region> out;
     if (!study_ || recording < 0) return out;
@@ -182,15 +182,34 @@ std::vector<io::Region> StudyController::regionsOf(int recording) const {
     return out;
 }
 
+std::vector<io::Region> StudyController::regionsOf(int recording) const {
+    std::vector<io::Region> out;
+    if (!study_ || recording < 0 || recording >= int(study_->recordings().size())) return out;
+#pragma push_macro("signals")
+#undef signals
+    const std::vector<io::SignalInfo>& recorded = study_->recordings()[std::size_t(recording)].signals;
+#pragma pop_macro("signals")
+    for (io::Region r : keptRegions(recording)) {
+        if (!r.channelLabel.empty()) {
+            const auto it = std::find_if(recorded.begin(), recorded.end(),
+                                         [&](const io::SignalInfo& s) { return s.displayName == r.channelLabel; });
+            if (it == recorded.end()) continue;
+            r.channel = int(it - recorded.begin());
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 void StudyController::storeCurrentRegions() {
-    if (study_ && current_ >= 0) regions_[current_] = doc_->regions();
+    if (study_ && current_ >= 0) regions_[current_] = doc_->keptRegions();
 }
 
 void StudyController::updateSeizureMarks() {
     if (!study_) return;
     std::vector<widgets::SeizureMark> marks;
     for (int i = 0; i < int(study_->recordings().size()); ++i)
-        for (const io::Region& r : regionsOf(i))
+        for (const io::Region& r : keptRegions(i))
             if (r.kind == io::RegionKind::Seizure) marks.push_back({i, r.startS, r.endS});
     navigator_->setSeizures(std::move(marks));
 }
@@ -220,7 +239,7 @@ bool StudyController::goTo(int recording, double startS, double endS, const QStr
             return false;
         }
         storeCurrentRegions();
-        const std::vector<io::Region> regions = regionsOf(recording);
+        const std::vector<io::Region> regions = keptRegions(recording);
         switching_ = true;
         const bool ok = doc_->open(q(r.path));
         switching_ = false;

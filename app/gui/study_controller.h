@@ -89,7 +89,13 @@ public:
     // After: the regions of the other recordings, and which recording is open.
     void restoreRegions(const io::Session& s);
 
-    // The user's regions kept for `recording` (the open one: the document's).
+    // Everything the user marked on `recording` (the open one: the document's keptRegions()),
+    // one-channel regions labelled with their channel, those a montage hides included; a
+    // recording not visited yet: the study's seizures on it, channels as indices as recorded.
+    std::vector<io::Region> keptRegions(int recording) const;
+    // The same on the recording's channels as recorded (what study-wide analyses read): a
+    // labelled region gets that channel's index; one on a channel the file lacks (a montage's
+    // derivation) is left out, since no recorded channel is it.
     std::vector<io::Region> regionsOf(int recording) const;
 
 Q_SIGNALS:
@@ -99,7 +105,7 @@ Q_SIGNALS:
     void viewRequested(QWidget* view);
 
 private:
-    void storeCurrentRegions();   // the document's regions -> regions_
+    void storeCurrentRegions();   // the document's keptRegions() -> regions_
     void updateSeizureMarks();
     void syncCurrentFromDocument();
     void updateNavigator();
@@ -113,10 +119,13 @@ private:
     std::shared_ptr<io::Study> study_;
     int current_ = -1;
     bool switching_ = false;  // goTo is opening a recording: the document's change is ours
-    // Per recording, all kinds (sessions keep them). The study's own seizures (summary,
-    // annotations) seed a recording's list when it is first opened; from then on this list is
-    // what pattern discovery over the study uses as that recording's seizures (the user may
-    // add, move or remove them), so the study itself is never changed.
+    // Per recording, all kinds (sessions keep them), as Document::keptRegions() gives them:
+    // one-channel regions by their channel's label, those a montage hid included, since
+    // opening a recording again shows its channels as recorded (indices of a montage would
+    // point at other channels there). The study's own seizures (summary, annotations) seed a
+    // recording's list when it is first opened; from then on this list is what pattern
+    // discovery over the study uses as that recording's seizures (the user may add, move or
+    // remove them), so the study itself is never changed.
     std::map<int, std::vector<io::Region>> regions_;
     Confirm confirm_;
     ChooseFolder chooseFolder_;

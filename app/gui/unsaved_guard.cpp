@@ -1,5 +1,7 @@
 #include "app/gui/unsaved_guard.h"
 
+#include <algorithm>
+
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QUndoStack>
@@ -25,6 +27,18 @@ std::vector<std::string> namesOf(const std::vector<io::SignalInfo>& list) {
 #undef signals
 std::vector<std::string> namesOf(const io::StudyRecording& r) { return namesOf(r.signals); }
 #pragma pop_macro("signals")
+
+// Regions as the region file writes them: a labelled one-channel region on its channel by
+// label among `names` (the channels as recorded), a label the recording lacks (a montage's
+// derivation) added to the names; unlabelled ones keep their index (channels as recorded).
+void placeByLabel(std::vector<io::Region>& regions, std::vector<std::string>& names) {
+    for (io::Region& r : regions) {
+        if (r.channelLabel.empty()) continue;
+        auto it = std::find(names.begin(), names.end(), r.channelLabel);
+        if (it == names.end()) it = names.insert(names.end(), r.channelLabel);
+        r.channel = int(it - names.begin());
+    }
+}
 
 }  // namespace
 
@@ -77,7 +91,9 @@ int UnsavedGuard::opened() {
         const QString csv = QString::fromStdString(io::regionsCsvPathFor(doc_->path().toStdString()));
         if (QFileInfo::exists(csv)) {
             try {
-                std::vector<io::Region> regions = io::readRegionsCsv(csv.toStdString(), namesOf(widgets::signalList(*rec)));
+                // A region saved on a montage's derivation is read by that name and kept aside
+                // until a montage has it (Document::setRegions), not refused with the whole file.
+                std::vector<io::Region> regions = io::readRegionsCsv(csv.toStdString(), namesOf(widgets::signalList(*rec)), true);
                 io::checkRegions(*rec, regions);
                 doc_->setRegions(regions);
                 ours_.insert(csv);
@@ -112,20 +128,23 @@ bool UnsavedGuard::save() {
         std::vector<std::string> names;
     };
     std::vector<Out> outs;
-    const std::vector<std::string> docNames = namesOf(widgets::signalList(*rec));
+    // Every region, those a montage hides included, by its channel's label (sessions and the
+    // study keep them so); the file names channels as recorded, and a montage's derivation by
+    // its expression.
     const auto st = study_->study();
     if (st && !s.studyRegions.empty()) {
         for (const auto& [name, regions] : s.studyRegions) {
             const int i = st->findRecording(name);
             if (i < 0) continue;
             const io::StudyRecording& r = st->recordings()[std::size_t(i)];
-            const bool open = QFileInfo(QString::fromStdString(r.path)) == QFileInfo(doc_->path());
-            // Regions of other recordings name their channels as recorded, unless a montage is set.
-            outs.push_back({QString::fromStdString(r.path), regions, open || !doc_->montage().empty() ? docNames : namesOf(r)});
+            outs.push_back({QString::fromStdString(r.path), regions, namesOf(r)});
         }
     } else {
-        outs.push_back({doc_->path(), s.regions, docNames});
+        std::vector<io::Region> all = s.regions;
+        all.insert(all.end(), s.hiddenRegions.begin(), s.hiddenRegions.end());
+        outs.push_back({doc_->path(), std::move(all), namesOf(widgets::signalList(*doc_->recordedRecording()))});
     }
+    for (Out& o : outs) placeByLabel(o.regions, o.names);
     QStringList written;
     for (const Out& o : outs) {
         const QString target = targetFor(o.recording);

@@ -1,7 +1,9 @@
 // One-channel regions whose channel a montage hides are kept aside, never lost: a saved session
 // and the recovery journal hold them by their channel's label, and reopening either brings them
 // back hidden, shown again once a montage has their channel. Regions find their channel by label
-// in any channel order; sessions written before labels (channel indices only) still open.
+// in any channel order; sessions written before labels (channel indices only) still open. In a
+// study, those of every recording survive opening another recording and coming back, sessions,
+// the recovery journal and the region file beside each recording.
 #include <QFile>
 #include <QMessageBox>
 #include <QSettings>
@@ -14,13 +16,17 @@
 #include "app/gui/main_window.h"
 #include "app/gui/montage_dialog.h"
 #include "app/gui/recovery_journal.h"
+#include "app/gui/study_controller.h"
 #include "app/gui/unsaved_guard.h"
+#include "io/regions_exchange.h"
+#include "widgets/recording_access.h"
 #include "widgets/signal_view.h"
 
 using namespace warplab;
 
 namespace {
 const QString kSeizure = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
+const QString kOther = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_NonSeizure.edf");
 
 nlohmann::json readJson(const QString& path) {
     QFile f(path);
@@ -175,6 +181,98 @@ private Q_SLOTS:
         QCOMPARE(int(w->document()->regions().size()), 1);
         QCOMPARE(w->document()->regions()[0].note, std::string("journaled"));
         QCOMPARE(w->document()->regions()[0].channel, 1);
+    }
+    // A study: a region a montage hides on one recording, and one on the montage's derivation,
+    // come back when the user opens another recording of the study and returns (the recording
+    // opens with its channels as recorded: the first on F7-T7 again, the second kept aside under
+    // its derivation, never on the channel of the same index); the recovery journal and its
+    // restore, a saved session and Save's region file beside the recording keep both.
+    void studyRecordingsKeepHiddenRegions() {
+        QTemporaryDir folder;
+        QVERIFY(QFile::copy(kSeizure, folder.filePath("a.edf")));
+        QVERIFY(QFile::copy(kOther, folder.filePath("b.edf")));
+        const QString session = dir_.filePath("study.warplab.json");
+        const std::vector<std::string> montage = {"FP1-F7-T7-P7", "T7-P7"};
+        int first = -1;
+        QString firstPath;
+        auto confirmed = [this] {
+            auto w = newWindow();
+            w->studyController()->setConfirm([](const QString&, const QString&) { return true; });
+            return w;
+        };
+        // The first recording opened again: both regions there, then the montage shows the second.
+        auto checkFirst = [&](app::MainWindow& w, const char* where) {
+            QVERIFY2(w.studyController()->goTo(first, 0), where);
+            auto* doc = w.document();
+            QVERIFY2(doc->montage().empty(), where);
+            const io::Region* back = findNote(doc->regions(), "hidden on F7-T7");
+            QVERIFY2(back, where);
+            QCOMPARE(back->channel, doc->recording()->findSignal("F7-T7"));
+            QCOMPARE(back->kind, io::RegionKind::Query);
+            QVERIFY2(!findNote(doc->regions(), "on the derivation"), where);
+            QCOMPARE(int(doc->parkedRegions().size()), 1);
+            QCOMPARE(doc->parkedRegions()[0].channel, std::string("FP1-F7-T7-P7"));
+            QCOMPARE(doc->parkedRegions()[0].region.note, std::string("on the derivation"));
+            app::applyMontage(*doc, *w.signalView(), montage, {});
+            const io::Region* derived = findNote(doc->regions(), "on the derivation");
+            QVERIFY2(derived, where);
+            QCOMPARE(derived->channel, 0);
+            QCOMPARE(derived->startS, 5.0);
+            QCOMPARE(int(doc->parkedRegions().size()), 1);
+            QCOMPARE(doc->parkedRegions()[0].region.note, std::string("hidden on F7-T7"));
+        };
+        {
+            auto w = confirmed();
+            QVERIFY(w->openStudy(folder.path()));
+            first = w->studyController()->currentRecording();
+            firstPath = w->document()->path();
+            auto* doc = w->document();
+            doc->addRegion({io::RegionKind::Query, doc->recording()->findSignal("F7-T7"), 3.0, 4.5, "hidden on F7-T7"});
+            app::applyMontage(*doc, *w->signalView(), montage, {});
+            QCOMPARE(int(doc->parkedRegions().size()), 1);
+            doc->addRegion({io::RegionKind::Seizure, 0, 5.0, 9.0, "on the derivation"});
+            QVERIFY(w->studyController()->goTo(1 - first, 0));
+            checkFirst(*w, "after switching");
+            if (QTest::currentTestFailed()) return;
+            QVERIFY(w->studyController()->goTo(1 - first, 0));  // left under the montage again
+            QVERIFY(w->unsavedGuard()->journal()->writeNow());
+            w->hide();  // destroyed without closing, as a crash leaves it
+        }
+        const app::RecoveryScan scan = app::RecoveryJournal::scan();
+        QCOMPARE(scan.entries.size(), 1);
+        const auto& kept = scan.entries[0].session.studyRegions.at(QFileInfo(firstPath).fileName().toStdString());
+        QCOMPARE(int(kept.size()), 2);
+        {
+            auto w = confirmed();
+            QVERIFY(w->restoreRecovery(scan.entries[0]));
+            checkFirst(*w, "after restoring the recovery file");
+            if (QTest::currentTestFailed()) return;
+            QVERIFY(w->studyController()->goTo(1 - first, 0));
+            QVERIFY(w->saveSession(session));
+            QVERIFY(w->unsavedGuard()->save());
+        }
+        {
+            auto w = confirmed();
+            QVERIFY(w->openSession(session));
+            checkFirst(*w, "after opening the saved session");
+            if (QTest::currentTestFailed()) return;
+        }
+        // Save's region file beside the recording names both channels; opening the recording
+        // alone reads it back, the derivation's region kept aside.
+        const QString csv = folder.filePath(QFileInfo(firstPath).completeBaseName() + "_regions.csv");
+        std::vector<std::string> names;
+        for (const auto& sig : widgets::signalList(*io::Recording::open(firstPath.toStdString()))) names.push_back(sig.displayName);
+        const std::vector<io::Region> file = io::readRegionsCsv(csv.toStdString(), names, true);
+        const io::Region* onF7 = findNote(file, "hidden on F7-T7");
+        const io::Region* onDerivation = findNote(file, "on the derivation");
+        QVERIFY(onF7 && onDerivation);
+        QCOMPARE(names.at(std::size_t(onF7->channel)), std::string("F7-T7"));
+        QCOMPARE(onDerivation->channelLabel, std::string("FP1-F7-T7-P7"));
+        auto w = newWindow();
+        QVERIFY(w->openFile(firstPath));
+        QVERIFY(findNote(w->document()->regions(), "hidden on F7-T7"));
+        QCOMPARE(int(w->document()->parkedRegions().size()), 1);
+        QCOMPARE(w->document()->parkedRegions()[0].channel, std::string("FP1-F7-T7-P7"));
     }
 };
 
