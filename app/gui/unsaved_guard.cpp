@@ -132,14 +132,17 @@ bool UnsavedGuard::save() {
     // study keep them so); the file names channels as recorded, and a montage's derivation by
     // its expression.
     const auto st = study_->study();
-    if (st && !s.studyRegions.empty()) {
+    bool openOne = false;  // the open recording is among the study's
+    if (st) {
         for (const auto& [name, regions] : s.studyRegions) {
             const int i = st->findRecording(name);
             if (i < 0) continue;
             const io::StudyRecording& r = st->recordings()[std::size_t(i)];
             outs.push_back({QString::fromStdString(r.path), regions, namesOf(r)});
+            openOne = openOne || QFileInfo(QString::fromStdString(r.path)) == QFileInfo(doc_->path());
         }
-    } else {
+    }
+    if (!openOne) {  // no study, or a recording opened beside it
         std::vector<io::Region> all = s.regions;
         all.insert(all.end(), s.hiddenRegions.begin(), s.hiddenRegions.end());
         outs.push_back({doc_->path(), std::move(all), namesOf(widgets::signalList(*doc_->recordedRecording()))});

@@ -274,6 +274,25 @@ private Q_SLOTS:
         QCOMPARE(int(w->document()->parkedRegions().size()), 1);
         QCOMPARE(w->document()->parkedRegions()[0].channel, std::string("FP1-F7-T7-P7"));
     }
+
+    // A recording opened beside an open study (not one of its own): Save writes its regions
+    // beside it too, not only those of the study's recordings.
+    void recordingBesideAStudyIsSaved() {
+        QTemporaryDir folder, elsewhere;
+        QVERIFY(QFile::copy(kSeizure, folder.filePath("a.edf")));
+        QVERIFY(QFile::copy(kOther, elsewhere.filePath("c.edf")));
+        auto w = newWindow();
+        w->studyController()->setConfirm([](const QString&, const QString&) { return true; });
+        QVERIFY(w->openStudy(folder.path()));
+        QVERIFY(w->openFile(elsewhere.filePath("c.edf")));
+        QCOMPARE(w->studyController()->currentRecording(), -1);
+        w->document()->addRegion({io::RegionKind::Query, 1, 2.0, 3.0, "beside the study"});
+        QVERIFY(w->unsavedGuard()->save());
+        std::vector<std::string> names;
+        for (const auto& sig : widgets::signalList(*w->document()->recording())) names.push_back(sig.displayName);
+        const auto file = io::readRegionsCsv(elsewhere.filePath("c_regions.csv").toStdString(), names);
+        QVERIFY(findNote(file, "beside the study"));
+    }
 };
 
 QTEST_MAIN(TestHiddenRegions)
