@@ -17,7 +17,8 @@
 #       The engine's loops run on oneTBB: Debian's libtbb is not built with TSan, which then
 #       cannot see a task handed to another thread and reports data written before a parallel
 #       loop and read inside it (docs/ERRORS.md, "What we tried"). Give a oneTBB built with
-#       -fsanitize=thread in TSAN_TBB_DIR (its lib/cmake/TBB folder) for a clean run.
+#       -fsanitize=thread in TSAN_TBB_DIR (its lib/cmake/TBB folder) for a clean run:
+#       scripts/ci/tsan-tbb.sh builds one from Debian's source package and prints that folder.
 # env: BUILD_DIR (default build-asan / build-tsan), JOBS (default 2), CC/CXX (default gcc),
 #      TEST_TIMEOUT (seconds one test may take, default 900: a hang fails fast, not CI's limit).
 # Suppressions (scripts/ci/sanitizers/*.supp) name system libraries only; each says why.
