@@ -261,7 +261,8 @@ private Q_SLOTS:
         // alone reads it back, the derivation's region kept aside.
         const QString csv = folder.filePath(QFileInfo(firstPath).completeBaseName() + "_regions.csv");
         std::vector<std::string> names;
-        for (const auto& sig : widgets::signalList(*io::Recording::open(firstPath.toStdString()))) names.push_back(sig.displayName);
+        const auto recorded = io::Recording::open(firstPath.toStdString());  // outlives the list it holds
+        for (const auto& sig : widgets::signalList(*recorded)) names.push_back(sig.displayName);
         const std::vector<io::Region> file = io::readRegionsCsv(csv.toStdString(), names, true);
         const io::Region* onF7 = findNote(file, "hidden on F7-T7");
         const io::Region* onDerivation = findNote(file, "on the derivation");
