@@ -68,6 +68,7 @@ private slots:
     void patternsPerBandEqualsPrefiltered();
     void matricesCarryTheirBand();
     void studyPatternsPerBandEqualPrefiltered();
+    void studySearchPerBandEqualsEachReference();
     void refusesBadBandsByName();
     void filterAndPsdWrite();
 };
@@ -237,6 +238,51 @@ void TestCliFreqBands::studyPatternsPerBandEqualPrefiltered() {
         QCOMPARE(f[2].toDouble(), want.ranked[k].quality);
         QCOMPARE(f[3].toULongLong(), want.ranked[k].index);
         QCOMPARE(f[5].toStdString(), want.segments[want.ranked[k].segment].recording);
+    }
+}
+
+// search --reference-study with bands: each band's list is the merge of the band searched in
+// each recording alone (which searchPerBandEqualsPrefiltered ties to pre-filtered series):
+// the same costs, places and order (cost, then recording order, then start).
+void TestCliFreqBands::studySearchPerBandEqualsEachReference() {
+    namespace fx = study_fixture;
+    const QString folder = at("sstudy");
+    QDir().mkpath(folder);
+    fx::writeFiles(folder.toStdString());
+    const QStringList query{"--query", folder + "/s_a.edf", "--channel", "CZ", "--window", "20:2", "--top", "4"};
+    auto multi = runCli(QStringList{"search", "--reference-study", folder, "--reference-channel", "CZ", "--freq-band", "theta",
+                                    "--freq-band", "2-12"} + query);
+    QVERIFY2(multi.exitCode == 0, multi.err.constData());
+    const QList<QByteArray> lines = multi.out.trimmed().split('\n');
+    QVERIFY2(lines.front().startsWith("band,rank,cost,start,end,recording,channel"), lines.front().constData());
+    QCOMPARE(lines.size(), 1 + 2 * 4);
+    for (const char* key : {"theta", "2-12Hz"}) {
+        const QString text = QString(key) == "theta" ? "theta" : "2-12";
+        struct Row { double cost; int file; QByteArray line; };
+        std::vector<Row> merged;
+        int file = 0;
+        for (const char* name : {"s_a.edf", "s_c.edf", "s_d.edf"}) {  // s_b.edf has no CZ
+            auto one = runCli(QStringList{"search", "--reference", folder + "/" + name, "--reference-channel", "CZ",
+                                          "--freq-band", text} + query);
+            QVERIFY2(one.exitCode == 0, one.err.constData());
+            for (const QByteArray& l : one.out.trimmed().split('\n').mid(1)) {
+                const auto f = l.split(',');  // band,rank,cost,start,end
+                merged.push_back({f[2].toDouble(), file, f[2] + ',' + f[3] + ',' + f[4] + ',' + name});
+            }
+            ++file;
+        }
+        std::stable_sort(merged.begin(), merged.end(), [](const Row& a, const Row& b) {
+            return a.cost != b.cost ? a.cost < b.cost : a.file < b.file;
+        });
+        int k = 0;
+        for (const QByteArray& l : lines.mid(1)) {
+            if (!l.startsWith(QByteArray(key) + ',')) continue;
+            const auto f = l.split(',');
+            QCOMPARE(f[1].toInt(), k + 1);
+            QCOMPARE(f[2] + ',' + f[3] + ',' + f[4] + ',' + f[5], merged[std::size_t(k)].line);
+            ++k;
+        }
+        QCOMPARE(k, 4);
     }
 }
 
