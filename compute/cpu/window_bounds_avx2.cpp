@@ -12,7 +12,7 @@ inline __m256d load4(const double* p) { return _mm256_loadu_pd(p); }
 
 template <class T>
 unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
-                double limit, Quad& L) {
+                double limit, Quad<T>& L) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), lim = _mm256_set1_pd(limit);
     // Statistics, as window_search.cpp's statsOf.
     const __m256d md = _mm256_set1_pd(double(m));
@@ -29,10 +29,11 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
     _mm256_storeu_pd(L.sd, sd);
     L.exact = unsigned(_mm256_movemask_pd(_mm256_or_pd(_mm256_xor_pd(ok, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))), ill)));
     unsigned active = L.active & ~L.exact;
-    L.kim = 0;
+    L.kim = L.keoghQuery = L.keoghWindow = 0;
     if (!active) return 0;
     const __m256d inv = _mm256_div_pd(one, sd);  // lanes with sd 0 are exact, not bounded here
-    auto zAt = [&](std::size_t i) { return _mm256_mul_pd(_mm256_sub_pd(load4(x + i), mean), inv); };
+    auto zOf = [&](const T* p) { return _mm256_mul_pd(_mm256_sub_pd(load4(p), mean), inv); };
+    auto zAt = [&](std::size_t i) { return zOf(x + i); };
     // LB_Kim: the first and the last cells lie on every path.
     const __m256d d0 = _mm256_sub_pd(_mm256_set1_pd(q[0]), zAt(0));
     __m256d lb = _mm256_mul_pd(d0, d0);
@@ -44,6 +45,7 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
     L.kim = kimMask;
     active &= ~kimMask;
     if (!active) return 0;
+    auto over = [&](__m256d acc) { return unsigned(_mm256_movemask_pd(_mm256_cmp_pd(acc, lim, _CMP_GT_OQ))); };
     // LB_Keogh: the distance of z_j to [qL_j, qU_j] (one of the two maxima is 0), largest |q|
     // first; every 8 terms, stop when every active lane is over the limit.
     __m256d acc = zero;
@@ -55,23 +57,52 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
             const __m256d v = zAt(j);
             const __m256d d = _mm256_add_pd(_mm256_max_pd(_mm256_sub_pd(v, _mm256_set1_pd(qU[j])), zero),
                                             _mm256_max_pd(_mm256_sub_pd(_mm256_set1_pd(qL[j]), v), zero));
-            acc = _mm256_add_pd(acc, _mm256_mul_pd(d, d));
+            const __m256d dd = _mm256_mul_pd(d, d);
+            if (L.cbQuery) _mm256_storeu_pd(L.cbQuery + 4 * j, dd);
+            acc = _mm256_add_pd(acc, dd);
         }
-        const unsigned over = unsigned(_mm256_movemask_pd(_mm256_cmp_pd(acc, lim, _CMP_GT_OQ)));
-        if ((over & active) == active) return 0;
+        if ((over(acc) & active) == active) {
+            L.keoghQuery = active;
+            return 0;
+        }
     }
-    return active & ~unsigned(_mm256_movemask_pd(_mm256_cmp_pd(acc, lim, _CMP_GT_OQ)));
+    L.keoghQuery = active & over(acc);
+    active &= ~L.keoghQuery;
+    _mm256_storeu_pd(L.lbQuery, acc);
+    if (!L.upper || !active) return active;
+    // LB_Keogh of the reference's envelope, z-normalised per lane, against the query.
+    __m256d acc2 = zero;
+    idx = 0;
+    while (idx < m) {
+        const std::size_t stop = idx + 8 < m ? idx + 8 : m;
+        for (; idx < stop; ++idx) {
+            const std::size_t i = order[idx];
+            const __m256d qi = _mm256_set1_pd(q[i]);
+            const __m256d d = _mm256_add_pd(_mm256_max_pd(_mm256_sub_pd(qi, zOf(L.upper + i)), zero),
+                                            _mm256_max_pd(_mm256_sub_pd(zOf(L.lower + i), qi), zero));
+            const __m256d dd = _mm256_mul_pd(d, d);
+            _mm256_storeu_pd(L.cbWindow + 4 * i, dd);
+            acc2 = _mm256_add_pd(acc2, dd);
+        }
+        if ((over(acc2) & active) == active) {
+            L.keoghWindow = active;
+            return 0;
+        }
+    }
+    L.keoghWindow = active & over(acc2);
+    _mm256_storeu_pd(L.lbWindow, acc2);
+    return active & ~L.keoghWindow;
 }
 
 }  // namespace
 
 unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
-              double limit, Quad& lanes) {
+              double limit, Quad<float>& lanes) {
     return quadOf(x, m, q, qU, qL, order, limit, lanes);
 }
 
 unsigned quad(const double* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
-              double limit, Quad& lanes) {
+              double limit, Quad<double>& lanes) {
     return quadOf(x, m, q, qU, qL, order, limit, lanes);
 }
 

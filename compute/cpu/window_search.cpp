@@ -37,23 +37,34 @@ double dtwRows(const double* a, const double* b, std::size_t m, long w, const do
     if (w > n) w = n;
     std::fill(prev, prev + m, kInf);
     std::fill(cur, cur + m, kInf);
+    // The cell rule is v = c + min(min(up, left), diag) with +inf outside the band and the matrix
+    // (and v = c at (0, 0)). A +inf argument of min leaves the other one unchanged, so row 0 is
+    // v = c + left and column 0 is v = c + up: the same values, without a test per cell. The left
+    // neighbour stays in a register; up and diag come from the previous row, whose cells beyond
+    // its own band were never written (+inf from the fill).
     for (long i = 0; i < n; ++i) {
         const long lo = std::max(0L, i - w), hi = std::min(n - 1, i + w);
-        if (lo > 0) cur[lo - 1] = kInf;
-        double rowMin = kInf;
         const double ai = a[i];
-        for (long j = lo; j <= hi; ++j) {
+        double left, rowMin;
+        long j = lo;
+        if (i == 0) {
+            const double d = ai - b[0];
+            left = d * d;
+            j = 1;
+        } else if (lo == 0) {
+            const double d = ai - b[0];
+            left = d * d + prev[0];
+            j = 1;
+        } else {
+            left = kInf;
+        }
+        if (j == 1) cur[0] = left;
+        rowMin = left;
+        for (; j <= hi; ++j) {
             const double d = ai - b[j];
-            const double c = d * d;
-            double v;
-            if (i == 0 && j == 0) {
-                v = c;
-            } else {
-                const double left = j > 0 ? cur[j - 1] : kInf;
-                const double diag = j > 0 ? prev[j - 1] : kInf;
-                v = c + std::min(std::min(prev[j], left), diag);
-            }
+            const double v = d * d + std::min(std::min(prev[j], left), prev[j - 1]);
             cur[j] = v;
+            left = v;
             if constexpr (Abandon) rowMin = std::min(rowMin, v);
         }
         if constexpr (Abandon) {
@@ -109,6 +120,32 @@ void envelopeByShifts(const double* x, std::size_t len, long w, double* upper, d
     }
 }
 
+// The envelope of the reference itself: upper[k] and lower[k] are the max and min of
+// y[b+k-w .. b+k+w] clipped to [0, n), for k in [0, len). Max and min are exact, so the values
+// are samples of y. A window's envelope clipped to the window lies inside this one (fewer
+// samples), so the bound it gives is never larger: still a lower bound of the DTW.
+template <class T>
+void referenceEnvelope(const T* y, std::size_t n, std::size_t b, std::size_t len, long w, T* upper, T* lower) {
+    std::copy(y + b, y + b + len, upper);
+    std::copy(y + b, y + b + len, lower);
+    for (std::size_t d = 1; d <= std::size_t(w); ++d) {
+        // k + b + d < n
+        const std::size_t hiEnd = b + d < n ? std::min(len, n - b - d) : 0;
+        const T* ahead = y + b + d;
+        for (std::size_t k = 0; k < hiEnd; ++k) {
+            upper[k] = std::max(upper[k], ahead[k]);
+            lower[k] = std::min(lower[k], ahead[k]);
+        }
+        // k + b >= d
+        const std::size_t loBegin = std::min(len, d > b ? d - b : 0);
+        const T* behind = y + b - d;  // indexed only from loBegin, where b + k - d >= 0
+        for (std::size_t k = loBegin; k < len; ++k) {
+            upper[k] = std::max(upper[k], behind[k]);
+            lower[k] = std::min(lower[k], behind[k]);
+        }
+    }
+}
+
 // Atomic min on a double (costs are >= 0, but compare_exchange on the value keeps it general).
 void atomicMin(std::atomic<double>& a, double v) {
     double old = a.load(std::memory_order_relaxed);
@@ -126,8 +163,11 @@ double slack(double bound, std::size_t m) { return 1e-6 * (bound + double(m)); }
 constexpr std::size_t kRestart = 1024;     // restart of the running sums against drift
 constexpr double kIllConditioned = 1e4;    // mean square about the anchor / variance above this: exact stats
 
+template <class T>
 struct ThreadState {
     std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
+    std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
+    std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
     std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
     std::priority_queue<double> heap[2];
@@ -247,8 +287,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     const std::size_t W = 2 * (m / 2) + 1;  // slot width: windows two slots apart are > 2*floor(m/2) apart
     const std::size_t slot0 = begin / W, slot1 = (end - 1) / W + 1;
     std::atomic<double> global{kInf};
-    tbb::enumerable_thread_specific<ThreadState> tls([&] {
-        ThreadState t;
+    tbb::enumerable_thread_specific<ThreadState<T>> tls([&] {
+        ThreadState<T> t;
         t.z.resize(m);
         t.cbA.resize(m);
         t.cbB.resize(m);
@@ -259,10 +299,12 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.wL.resize(m);
         t.qa.resize(m);
         t.qb.resize(m);
+        t.cb4A.resize(4 * m);
+        t.cb4B.resize(4 * m);
         return t;
     });
 
-    auto localBound = [k](const ThreadState& t) {
+    auto localBound = [k](const ThreadState<T>& t) {
         if (k == 1) return t.best;
         double b = kInf;
         for (const auto& h : t.heap)
@@ -274,9 +316,17 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     const bool simd = p.simd && windowbounds::available();
     auto body = [&](const tbb::blocked_range<std::size_t>& slots) {
         if (cancel && cancel->cancelled()) return;
-        ThreadState& t = tls.local();
+        ThreadState<T>& t = tls.local();
         WindowSearchStats& st = t.stats;
         double* z = t.z.data();
+        // The reference's envelope over every sample the windows of these slots read.
+        const std::size_t envBegin = std::max(begin, slots.begin() * W);
+        const std::size_t envLen = std::min(N, std::min(end, slots.end() * W) + m - 1) - envBegin;
+        if (t.refU.size() < envLen) {
+            t.refU.resize(envLen);
+            t.refL.resize(envLen);
+        }
+        referenceEnvelope(y, N, envBegin, envLen, w, t.refU.data(), t.refL.data());
         for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
             const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
             double slotMin = kInf;
@@ -326,6 +376,26 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
                 return B + slack(B, m);
             };
+            // The last stage: the exact DTW of the window's exact z (in t.z) against the query,
+            // abandoned early with the cumulative bound of the larger lower bound: rows i+1.. of
+            // the DTW (query rows for cbB, window rows for cbA) still add at least cbTail[i+1].
+            // cb: the bound's terms by position, `stride` apart.
+            auto dtwStage = [&](std::size_t s, bool useA, const double* cb, std::size_t stride, double limit) {
+                t.cbTail[m] = 0;
+                for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i * stride];
+                // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
+                // the window may be the row sequence when its bound is the stronger one.
+                const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
+                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
+                if (cost == kInf) { ++st.abandonedDtw; return; }
+                ++st.fullDtw;
+                t.candidates.push_back({cost, s});
+                if (k == 1) {
+                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
+                } else {
+                    slotMin = std::min(slotMin, cost);
+                }
+            };
             // One window through the scalar cascade; kimPassed: LB_Kim was already applied.
             auto scalarWindow = [&](std::size_t s, const Stats& ws, bool kimPassed) {
                 const double limit = currentLimit();
@@ -366,15 +436,20 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 }
                 // LB_Keogh, window envelope against the query: row i's cells all cost at least
                 // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
-                // to the window). Few windows get here, so the window's exact z (which the DTW
-                // needs anyway) and its envelope are computed now: no rounding slack involved.
-                if (!zReady) { znormOf(x, m, z); zReady = true; }
-                if (2 * w + 1 <= kShiftEnvelope) envelopeByShifts(z, m, w, t.wU.data(), t.wL.data());
-                else envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
+                // to the window). With the running statistics, the envelope of the reference over [i-w, i+w]
+                // (computed once for the slots) stands for the window's, z-normalised by the
+                // same mean and 1/sd as the bounds above (the same rounding slack); with the
+                // exact statistics (rare), the window's own envelope of its exact z.
+                const T* rU = t.refU.data() + (s - envBegin);
+                const T* rL = t.refL.data() + (s - envBegin);
+                if (exact) {
+                    if (2 * w + 1 <= kShiftEnvelope) envelopeByShifts(z, m, w, t.wU.data(), t.wL.data());
+                    else envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
+                }
                 double lbB = 0;
                 for (std::size_t idx = 0; idx < m; ++idx) {
                     const std::size_t i = order[idx];
-                    const double u = t.wU[i], l = t.wL[i];
+                    const double u = exact ? t.wU[i] : (rU[i] - mean) * inv, l = exact ? t.wL[i] : (rL[i] - mean) * inv;
                     double d = 0;
                     if (q[i] > u) d = q[i] - u;
                     else if (q[i] < l) d = l - q[i];
@@ -382,34 +457,21 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     lbB += d * d;
                     if (lbB > limit) { ++st.prunedKeoghWindow; return; }
                 }
-                // Cumulative bound of the larger LB feeds the early-abandoning DTW: rows i+1..
-                // of the DTW (query rows for cbB, window rows for cbA) still add at least
-                // cbTail[i+1].
-                const bool useA = lbA > lbB;
-                const double* cb = useA ? t.cbA.data() : t.cbB.data();
-                t.cbTail[m] = 0;
-                for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i];
-                // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
-                // the window may be the row sequence when its bound is the stronger one.
-                const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
-                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
-                if (cost == kInf) { ++st.abandonedDtw; return; }
-                ++st.fullDtw;
-                t.candidates.push_back({cost, s});
-                if (k == 1) {
-                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
-                } else {
-                    slotMin = std::min(slotMin, cost);
-                }
+                if (!zReady) znormOf(x, m, z);
+                dtwStage(s, lbA > lbB, lbA > lbB ? t.cbA.data() : t.cbB.data(), 1, limit);
             };
             for (std::size_t s = s0; s < s1;) {
                 if (simd && s + 4 <= s1 && s + 3 + m <= N) {
-                    // Four consecutive windows: statistics in start order, then both first
-                    // bounds at once; the few survivors (and windows needing exact
-                    // statistics) go on through the scalar cascade.
+                    // Four consecutive windows: statistics in start order, then every bound at
+                    // once; the few survivors go on to their exact z and the DTW, and windows
+                    // needing exact statistics through the scalar cascade.
                     double a4[4], s14[4], s24[4], mean4[4], sd4[4];
                     bool excluded[4];
-                    windowbounds::Quad lanes{a4, s14, s24, mean4, sd4};
+                    windowbounds::Quad<T> lanes{a4, s14, s24, mean4, sd4};
+                    lanes.upper = t.refU.data() + (s - envBegin);
+                    lanes.lower = t.refL.data() + (s - envBegin);
+                    lanes.cbQuery = t.cb4A.data();
+                    lanes.cbWindow = t.cb4B.data();
                     for (unsigned l = 0; l < 4; ++l) {
                         const Sums u = advance(s + l);
                         a4[l] = u.anchor;
@@ -429,8 +491,13 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         wl.exact = (lanes.exact >> l) & 1u;
                         if (wl.exact) scalarWindow(s + l, wl, false);
                         else if ((lanes.kim >> l) & 1u) ++st.prunedKim;
-                        else if (!((pass >> l) & 1u)) ++st.prunedKeoghQuery;
-                        else scalarWindow(s + l, wl, true);
+                        else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
+                        else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
+                        else {
+                            znormOf(y + s + l, m, z);
+                            const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
+                            dtwStage(s + l, useA, (useA ? t.cb4A.data() : t.cb4B.data()) + l, 4, currentLimit());
+                        }
                     }
                     s += 4;
                     continue;
@@ -465,9 +532,9 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
 
     // Keep what may still be selected: cost <= the final bound (ties included).
     double B = global.load();
-    for (const ThreadState& t : tls) B = std::min(B, localBound(t));
+    for (const ThreadState<T>& t : tls) B = std::min(B, localBound(t));
     WindowSearchStats total;
-    for (ThreadState& t : tls) {
+    for (ThreadState<T>& t : tls) {
         for (const WindowCandidate& c : t.candidates)
             if (c.cost <= B) result.push_back(c);
         total += t.stats;
