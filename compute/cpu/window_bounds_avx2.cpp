@@ -41,11 +41,30 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
         const __m256d d1 = _mm256_sub_pd(_mm256_set1_pd(q[m - 1]), zAt(m - 1));
         lb = _mm256_add_pd(lb, _mm256_mul_pd(d1, d1));
     }
-    const unsigned kimMask = unsigned(_mm256_movemask_pd(_mm256_cmp_pd(lb, lim, _CMP_GT_OQ))) & active;
+    auto over = [&](__m256d acc) { return unsigned(_mm256_movemask_pd(_mm256_cmp_pd(acc, lim, _CMP_GT_OQ))); };
+    if (m >= 6 && (over(lb) & active) != active) {
+        // The UCR Suite's LB_Kim hierarchy: a path leaves the corner (0, 0) through one of the
+        // cells with max(i, j) == 1, then one with max(i, j) == 2, and reaches the far corner
+        // through one with max(m-1-i, m-1-j) == 2, then == 1: the least cost of each such set
+        // of cells adds to the bound (for m >= 6 the four sets and both corners are apart).
+        // Cells outside the band are counted as if inside, which only lowers the bound.
+        auto sq = [](__m256d a, __m256d b) {
+            const __m256d d = _mm256_sub_pd(a, b);
+            return _mm256_mul_pd(d, d);
+        };
+        auto mn = [](__m256d a, __m256d b) { return _mm256_min_pd(a, b); };
+        const __m256d x0 = zAt(0), x1 = zAt(1), x2 = zAt(2), y0 = zAt(m - 1), y1 = zAt(m - 2), y2 = zAt(m - 3);
+        const __m256d q0 = _mm256_set1_pd(q[0]), q1 = _mm256_set1_pd(q[1]), q2 = _mm256_set1_pd(q[2]);
+        const __m256d p0 = _mm256_set1_pd(q[m - 1]), p1 = _mm256_set1_pd(q[m - 2]), p2 = _mm256_set1_pd(q[m - 3]);
+        lb = _mm256_add_pd(lb, mn(mn(sq(x1, q0), sq(x0, q1)), sq(x1, q1)));
+        lb = _mm256_add_pd(lb, mn(mn(sq(y1, p0), sq(y0, p1)), sq(y1, p1)));
+        lb = _mm256_add_pd(lb, mn(mn(mn(sq(x0, q2), sq(x1, q2)), mn(sq(x2, q2), sq(x2, q1))), sq(x2, q0)));
+        lb = _mm256_add_pd(lb, mn(mn(mn(sq(y0, p2), sq(y1, p2)), mn(sq(y2, p2), sq(y2, p1))), sq(y2, p0)));
+    }
+    const unsigned kimMask = over(lb) & active;
     L.kim = kimMask;
     active &= ~kimMask;
     if (!active) return 0;
-    auto over = [&](__m256d acc) { return unsigned(_mm256_movemask_pd(_mm256_cmp_pd(acc, lim, _CMP_GT_OQ))); };
     // LB_Keogh: the distance of z_j to [qL_j, qU_j] (one of the two maxima is 0), largest |q|
     // first; every 8 terms, stop when every active lane is over the limit.
     __m256d acc = zero;
