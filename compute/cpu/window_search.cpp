@@ -15,6 +15,7 @@
 
 #include "compute/core/error.h"
 #include "compute/cpu/window_bounds.h"
+#include "compute/cpu/window_dtw_lanes.h"
 #include "compute/core/job.h"
 
 namespace warplab::compute {
@@ -168,6 +169,11 @@ struct ThreadState {
     std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
     std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
     std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
+    // Windows that passed every bound, waiting to run their DTW four at a time
+    // (window_dtw_lanes.h): start, orientation, cumulative bound in lane l of cbTail4.
+    std::size_t pending = 0, pendingStart[4] = {};
+    bool pendingUseA[4] = {};
+    std::vector<double> cbTail4, xd4, z4, a4, b4, rows4;
     std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
     std::priority_queue<double> heap[2];
@@ -301,6 +307,12 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.qb.resize(m);
         t.cb4A.resize(4 * m);
         t.cb4B.resize(4 * m);
+        t.cbTail4.resize(4 * (m + 1));
+        t.xd4.resize(4 * m);
+        t.z4.resize(4 * m);
+        t.a4.resize(4 * m);
+        t.b4.resize(4 * m);
+        t.rows4.resize(8 * m);
         return t;
     });
 
@@ -376,6 +388,17 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
                 return B + slack(B, m);
             };
+            // A window's DTW result: a candidate, or abandoned (+inf).
+            auto record = [&](std::size_t s, double cost) {
+                if (cost == kInf) { ++st.abandonedDtw; return; }
+                ++st.fullDtw;
+                t.candidates.push_back({cost, s});
+                if (k == 1) {
+                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
+                } else {
+                    slotMin = std::min(slotMin, cost);
+                }
+            };
             // The last stage: the exact DTW of the window's exact z (in t.z) against the query,
             // abandoned early with the cumulative bound of the larger lower bound: rows i+1.. of
             // the DTW (query rows for cbB, window rows for cbA) still add at least cbTail[i+1].
@@ -387,14 +410,32 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 // the window may be the row sequence when its bound is the stronger one.
                 const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
                                          : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
-                if (cost == kInf) { ++st.abandonedDtw; return; }
-                ++st.fullDtw;
-                t.candidates.push_back({cost, s});
-                if (k == 1) {
-                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
-                } else {
-                    slotMin = std::min(slotMin, cost);
+                record(s, cost);
+            };
+            // The same for the windows waiting in t.pending, four at a time in lanes (unused
+            // lanes repeat the first window; their results are dropped).
+            auto flushPending = [&] {
+                if (t.pending == 0) return;
+                const T* xs[4];
+                for (std::size_t l = 0; l < 4; ++l) xs[l] = y + t.pendingStart[l < t.pending ? l : 0];
+                windowlanes::znorm4(xs, m, t.xd4.data(), t.z4.data());
+                for (std::size_t l = 0; l < 4; ++l) {
+                    const std::size_t from = l < t.pending ? l : 0;
+                    const bool useA = t.pendingUseA[from];
+                    for (std::size_t i = 0; i < m; ++i) {
+                        const double zi = t.z4[4 * i + from];
+                        t.a4[4 * i + l] = useA ? zi : q[i];
+                        t.b4[4 * i + l] = useA ? q[i] : zi;
+                    }
+                    if (from != l)
+                        for (std::size_t i = 0; i <= m; ++i) t.cbTail4[4 * i + l] = t.cbTail4[4 * i];
                 }
+                const double limit = currentLimit();
+                const double limit4[4] = {limit, limit, limit, limit};
+                double cost[4];
+                windowlanes::dtw4(t.a4.data(), t.b4.data(), m, w, t.cbTail4.data(), limit4, t.rows4.data(), cost);
+                for (std::size_t l = 0; l < t.pending; ++l) record(t.pendingStart[l], cost[l]);
+                t.pending = 0;
             };
             // One window through the scalar cascade; kimPassed: LB_Kim was already applied.
             auto scalarWindow = [&](std::size_t s, const Stats& ws, bool kimPassed) {
@@ -494,9 +535,17 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
                         else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
                         else {
-                            znormOf(y + s + l, m, z);
+                            // Its DTW waits for three more (the cumulative bound is kept now: the
+                            // next group of four overwrites the terms).
                             const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
-                            dtwStage(s + l, useA, (useA ? t.cb4A.data() : t.cb4B.data()) + l, 4, currentLimit());
+                            const double* cb = (useA ? t.cb4A.data() : t.cb4B.data()) + l;
+                            const std::size_t lane = t.pending;
+                            double* tail = t.cbTail4.data() + lane;
+                            tail[4 * m] = 0;
+                            for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
+                            t.pendingStart[lane] = s + l;
+                            t.pendingUseA[lane] = useA;
+                            if (++t.pending == 4) flushPending();
                         }
                     }
                     s += 4;
@@ -511,6 +560,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 }
                 ++s;
             }
+            flushPending();  // before the slot's minimum is taken
             if (k > 1 && slotMin < kInf) {
                 auto& h = t.heap[slot & 1];
                 h.push(slotMin);
