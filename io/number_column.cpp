@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <cmath>
 
@@ -16,6 +17,35 @@ namespace warplab::io {
 namespace {
 
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+}  // namespace
+
+bool parseShortDecimal(const char* s, const char* t, double& out) {
+    static constexpr double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* p = s;
+    const bool negative = p < t && *p == '-';
+    if (negative) ++p;
+    std::uint64_t mantissa = 0;
+    const char* const whole = p;
+    while (p < t && unsigned(*p - '0') < 10u) mantissa = mantissa * 10 + unsigned(*p++ - '0');
+    std::ptrdiff_t digits = p - whole, fraction = 0;
+    if (digits == 0) return false;
+    if (p < t && *p == '.') {
+        const char* const f = ++p;
+        while (p < t && unsigned(*p - '0') < 10u) mantissa = mantissa * 10 + unsigned(*p++ - '0');
+        fraction = p - f;
+        if (fraction == 0) return false;
+        digits += fraction;
+    }
+    // 19 digits never overflow 64 bits; 22 >= fraction follows from it.
+    if (p != t || digits > 19 || mantissa > (std::uint64_t(1) << 53)) return false;
+    const double v = double(mantissa) / kPow10[fraction];
+    out = negative ? -v : v;
+    return true;
+}
+
+namespace {
 
 // Parses the lines of [b, e) (whole lines only) into out[0..); false at the first line that is
 // not one finite number, or when there are more lines than `room`.
@@ -30,8 +60,11 @@ bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
         while (t > s && blank(t[-1])) --t;
         if (s < t && *s == '+') ++s;  // from_chars refuses it; parseTextTable accepts it
         double v = 0;
-        auto [p, ec] = std::from_chars(s, t, v);
-        if (s == t || ec != std::errc() || p != t || !std::isfinite(v) || n == room) return false;
+        if (s == t || n == room) return false;
+        if (!parseShortDecimal(s, t, v)) {
+            auto [p, ec] = std::from_chars(s, t, v);
+            if (ec != std::errc() || p != t || !std::isfinite(v)) return false;
+        }
         out[n++] = float(v);
         b = nl ? nl + 1 : e;
     }

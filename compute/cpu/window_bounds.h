@@ -13,19 +13,21 @@ namespace warplab::compute::windowbounds {
 // for any x86-64, so that asking never executes an AVX instruction).
 bool available();
 
-// The statistics and bounds of four windows. Lane l (bit l of the masks) is the window
+// The statistics and the first bounds of four windows (quad), then the last bound of those that
+// passed them (quadWindow). Lane l (bit l of the masks) is the window
 // starting at x + l, with running sums sum1[l], sum2[l] of (sample - anchor[l]) over its m
 // samples. Its mean, standard deviation and "exact statistics needed" flag are computed as
 // window_search.cpp's statsOf does, operation for operation (this file is compiled without
 // FMA contraction), into mean[l], sd[l] and the bits of *exact. Lanes in `active` that need
 // no exact statistics are then bounded with z = (x[l + i] - mean) * (1 / sd): LB_Kim (*kim gets
 // the lanes it pruned), LB_Keogh of the query envelope, query positions in `order` (*keoghQuery
-// gets the lanes it pruned), and, where `upper` is given, LB_Keogh of the reference's envelope
-// (upper[l + i], lower[l + i], z-normalised the same way) against the query (*keoghWindow). The
-// lanes that pass every bound (each <= limit) are returned; for them lbQuery[l] and lbWindow[l]
-// hold the two bounds and cbQuery[4 * j + l], cbWindow[4 * j + l] their terms at position j
-// (the cumulative bounds of the early-abandoning DTW). The bounds differ from the scalar ones
-// only by rounding, which the caller's slack covers. Reads x[0 .. m + 2].
+// gets the lanes it pruned); the lanes that pass both (<= limit) are returned, with lbQuery[l]
+// and the terms cbQuery[4 * j + l] by query position j. quadWindow then bounds the lanes
+// `active` (a part of what quad returned) by LB_Keogh of the reference's envelope (upper[l + i],
+// lower[l + i], z-normalised with the same mean and sd) against the query: it returns those
+// that pass (the others in *keoghWindow), with lbWindow[l] and the terms cbWindow[4 * i + l].
+// The terms make the cumulative bounds of the early-abandoning DTW. The bounds differ from the
+// scalar ones only by rounding, which the caller's slack covers. Reads x[0 .. m + 2].
 template <class T>
 struct Quad {
     const double *anchor, *sum1, *sum2;  // 4 each
@@ -40,5 +42,9 @@ unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, 
               const std::size_t* order, double limit, Quad<float>& lanes);
 unsigned quad(const double* x, std::size_t m, const double* q, const double* qU, const double* qL,
               const std::size_t* order, double limit, Quad<double>& lanes);
+unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<float>& lanes,
+                    unsigned active);
+unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& lanes,
+                    unsigned active);
 
 }  // namespace warplab::compute::windowbounds

@@ -88,10 +88,19 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
     L.keoghQuery = active & over(acc);
     active &= ~L.keoghQuery;
     _mm256_storeu_pd(L.lbQuery, acc);
-    if (!L.upper || !active) return active;
+    return active;
+}
+
+template <class T>
+unsigned quadWindowOf(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<T>& L, unsigned active) {
+    const __m256d zero = _mm256_setzero_pd(), lim = _mm256_set1_pd(limit);
+    const __m256d mean = _mm256_loadu_pd(L.mean), inv = _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_loadu_pd(L.sd));
+    auto zOf = [&](const T* p) { return _mm256_mul_pd(_mm256_sub_pd(load4(p), mean), inv); };
+    auto over = [&](__m256d acc) { return unsigned(_mm256_movemask_pd(_mm256_cmp_pd(acc, lim, _CMP_GT_OQ))); };
+    L.keoghWindow = 0;
     // LB_Keogh of the reference's envelope, z-normalised per lane, against the query.
     __m256d acc2 = zero;
-    idx = 0;
+    std::size_t idx = 0;
     while (idx < m) {
         const std::size_t stop = idx + 8 < m ? idx + 8 : m;
         for (; idx < stop; ++idx) {
@@ -118,6 +127,16 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
 unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
               double limit, Quad<float>& lanes) {
     return quadOf(x, m, q, qU, qL, order, limit, lanes);
+}
+
+unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<float>& lanes,
+                    unsigned active) {
+    return quadWindowOf(m, q, order, limit, lanes, active);
+}
+
+unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& lanes,
+                    unsigned active) {
+    return quadWindowOf(m, q, order, limit, lanes, active);
 }
 
 unsigned quad(const double* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,

@@ -168,6 +168,7 @@ template <class T>
 struct ThreadState {
     std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
     std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
+    std::vector<char> envDone;  // its pieces computed
     std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
     // Windows that passed every bound, waiting to run their DTW four at a time
     // (window_dtw_lanes.h): start, orientation, cumulative bound in lane l of cbTail4.
@@ -331,14 +332,26 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         ThreadState<T>& t = tls.local();
         WindowSearchStats& st = t.stats;
         double* z = t.z.data();
-        // The reference's envelope over every sample the windows of these slots read.
+        // The reference's envelope over the samples the windows of these slots read, computed
+        // a piece of kEnvPiece samples at a time where a window first needs it (a random walk
+        // needs it for a few windows in a thousand, EEG for about half).
+        constexpr std::size_t kEnvPiece = 256;
         const std::size_t envBegin = std::max(begin, slots.begin() * W);
         const std::size_t envLen = std::min(N, std::min(end, slots.end() * W) + m - 1) - envBegin;
         if (t.refU.size() < envLen) {
             t.refU.resize(envLen);
             t.refL.resize(envLen);
         }
-        referenceEnvelope(y, N, envBegin, envLen, w, t.refU.data(), t.refL.data());
+        t.envDone.assign((envLen + kEnvPiece - 1) / kEnvPiece, 0);
+        // Ready for the samples [from, to) (global indices inside the block's span).
+        auto ensureEnvelope = [&](std::size_t from, std::size_t to) {
+            for (std::size_t c = (from - envBegin) / kEnvPiece, last = (to - 1 - envBegin) / kEnvPiece; c <= last; ++c) {
+                if (t.envDone[c]) continue;
+                const std::size_t b = c * kEnvPiece, len = std::min(kEnvPiece, envLen - b);
+                referenceEnvelope(y, N, envBegin + b, len, w, t.refU.data() + b, t.refL.data() + b);
+                t.envDone[c] = 1;
+            }
+        };
         for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
             const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
             double slotMin = kInf;
@@ -483,6 +496,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 // exact statistics (rare), the window's own envelope of its exact z.
                 const T* rU = t.refU.data() + (s - envBegin);
                 const T* rL = t.refL.data() + (s - envBegin);
+                if (!exact) ensureEnvelope(s, s + m);
                 if (exact) {
                     if (2 * w + 1 <= kShiftEnvelope) envelopeByShifts(z, m, w, t.wU.data(), t.wL.data());
                     else envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
@@ -521,8 +535,12 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         excluded[l] = !ex.empty() && inExcluded(ex, s + l);
                         if (!excluded[l]) lanes.active |= 1u << l;
                     }
-                    const unsigned pass =
-                        windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), currentLimit(), lanes);
+                    const double limit = currentLimit();
+                    unsigned pass = windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lanes);
+                    if (pass) {
+                        ensureEnvelope(s, s + 3 + m);
+                        pass = windowbounds::quadWindow(m, q, order.data(), limit, lanes, pass);
+                    }
                     for (unsigned l = 0; l < 4; ++l) {
                         if (excluded[l]) { ++st.excluded; continue; }
                         ++st.windows;
