@@ -20,7 +20,11 @@ bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 }  // namespace
 
-bool parseShortDecimal(const char* s, const char* t, double& out) {
+namespace {
+
+// parseShortDecimal on the longest prefix of [s, t) that can be one: where the number stops,
+// or nullptr when [s, t) does not start with one (`out` then untouched).
+const char* shortDecimalPrefix(const char* s, const char* t, double& out) {
     static constexpr double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* p = s;
@@ -30,18 +34,27 @@ bool parseShortDecimal(const char* s, const char* t, double& out) {
     const char* const whole = p;
     while (p < t && unsigned(*p - '0') < 10u) mantissa = mantissa * 10 + unsigned(*p++ - '0');
     std::ptrdiff_t digits = p - whole, fraction = 0;
-    if (digits == 0) return false;
+    if (digits == 0) return nullptr;
     if (p < t && *p == '.') {
         const char* const f = ++p;
         while (p < t && unsigned(*p - '0') < 10u) mantissa = mantissa * 10 + unsigned(*p++ - '0');
         fraction = p - f;
-        if (fraction == 0) return false;
+        if (fraction == 0) return nullptr;
         digits += fraction;
     }
     // 19 digits never overflow 64 bits; 22 >= fraction follows from it.
-    if (p != t || digits > 19 || mantissa > (std::uint64_t(1) << 53)) return false;
+    if (digits > 19 || mantissa > (std::uint64_t(1) << 53)) return nullptr;
     const double v = double(mantissa) / kPow10[fraction];
     out = negative ? -v : v;
+    return p;
+}
+
+}  // namespace
+
+bool parseShortDecimal(const char* s, const char* t, double& out) {
+    double v;
+    if (shortDecimalPrefix(s, t, v) != t) return false;
+    out = v;
     return true;
 }
 
@@ -52,6 +65,16 @@ namespace {
 bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
     std::size_t n = 0;
     while (b < e) {
+        // The common line, a short decimal and its LF, in one pass; any other line below.
+        double v = 0;
+        if (n < room) {
+            const char* stop = shortDecimalPrefix(b, e, v);
+            if (stop && (stop == e || *stop == '\n')) {
+                out[n++] = float(v);
+                b = stop == e ? e : stop + 1;
+                continue;
+            }
+        }
         const char* nl = static_cast<const char*>(std::memchr(b, '\n', std::size_t(e - b)));
         const char* le = nl ? nl : e;
         const char* s = b;
@@ -59,7 +82,6 @@ bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
         while (s < t && blank(*s)) ++s;
         while (t > s && blank(t[-1])) --t;
         if (s < t && *s == '+') ++s;  // from_chars refuses it; parseTextTable accepts it
-        double v = 0;
         if (s == t || n == room) return false;
         if (!parseShortDecimal(s, t, v)) {
             auto [p, ec] = std::from_chars(s, t, v);
