@@ -60,6 +60,20 @@ bool parseShortDecimal(const char* s, const char* t, double& out) {
 
 namespace {
 
+// The LFs in [b, e): a 32-bit count per block, which the compiler vectorises (std::count's
+// 64-bit count it does not: three times the instructions).
+std::size_t countLineEnds(const char* b, const char* e) {
+    std::size_t n = 0;
+    while (e - b >= 4096) {
+        unsigned block = 0;
+        for (int i = 0; i < 4096; ++i) block += b[i] == '\n';
+        n += block;
+        b += 4096;
+    }
+    for (; b < e; ++b) n += *b == '\n';
+    return n;
+}
+
 // Parses the lines of [b, e) (whole lines only) into out[0..); false at the first line that is
 // not one finite number, or when there are more lines than `room`.
 bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
@@ -113,7 +127,7 @@ std::optional<std::vector<float>> parseNumberColumn(std::string_view content) {
     // (one output buffer, no per-piece copies: first touches of memory are costly, huge_pages.h).
     std::vector<std::size_t> at(pieces + 1, 0);
     tbb::parallel_for(std::size_t(0), pieces, [&](std::size_t i) {
-        const std::size_t lines = std::size_t(std::count(cut[i], cut[i + 1], '\n'));
+        const std::size_t lines = countLineEnds(cut[i], cut[i + 1]);
         at[i + 1] = lines + (cut[i + 1] > cut[i] && cut[i + 1][-1] != '\n' ? 1 : 0);
     });
     for (std::size_t i = 0; i < pieces; ++i) at[i + 1] += at[i];
