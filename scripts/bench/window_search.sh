@@ -17,7 +17,8 @@
 # keeps doubles and running sums; it prints 6 digits). Per set: the median of RUNS runs of each
 # program and their ratio; at the end the median of the per-set ratios.
 # EDF files are read with MNE (Debian's /usr/bin/python3, or PYTHON=...) to write the text files.
-# DATA_DIR=folder keeps the text files there and reuses them on the next run.
+# DATA_DIR=folder keeps the text files there and reuses them on the next run. BASELINE=dir times
+# that build's warplab-cli too (dir/app/cli/warplab-cli, e.g. a build of main) in the same loop.
 # Usage: [UCR_SUITE=...] [DATA_DIR=...] [SEEDS="1 2 3"] [LENGTH=1000000] [SETS="walk eeg-mmi eeg-chb ecg200"]
 #        scripts/bench/window_search.sh [BUILD_DIR] [RUNS]
 # Not a test.
@@ -30,6 +31,11 @@ length=${LENGTH:-1000000}
 sets=${SETS:-walk eeg-mmi eeg-chb ecg200}
 py=${PYTHON:-/usr/bin/python3}
 cli="$build/app/cli/warplab-cli"
+base=${BASELINE:+$BASELINE/app/cli/warplab-cli}
+if [[ -n "$base" && ! -x "$base" ]]; then
+  echo "BASELINE=$BASELINE: no $base" >&2
+  exit 2
+fi
 ucr=${UCR_SUITE:-}
 if [[ -n "$ucr" && ! -x "$ucr" ]]; then
   echo "UCR_SUITE=$ucr: not an executable file" >&2
@@ -115,16 +121,22 @@ wall() {
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 ratios=()
+bratios=()
 failed=0
-printf '%-9s %9s %10s %10s %8s  %s\n' set samples warplab_s ucr_s ratio answers
+printf '%-9s %9s %10s %10s %8s  %s\n' set samples warplab_s ucr_s ratio "answers${base:+ (baseline: its time and ratio)}"
 for name in "${names[@]}"; do
   ref="$dir/$name/ref.txt"
   query="$dir/$name/query.txt"
   samples=$(wc -l <"$ref")
   ours=()
   theirs=()
+  based=()
   for i in $(seq "$runs"); do
     ours+=("$(wall "$dir/ours.out" "$cli" search --query "$query" --reference "$ref" --mode window --band-fraction 0.05 --top 1)")
+    if [[ -n "$base" ]]; then
+      based+=("$(wall "$dir/base.out" "$base" search --query "$query" --reference "$ref" --mode window --band-fraction 0.05 --top 1)")
+      cmp -s "$dir/ours.out" "$dir/base.out" || { echo "$name: the baseline's answer differs" >&2; failed=1; }
+    fi
     if [[ -n "$ucr" ]]; then
       theirs+=("$(wall "$dir/theirs.out" "$ucr" "$ref" "$query" 128 0.05)")
     fi
@@ -144,6 +156,12 @@ for name in "${names[@]}"; do
     [[ $verdict == same* ]] || failed=1
     ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')
     ratios+=("$ratio")
+    if [[ -n "$base" ]]; then
+      c=$(median "${based[@]}")
+      bratio=$(awk -v a="$c" -v b="$b" 'BEGIN { printf "%.2f", b / a }')
+      bratios+=("$bratio")
+      verdict+=" (baseline $(printf '%.4f' "$c") s, ${bratio}x)"
+    fi
     printf '%-9s %9d %10.4f %10.4f %7.2fx  %s\n' "$name" "$samples" "$a" "$b" "$ratio" "$verdict"
   else
     printf '%-9s %9d %10.4f %10s %8s  warplab start %d distance %.6g\n' "$name" "$samples" "$a" - - "$start" \
@@ -153,5 +171,6 @@ done
 echo "each figure: the median of $runs runs; load at end:$(uptime | sed 's/.*load average://')"
 if [[ -n "$ucr" ]]; then
   echo "median ratio (UCR Suite / warplab) over ${#ratios[@]} sets: $(median "${ratios[@]}")x"
+  [[ -z "$base" ]] || echo "baseline's median ratio: $(median "${bratios[@]}")x"
   [[ $failed == 0 ]] || { echo "answers differ on some set" >&2; exit 1; }
 fi
