@@ -3,6 +3,7 @@
 #include "compute/cpu/window_search.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -540,6 +541,15 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     if (pass) {
                         ensureEnvelope(s, s + 3 + m);
                         pass = windowbounds::quadWindow(m, q, order.data(), limit, lanes, pass);
+                    }
+                    if (pass == 0 && lanes.active == 0xF && lanes.exact == 0) {
+                        // The common group: four windows, all pruned by the bounds.
+                        st.windows += 4;
+                        st.prunedKim += unsigned(std::popcount(lanes.kim));
+                        st.prunedKeoghQuery += unsigned(std::popcount(lanes.keoghQuery));
+                        st.prunedKeoghWindow += unsigned(std::popcount(lanes.keoghWindow));
+                        s += 4;
+                        continue;
                     }
                     for (unsigned l = 0; l < 4; ++l) {
                         if (excluded[l]) { ++st.excluded; continue; }
