@@ -491,10 +491,11 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 }
                 // LB_Keogh, window envelope against the query: row i's cells all cost at least
                 // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
-                // to the window). With the running statistics, the envelope of the reference over [i-w, i+w]
-                // (computed once for the slots) stands for the window's, z-normalised by the
-                // same mean and 1/sd as the bounds above (the same rounding slack); with the
-                // exact statistics (rare), the window's own envelope of its exact z.
+                // to the window). With the running statistics, the reference's envelope over
+                // [i-w, i+w] (referenceEnvelope, computed where first needed) stands for the
+                // window's, z-normalised by the same mean and 1/sd as the bounds above (the same
+                // rounding slack); with the exact statistics (rare), the window's own envelope
+                // of its exact z.
                 const T* rU = t.refU.data() + (s - envBegin);
                 const T* rL = t.refL.data() + (s - envBegin);
                 if (!exact) ensureEnvelope(s, s + m);
