@@ -176,6 +176,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
     buildStudy();
+    buildDetection();
     buildSpectra();
 
     buildActions();
@@ -251,6 +252,7 @@ void MainWindow::buildActions() {
     add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
     addStudyAnalysisActions(analysis);
+    addDetectionActions(analysis);
     addSpectraActions(view, analysis);
     add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);
