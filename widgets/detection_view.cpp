@@ -72,7 +72,7 @@ DetectionView::DetectionView(QWidget* parent) : QWidget(parent) {
     fprSlider_ = new QSlider(Qt::Horizontal);
     fprSlider_->setObjectName("detectionFprSlider");
     fprSlider_->setRange(0, kSliderMax);
-    fprSlider_->setMinimumWidth(80);
+    fprSlider_->setMinimumWidth(60);
     controls->addWidget(fprSlider_, 1);
     fprBox_ = new QDoubleSpinBox;
     fprBox_->setObjectName("detectionFpr");
@@ -82,6 +82,11 @@ DetectionView::DetectionView(QWidget* parent) : QWidget(parent) {
     fprBox_->setValue(1);
     fprSlider_->setValue(sliderOfFpr(0.01));
     controls->addWidget(fprBox_);
+    layout->addLayout(controls);
+    // The votes and the cost of a re-scoring on a line of their own: the dock stays narrow
+    // enough to sit beside the traces on a 1280-pixel screen.
+    auto* rule = new QHBoxLayout;
+    controls = rule;
     controls->addWidget(new QLabel(tr("Votes")));
     votesBox_ = new QSpinBox;
     votesBox_->setObjectName("detectionVotes");
@@ -91,6 +96,7 @@ DetectionView::DetectionView(QWidget* parent) : QWidget(parent) {
     timing_ = new QLabel;
     timing_->setObjectName("detectionTiming");
     controls->addWidget(timing_);
+    controls->addStretch();
     layout->addLayout(controls);
 
     summary_ = new QLabel;
@@ -101,19 +107,27 @@ DetectionView::DetectionView(QWidget* parent) : QWidget(parent) {
     legend_ = new QLabel;
     legend_->setObjectName("detectionLegend");
     legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);
     layout->addWidget(legend_);
 
     auto* split = new QSplitter(Qt::Vertical);
     timeline_ = new DetectionTimeline;
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(timeline_);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumHeight(90);
-    split->addWidget(scroll);
+    timelineScroll_ = new QScrollArea;
+    timelineScroll_->setWidget(timeline_);
+    timelineScroll_->setWidgetResizable(true);
+    timelineScroll_->setMinimumHeight(90);
+    split->addWidget(timelineScroll_);
     table_ = new QTableWidget(0, Columns);
     table_->setObjectName("detectionFolds");
-    table_->setHorizontalHeaderLabels({tr("Held out"), tr("Hours"), tr("Seizures"), tr("Detected"), tr("False alarms"),
-                                       tr("Sensitivity"), tr("Precision"), tr("F1"), tr("FP/24 h"), tr("Latency (s)")});
+    // Short headings, so that the table fits a dock beside the traces; the tooltips say them whole.
+    table_->setHorizontalHeaderLabels({tr("Held out"), tr("Hours"), tr("Seizures"), tr("Found"), tr("False alarms"),
+                                       tr("Sens."), tr("Prec."), tr("F1"), tr("FP/24 h"), tr("Latency (s)")});
+    const QString tips[Columns] = {tr("The recording held out of training and scored"), tr("Its length, hours"),
+                                   tr("Seizures marked in it"), tr("Seizures the detector found (SzCORE event scoring)"),
+                                   tr("Detections that touch no seizure"), tr("Event sensitivity"), tr("Event precision"),
+                                   tr("Event F1"), tr("False alarms per 24 hours"),
+                                   tr("Onset delay of each found seizure (negative: before the marked onset)")};
+    for (int c = 0; c < Columns; ++c) table_->horizontalHeaderItem(c)->setToolTip(tips[c]);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -251,6 +265,8 @@ void DetectionView::rescoreNow() {
     lastMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     ++rescores_;
     timeline_->setResult(&result_);
+    // Every row in view when there is room: the table below gets the rest.
+    timelineScroll_->setMinimumHeight(std::min(timeline_->sizeHint().height() + 2 * timelineScroll_->frameWidth() + 2, 300));
     fillTable();
     const auto& e = result_.event;
     const auto& s = result_.sample;
@@ -263,13 +279,15 @@ void DetectionView::rescoreNow() {
                                ratioText(s.sensitivity), ratioText(s.precision)));
     const Counts c = counts();
     auto swatch = [](EventKind k, const QString& text) {
+        // Each entry kept on one line: the legend wraps between entries only.
         return QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2")
-            .arg(eventColor(k).name(), text.toHtmlEscaped());
+            .arg(eventColor(k).name(), text.toHtmlEscaped().replace(' ', QStringLiteral("&nbsp;")));
     };
     legend_->setText(swatch(EventKind::Hit, counted(c.hits, tr("seizure detected"), tr("seizures detected"))) + "&nbsp;&nbsp; " +
                      swatch(EventKind::Miss, counted(c.misses, tr("seizure missed"), tr("seizures missed"))) + "&nbsp;&nbsp; " +
                      swatch(EventKind::Detection, counted(c.detections, tr("detection on a seizure"), tr("detections on a seizure"))) +
                      "&nbsp;&nbsp; " + swatch(EventKind::FalseAlarm, counted(c.falseAlarms, tr("false alarm"), tr("false alarms"))));
+    legend_->setToolTip(tr("Seizures above each recording's line, the detector's events below it, as SzCORE scores them"));
     timing_->setText(tr("re-scored in %1 ms").arg(lastMs_, 0, 'f', lastMs_ < 10 ? 1 : 0));
 }
 

@@ -20,6 +20,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QSpinBox;
 class QTableWidget;
@@ -106,6 +107,7 @@ private:
     QLabel* summary_ = nullptr;
     QLabel* legend_ = nullptr;
     DetectionTimeline* timeline_ = nullptr;
+    QScrollArea* timelineScroll_ = nullptr;
     QTableWidget* table_ = nullptr;
     QPushButton* exportEvents_ = nullptr;
     QPushButton* exportScores_ = nullptr;

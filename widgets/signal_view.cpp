@@ -627,7 +627,7 @@ void SignalView::rebuildOverlays() {
         curve->setPen(QPen(QColor(142, 36, 170, 220), 2));
         curve->setSelectable(QCP::stNone);
         overlayCurve_ = curve;
-        addText(std::max(o.start, t0), center + 0.5, o.label, QColor(142, 36, 170), Qt::AlignLeft | Qt::AlignBottom);
+        addText(std::max(o.start, t0), center - 0.45, o.label, QColor(142, 36, 170), Qt::AlignLeft | Qt::AlignBottom);
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

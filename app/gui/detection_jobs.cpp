@@ -1,5 +1,7 @@
 #include "app/gui/detection_jobs.h"
 
+#include <algorithm>
+
 #include "app/gui/job_runner.h"
 #include "app/gui/study_controller.h"
 #include "compute/patterns/pattern_discovery.h"
@@ -91,8 +93,11 @@ void DetectionJobs::show(const widgets::DetectionPlace& place) {
     int channel = -1;
     if (study && study_->currentRecording() == place.recording)
         channel = signal_->currentChannel();
+    // The matched epoch in the middle of the window (an event may be longer than the window).
+    const double epochS = double(place.pattern.size()) / place.rateHz, len = signal_->windowLength();
+    signal_->setWindow(std::max(0.0, place.patternStartS + epochS / 2 - len / 2), len);
     signal_->setOverlayTrace(channel, place.patternStartS, place.rateHz, place.pattern,
-                             tr("pattern (distance %1, threshold %2)").arg(place.distance, 0, 'g', 4).arg(place.threshold, 0, 'g', 4));
+                             tr("matched pattern: distance %1, threshold %2").arg(place.distance, 0, 'g', 3).arg(place.threshold, 0, 'g', 3));
 }
 
 }  // namespace warplab::app
