@@ -68,6 +68,38 @@ std::vector<std::string> Detector::channels() const {
     return out;
 }
 
+namespace {
+
+// The Youden point by one pass over the sorted distances. TPR - FPR = (tp * nN - fp * nI) /
+// (nI * nN): compared in whole numbers, exactly. Ties: every epoch at the threshold votes.
+RocPoint youdenPoint(const TrainingRoc& roc) {
+    const std::size_t n = roc.distances.size();
+    const long long nI = static_cast<long long>(roc.ictalCount), nN = static_cast<long long>(n) - nI;
+    const double* d = roc.distances.data();
+    const unsigned char* ictal = roc.ictal.data();
+    long long tp = 0, fp = 0, bestJ = 0, bestTp = 0, bestFp = 0;
+    double bestT = -1;
+    for (std::size_t i = 0; i < n;) {
+        const double t = d[i];
+        for (; i < n && d[i] == t; ++i) {
+            tp += ictal[i];
+            fp += 1 - ictal[i];
+        }
+        const long long j = tp * nN - fp * nI;
+        if (j > bestJ) {
+            bestJ = j;
+            bestT = t;
+            bestTp = tp;
+            bestFp = fp;
+        }
+    }
+    // Below every distance: no vote at all (the threshold -1 can never be reached).
+    if (bestJ == 0) return {-1, 0, 0};
+    return {bestT, double(bestTp) / double(nI), double(bestFp) / double(nN)};
+}
+
+}  // namespace
+
 TrainingRoc trainingRoc(std::span<const double> d, std::span<const unsigned char> ictal) {
     const std::size_t n = d.size();
     std::vector<std::size_t> order(n);
@@ -80,7 +112,11 @@ TrainingRoc trainingRoc(std::span<const double> d, std::span<const unsigned char
         roc.distances[i] = d[order[i]];
         roc.ictal[i] = ictal[order[i]] ? 1 : 0;
         roc.ictalCount += roc.ictal[i];
+        if (!roc.ictal[i]) roc.interictalAt.push_back(std::uint32_t(i));
     }
+    if (roc.ictalCount == 0 || roc.ictalCount == n)
+        throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
+    roc.youden = youdenPoint(roc);
     return roc;
 }
 
@@ -89,30 +125,24 @@ RocPoint thresholdAt(std::span<const double> d, std::span<const unsigned char> i
 }
 
 RocPoint thresholdAt(const TrainingRoc& roc, const OperatingPoint& op) {
-    const std::size_t n = roc.distances.size();
-    const double nI = double(roc.ictalCount), nN = double(n) - nI;
-    if (nI == 0 || nN == 0) throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
-    // Below every distance: no vote at all (the threshold -1 can never be reached).
-    RocPoint best{-1, 0, 0};
-    double bestJ = 0;
-    std::size_t tp = 0, fp = 0;
-    const bool youden = op.kind == OperatingPoint::Kind::Youden;
-    for (std::size_t i = 0; i < n;) {
-        const double t = roc.distances[i];
-        for (; i < n && roc.distances[i] == t; ++i) (roc.ictal[i] ? tp : fp) += 1;
-        const double tpr = double(tp) / nI, fpr = double(fp) / nN;
-        if (youden) {
-            if (tpr - fpr > bestJ) {
-                bestJ = tpr - fpr;
-                best = {t, tpr, fpr};
-            }
-        } else if (fpr <= op.target) {
-            best = {t, tpr, fpr};
-        } else {
-            break;
-        }
-    }
-    return best;
+    const std::size_t n = roc.distances.size(), nN = roc.interictalAt.size();
+    if (roc.ictalCount == 0 || nN == 0) throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
+    if (op.kind == OperatingPoint::Kind::Youden) return roc.youden;
+    // The most false positives the target allows: the largest k with k / nN <= target, as
+    // compared in doubles.
+    const double nNd = double(nN), nId = double(roc.ictalCount);
+    std::size_t k = std::size_t(std::clamp(std::floor(op.target * nNd), 0.0, nNd));
+    while (k < nN && double(k + 1) / nNd <= op.target) ++k;
+    while (k > 0 && double(k) / nNd > op.target) --k;
+    if (k >= nN) return {roc.distances[n - 1], 1.0, 1.0};
+    // The (k+1)-th interictal epoch must not vote: the threshold is the largest distance below
+    // its own (epochs tied with it would vote with it).
+    const double stop = roc.distances[roc.interictalAt[k]];
+    const std::size_t end = std::size_t(std::lower_bound(roc.distances.begin(), roc.distances.end(), stop) - roc.distances.begin());
+    if (end == 0) return {-1, 0, 0};
+    const std::size_t fp = std::size_t(std::lower_bound(roc.interictalAt.begin(), roc.interictalAt.end(), std::uint32_t(end)) -
+                                       roc.interictalAt.begin());
+    return {roc.distances[end - 1], double(end - fp) / nId, double(fp) / nNd};
 }
 
 std::vector<std::vector<double>> epochDistances(const std::vector<std::vector<float>>& patterns,

@@ -13,6 +13,7 @@
 // needs only the distances (decide()), not the DTW sweep.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
@@ -68,12 +69,16 @@ struct RocPoint {
 RocPoint thresholdAt(std::span<const double> distances, std::span<const unsigned char> ictal, const OperatingPoint& op);
 
 // One pattern's training distances sorted once, so that its threshold at another operating
-// point is one pass over them (no sort, no DTW): what an interactive operating point needs.
+// point needs no sort and no DTW: the Youden point is found when it is made, a target
+// false-positive rate by a binary search (what an interactive operating point needs).
 struct TrainingRoc {
     std::vector<double> distances;        // ascending
     std::vector<unsigned char> ictal;     // of the epoch at the same place
     std::size_t ictalCount = 0;
+    std::vector<std::uint32_t> interictalAt;  // places of the interictal epochs in `distances`
+    RocPoint youden{-1, 0, 0};
 };
+// Throws EngineError (BadInput "seizures") without an epoch of each class.
 TrainingRoc trainingRoc(std::span<const double> distances, std::span<const unsigned char> ictal);
 RocPoint thresholdAt(const TrainingRoc& roc, const OperatingPoint& op);
 
