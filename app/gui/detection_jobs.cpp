@@ -58,7 +58,9 @@ quint64 DetectionJobs::crossValidate(const QString& channelName, compute::Crossv
     }
     if (withSeizures < 2) {
         Q_EMIT errorOccurred(title, tr("Cross-validation needs seizures marked in at least two recordings of the study "
-                                       "(%1 has one): each fold trains on the others.").arg(withSeizures));
+                                       "(recordings with a seizure now: %1): each fold trains on the others. Mark "
+                                       "seizures as Seizure regions, or open the study with its summary.")
+                                        .arg(withSeizures));
         return 0;
     }
     QString skippedText;

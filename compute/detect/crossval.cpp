@@ -1,6 +1,7 @@
 #include "compute/detect/crossval.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "compute/core/error.h"
 
@@ -40,23 +41,37 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
     std::vector<const PatternSegment*> held;
     for (const auto& s : first.segments)
         if (o.folds == CrossvalFolds::Recording || !s.seizures.empty()) held.push_back(&s);
+    // Progress only goes forward (the engine's threads report concurrently).
+    std::mutex progressMutex;
+    double progressAt = 0;
     CrossvalCache cache;
     cache.options = o;
     for (const auto& s : first.segments) cache.totalS += double(s.sampleCount) / first.rateHz;
     for (std::size_t k = 0; k < held.size(); ++k) {
         const PatternSegment* test = held[k];
-        // Each fold's share of the one progress bar.
-        RunOptions foldRun = run;
-        if (run.progress)
-            foldRun.progress = [&run, k, n = double(held.size())](double f) { run.progress((double(k) + f) / n); };
+        // Each fold's share of the one progress bar: discovery most of it, then the training
+        // sweep and the held-out one, each of which reports 0..1 again per block.
+        auto stage = [&, k](double lo, double hi) {
+            RunOptions r = run;
+            if (run.progress)
+                r.progress = [&, k, lo, hi](double f) {
+                    const double at = (double(k) + lo + (hi - lo) * std::clamp(f, 0.0, 1.0)) / double(held.size());
+                    std::lock_guard<std::mutex> lock(progressMutex);
+                    if (at > progressAt) {
+                        progressAt = at;
+                        run.progress(at);
+                    }
+                };
+            return r;
+        };
         CachedFold fold;
         fold.recordingIndex = test->recordingIndex;
         fold.recording = test->recording;
         for (const auto& s : test->seizures) fold.seizures.push_back({s.start, s.end});
         const auto training = withoutRecording(requests, test->recordingIndex);
         for (const auto& s : training.front().segments) fold.training.push_back(s.recording);
-        const auto rankings = findPatterns(training, foldRun);
-        fold.detector = buildDetector(training, rankings, o.build, foldRun, &fold.rocs);
+        const auto rankings = findPatterns(training, stage(0.0, 0.7));
+        fold.detector = buildDetector(training, rankings, o.build, stage(0.7, 0.95), &fold.rocs);
         // The held-out recording, channel by channel, from the full requests only.
         fold.detection = applyDetector(
             fold.detector,
@@ -67,7 +82,7 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
                             if (s.recordingIndex == test->recordingIndex) return samplesOf(s);
                 throw EngineError(K::BadInput, "channel", test->recording + " has no channel '" + channel + "'");
             },
-            first.rateHz, foldRun);
+            first.rateHz, stage(0.95, 1.0));
         fold.durationS = double(test->sampleCount) / first.rateHz;
         cache.folds.push_back(std::move(fold));
     }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 
 #include "compute/detect/crossval.h"
 #include "compute/patterns/synthetic_channel.h"
@@ -141,7 +142,19 @@ private slots:
         o.build.top = 3;
         o.build.rule.votes = 1;
         const Study s = syntheticStudy();
-        const auto cache = crossValidateCached({s.request}, o, cpu());
+        // One progress bar over all folds, only forward, ending at 1.
+        std::vector<double> progress;
+        std::mutex m;
+        RunOptions run = cpu();
+        run.progress = [&](double f) {
+            std::lock_guard<std::mutex> lock(m);
+            progress.push_back(f);
+        };
+        const auto cache = crossValidateCached({s.request}, o, run);
+        QVERIFY(progress.size() > 4);
+        QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+        QCOMPARE(progress.back(), 1.0);
+        QVERIFY(progress.front() < 0.25);
         const std::pair<OperatingPoint, int> settings[] = {{{OperatingPoint::Kind::FalsePositiveRate, 0.001}, 1},
                                                            {{OperatingPoint::Kind::FalsePositiveRate, 0.2}, 2},
                                                            {{}, 3}};

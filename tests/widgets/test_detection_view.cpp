@@ -124,6 +124,8 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName("WarpLabTests");
         QCoreApplication::setApplicationName("test_detection_view");
         study_ = testing::syntheticStudy();
+        QVERIFY(edfDir_.isValid());
+        writeEdfStudy(edfDir_.path(), study_);
         // For a person to open in the application: the same study as EDF files and a summary.
         if (const QString out = qEnvironmentVariable("WARPLAB_TEST_DETECTION_STUDY"); !out.isEmpty()) {
             QDir().mkpath(out);
@@ -234,10 +236,31 @@ private Q_SLOTS:
         QVERIFY(!view.exportEvents(dir.filePath("absent")).isEmpty());
     }
 
+    void cancelledJobLeavesTheViewEmpty() {
+        app::MainWindow w;
+        w.show();
+        w.unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });
+        QVERIFY(w.openStudy(edfDir_.filePath("syn-summary.txt")));
+        QSignalSpy cancelled(w.jobs(), &app::JobRunner::jobCancelled);
+        QSignalSpy progress(w.jobs(), &app::JobRunner::jobProgress);
+        const quint64 id = w.detectionJobs()->crossValidate("EEG", smallOptions());
+        QVERIFY(id != 0);
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);  // it runs, and says how far it is
+        w.jobs()->cancel(id);
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(w.jobs()->waitForIdle(120000));
+        QCoreApplication::processEvents();
+        QVERIFY(w.detectionView()->cache() == nullptr);
+        // A study with a seizure in one recording only is refused before any job runs.
+        QSignalSpy errors(&w, &app::MainWindow::errorShown);
+        QVERIFY(w.openStudy(QStringLiteral(WARPLAB_TEST_DATA "/chbmit")));
+        QCOMPARE(w.detectionJobs()->crossValidate("FP1-F7", smallOptions()), quint64(0));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.at(0).at(1).toString().contains("at least two recordings"));
+    }
+
     void mainWindowRunsTheJobAndShowsAnEvent() {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        writeEdfStudy(dir.path(), study_);
+        QTemporaryDir& dir = edfDir_;
         app::MainWindow w;
         w.resize(1280, 800);
         w.show();
@@ -286,6 +309,7 @@ private Q_SLOTS:
 
 private:
     testing::SyntheticStudy study_;
+    QTemporaryDir edfDir_;
     std::shared_ptr<const compute::CrossvalCache> cache_;
 };
 
