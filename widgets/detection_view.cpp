@@ -223,10 +223,10 @@ void DetectionView::setCache(std::shared_ptr<const compute::CrossvalCache> cache
 }
 
 void DetectionView::syncControls() {
-    const bool fpr = pointBox_->currentIndex() == 1 && cache_;
-    // The slider stays live under the Youden point: moving it switches to a target rate.
+    // The rate's slider and box stay live under the Youden point: a rate set there switches to
+    // it (a disabled box would leave the user looking for how to type one).
     fprSlider_->setEnabled(bool(cache_));
-    fprBox_->setEnabled(fpr);
+    fprBox_->setEnabled(bool(cache_));
 }
 
 compute::OperatingPoint DetectionView::operatingPoint() const {

@@ -139,6 +139,7 @@ private Q_SLOTS:
         view.resize(1000, 600);
         view.show();
         view.setCache(cache_, "synthetic");
+        QCoreApplication::processEvents();
         QCOMPARE(view.result().folds.size(), std::size_t(4));
         QCOMPARE(view.foldTable()->rowCount(), 4);
         compareCounts(view);
@@ -159,6 +160,37 @@ private Q_SLOTS:
                 compareCounts(view);
             }
         }
+    }
+
+    void missesAndFalseAlarmsAreDrawnAsSuch() {
+        // The synthetic seizures are all found; to see the other colours, folds 0 and 1 are made
+        // blind (no epoch near any pattern) and fold 1 then flags only its first 13 s, far
+        // from its seizure (105-135 s, scored from 75 s on).
+        auto edited = std::make_shared<compute::CrossvalCache>(*cache_);
+        for (int f : {0, 1})
+            for (auto& d : edited->folds[std::size_t(f)].detection.distances) std::fill(d.begin(), d.end(), 1e30);
+        for (auto& d : edited->folds[1].detection.distances)
+            for (std::size_t j = 0; j < 10 && j < d.size(); ++j) d[j] = 0;
+        widgets::DetectionView view;
+        view.resize(1000, 600);
+        view.show();
+        view.setCache(edited, "edited");
+        QCoreApplication::processEvents();
+        compareCounts(view);
+        const auto c = view.counts();
+        QVERIFY(c.misses >= 1);
+        QVERIFY(c.falseAlarms >= 1);
+        QImage image = view.timeline()->grab().toImage();
+        int seen[4] = {0, 0, 0, 0};
+        for (const auto& e : view.timeline()->events()) {
+            const QRect r = view.timeline()->eventRect(e);
+            QCOMPARE(image.pixelColor(r.center() * image.devicePixelRatio()), widgets::eventColor(e.kind));
+            ++seen[int(e.kind)];
+        }
+        for (int k = 0; k < 4; ++k) QVERIFY(seen[k] > 0);  // hit, miss, detection, false alarm all drawn
+        QCOMPARE(view.foldTable()->item(0, 3)->text(), QString("0"));  // fold 0 found nothing
+        if (!qEnvironmentVariableIsEmpty("WARPLAB_TEST_SCREENSHOTS"))
+            view.grab().save(qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS") + "/detection_colours.png");
     }
 
     void thresholdRescoresWithoutDistances() {
