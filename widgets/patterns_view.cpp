@@ -79,7 +79,14 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     histogramPlot_ = new QCustomPlot(this);
     histogramPlot_->setMinimumHeight(150);
     histogramPlot_->yAxis->setLabel(tr("epochs"));
+    // The legend in a row of its own above the bars: inside the axes it covered them.
     histogramPlot_->legend->setVisible(true);
+    histogramPlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    histogramPlot_->legend->setBorderPen(Qt::NoPen);
+    histogramPlot_->legend->setMargins(QMargins(2, 0, 2, 0));
+    histogramPlot_->plotLayout()->insertRow(0);
+    histogramPlot_->plotLayout()->addElement(0, 0, histogramPlot_->legend);  // moves it out of the axis rect's inset
+    histogramPlot_->plotLayout()->setRowStretchFactor(0, 0.001);
     // Distances run to 6+ digits: a few ticks in 3 significant figures keep the labels apart in
     // a dock about 500 px wide.
     histogramPlot_->xAxis->ticker()->setTickCount(4);

@@ -8,6 +8,7 @@
 #include <QStatusBar>
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
@@ -36,6 +37,8 @@ void MainWindow::buildStudy() {
     studyDock_->hide();
     auto* results = new QDockWidget(tr("Study results"), this);
     results->setObjectName("studyResultsDock");
+    results->setProperty("tabToolTip", tr("Study results: searches and patterns over every recording of the study"));
+    results->setProperty(DockLayout::kOpensWithItsResult, true);  // not an empty tab on first use
     results->setWidget(studyResults_);
     addDockWidget(Qt::RightDockWidgetArea, results);
     if (!resultDocks_.isEmpty()) tabifyDockWidget(resultDocks_.front(), results);
