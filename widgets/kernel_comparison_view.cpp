@@ -46,6 +46,10 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
                                                     : QString::fromLatin1(compute::metricName(m).data()),
                          int(m));
     metric_->setCurrentIndex(metric_->findData(int(compute::Metric::Dtw)));
+    // Not as wide as its longest entry at least ("sdtw (search designs)"): the dock's minimum
+    // width, with the tabs beside it, kept the window wider than a 1280 px screen.
+    metric_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    metric_->setMinimumContentsLength(10);
     kernels_ = new QListWidget;
     kernels_->setMaximumHeight(130);
     lengths_ = new QLineEdit("128,256,512,1024");

@@ -378,13 +378,13 @@ void PatternsView::drawHistogram(const compute::PatternScore& p) {
         top = std::max({top, ictal.back(), inter.back()});
     }
     auto* barsInter = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
-    barsInter->setName(tr("interictal epochs"));
+    barsInter->setName(tr("interictal"));  // the axis says "epochs"; short for a narrow legend row
     barsInter->setWidth(width);
     barsInter->setPen(QPen(QColor(40, 90, 180)));
     barsInter->setBrush(QColor(40, 90, 180, 110));
     barsInter->setData(keys, inter, true);
     auto* barsIctal = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
-    barsIctal->setName(tr("ictal epochs"));
+    barsIctal->setName(tr("ictal"));
     barsIctal->setWidth(width);
     barsIctal->setPen(QPen(QColor(200, 30, 30)));
     barsIctal->setBrush(QColor(200, 30, 30, 110));

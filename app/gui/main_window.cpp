@@ -64,6 +64,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName("mainWindow");
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
+    // The result area (right) takes the whole height, the study strip (top) only the width
+    // beside it: the result tabs, beside the docks when they do not fit across, need the
+    // height (dock_tabs.h).
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     doc_ = new Document(this);
     runner_ = new JobRunner(this);
 

@@ -446,6 +446,10 @@ private Q_SLOTS:
         QVERIFY2(title.endsWith("(" + unit + ")"), qPrintable(title + " / " + heading));
         QVERIFY2(QFontMetrics(hist->xAxis->labelFont()).horizontalAdvance(title) <= hist->xAxis->axisRect()->width(),
                  qPrintable(QString("%1: %2 px").arg(title).arg(hist->xAxis->axisRect()->width())));
+        // The legend's row above the bars holds both entries whole.
+        QVERIFY2(hist->legend->minimumOuterSizeHint().width() <= hist->legend->outerRect().width(),
+                 qPrintable(QString("legend %1 > %2 px").arg(hist->legend->minimumOuterSizeHint().width()).arg(hist->legend->outerRect().width())));
+        QVERIFY(!hist->legend->outerRect().intersects(hist->xAxis->axisRect()->rect()));
         if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
             view->grab().save(dir + "/patterns_nearest.png");
     }
@@ -472,6 +476,9 @@ private Q_SLOTS:
                 }
             }
             QVERIFY2(bars >= 1, when);
+            // The tabs beside the docks take width: the window still fits the screen's.
+            QVERIFY2(w_->width() <= 1280 && w_->minimumSizeHint().width() <= 1280,
+                     qPrintable(QString("%1: window %2 px, at least %3 px").arg(when).arg(w_->width()).arg(w_->minimumSizeHint().width())));
         };
         QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
         QVERIFY(w_->analysis()->alignExample() != 0);
@@ -481,6 +488,8 @@ private Q_SLOTS:
         QVERIFY2(patterns->property("tabToolTip").toString().contains("Seizure patterns"), "the tab's tooltip has the whole name");
         for (const char* name : {"studyResultsDock", "spectrumDock", "bandsDock"}) w_->findChild<QDockWidget*>(name)->show();
         check("every result dock open");
+        w_->findChild<QDockWidget*>("studyDock")->show();  // the study strip above, as with a study open
+        check("every result dock and the study strip open");
         if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
             w_->grab().save(dir + "/dock_tabs_1280.png");
     }
