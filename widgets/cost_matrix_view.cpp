@@ -93,6 +93,7 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     hover_ = new QLabel(" ");
     source_ = new ElidedLabel;
     source_->setObjectName("resultSource");
+    source_->setMaxLines(2);  // the metric and band come last in it: shown, not cut
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(source_);

@@ -146,6 +146,7 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(1, 1);
     source_ = new ElidedLabel(this);
     source_->setObjectName("resultSource");
+    source_->setMaxLines(2);  // the metric and band come last in it: shown, not cut
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(source_);

@@ -378,6 +378,20 @@ private Q_SLOTS:
             QVERIFY2(s.contains("dtw, no band"), qPrintable(s));
             QVERIFY2(s.contains(" s]"), qPrintable(s));  // the time ranges of x and y
         }
+        // Shown whole at 1280 x 800, on two lines where one is too short: the metric and band
+        // come last and were cut off.
+        for (QWidget* view : {static_cast<QWidget*>(w_->costView()), static_cast<QWidget*>(w_->alignmentView())}) {
+            auto* dock = qobject_cast<QDockWidget*>(view->parentWidget());
+            if (dock) dock->raise();
+            QTest::qWait(100);
+            auto* label = view->findChild<widgets::ElidedLabel*>("resultSource");
+            QVERIFY(label && label->isVisible());
+            QVERIFY2(!label->isElided(), qPrintable(label->text()));
+            QVERIFY2(label->text().contains("dtw, no band"), qPrintable(label->text()));
+            for (const QString& line : label->text().split('\n'))
+                QVERIFY2(label->fontMetrics().horizontalAdvance(line) <= label->contentsRect().width(), qPrintable(line));
+            QVERIFY(label->height() >= label->fontMetrics().height() * int(label->text().split('\n').size()));
+        }
         w_->signalView()->setWindow(10, 1);
         QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
         QVERIFY(finished.wait(120000));
