@@ -31,6 +31,8 @@
 #   patterns [published|subset|all]   pattern discovery at the published scale (synthetic channel)
 #   study [test|bench|all]   the published pattern workload from 42 generated EDF+ files on disk
 #                            (warplab-make-study, then `bench study`), GPU and CPU
+#   detect [DEVICE-LIST...]  leave-one-seizure-out crossval on the 42-file study (wall, per --devices
+#                            list, default 0), and a 7-file subset on the CPU and the GPU
 #   window                   the window search: its GPU test, then `bench window` on 1e9, 1e7
 #                            and 1e6-sample references, GPU and CPU
 #   answer [DEVICE-LIST...]  the time to the answer: the user's commands (patterns --study on the
@@ -296,6 +298,38 @@ study_step() {
   cmp -s <(cut -d, -f1-3 "$o/subset_cpu.csv") <(cut -d, -f1-3 "$o/subset_auto.csv") \
     && log "subset: GPU ranking == CPU ranking (order and qualities)" || log "subset: rankings DIFFER"
   rm -rf "$study"
+}
+
+detect_step() {
+  # Leave-one-seizure-out cross-validation of the detector on the 42-file study (the published
+  # shape) from disk, wall clock from process start to the last line written, on each --devices
+  # list; then a 7-file subset study (one seizure each, 15 min files) on the CPU and the GPU in the
+  # same run, whose pooled scores must agree.
+  local lists=("$@") o=$OUT/detect study=${WARPLAB_STUDY_DIR:-/tmp/warplab-study} small=/tmp/warplab-study-small dev run be
+  [ ${#lists[@]} -gt 0 ] || lists=(0)
+  mkdir -p "$o"
+  device_build warplab-cli warplab-make-study
+  if [ ! -f "$study/chb99-summary.txt" ]; then
+    rm -rf "$study"
+    /usr/bin/time -f "make-study: %e s wall" "$BUILD/app/tools/warplab-make-study" "$study" > "$o/make_study.log" 2>&1
+    log "$(tail -1 "$o/make_study.log"); $(du -sh "$study" | cut -f1)"
+  fi
+  pooled() { python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["event"]; print("pooled event: " + ", ".join(f"{k} {p[k]}" for k in ("tp","fp","sensitivity","precision","f1","fp_per_day")))' "$1" 2>/dev/null || echo "no JSON"; }
+  for run in 1 2; do
+    for dev in "${lists[@]}"; do
+      /usr/bin/time -f "%e" -o "$o/wall_${dev}_$run" timeout 180 "$CLI" crossval --study "$study/chb99-summary.txt" \
+        --channel FP1-F7 --devices "$dev" --json > "$o/crossval_${dev}_$run.json" 2> "$o/crossval_${dev}_$run.log"
+      log "crossval, 42-file study, --devices $dev (run $run): wall $(tail -1 "$o/wall_${dev}_$run") s; $(pooled "$o/crossval_${dev}_$run.json")"
+    done
+  done
+  rm -rf "$small"
+  "$BUILD/app/tools/warplab-make-study" "$small" --files 7 --seconds 900 --last-seconds 900 --channels 2 > /dev/null
+  for be in cpu cuda; do
+    /usr/bin/time -f "%e" -o "$o/wall_small_$be" timeout 300 "$CLI" crossval --study "$small/chb99-summary.txt" \
+      --channel FP1-F7 --backend $be --json > "$o/crossval_small_$be.json" 2> "$o/crossval_small_$be.log"
+    log "crossval, 7-file subset (6,300 s), backend $be: wall $(tail -1 "$o/wall_small_$be") s; $(pooled "$o/crossval_small_$be.json")"
+  done
+  rm -rf "$small"
 }
 
 window_step() {
@@ -630,6 +664,7 @@ run_one() {
     patterns) patterns_step "$@" ;;
     study) study_step "$@" ;;
     window) window_step ;;
+    detect) detect_step "$@" ;;
     answer) answer_step "$@" ;;
     scale) scale_step ;;
     mpi) mpi_step ;;
