@@ -1,5 +1,8 @@
 // warplab-cli: the headless front end of WarpLab (docs/CLI.md). Each subcommand lives
 // in its own cmd_*.cpp; this file only assembles them.
+#include <cstring>
+#include <utility>
+
 #include <CLI/CLI.hpp>
 
 #include "app/cli/commands.h"
@@ -13,17 +16,25 @@ int main(int argc, char** argv) {
                  "recordings and series files.",
                  "warplab-cli"};
     app.require_subcommand(1);
-    warplab::cli::addInfoCommand(app);
-    warplab::cli::addDmCommand(app);
-    warplab::cli::addAlignCommand(app);
-    warplab::cli::addSearchCommand(app);
-    warplab::cli::addPatternsCommand(app);
-    warplab::cli::addFilterCommand(app);
-    warplab::cli::addPsdCommand(app);
-    warplab::cli::addBenchCommand(app);
-    warplab::cli::addDetectCommand(app);
-    warplab::cli::addCrossvalCommand(app);
-    warplab::cli::addScoreCommand(app);
+    // Building a command's options costs time at every start (the bench commands alone have
+    // dozens): when the first argument names a command, only that one is built; otherwise
+    // (--help, a misspelt name) all of them, for the list and the error.
+    using Add = void (*)(CLI::App&);
+    static const std::pair<const char*, Add> commands[] = {
+        {"info", warplab::cli::addInfoCommand},         {"dm", warplab::cli::addDmCommand},
+        {"align", warplab::cli::addAlignCommand},       {"search", warplab::cli::addSearchCommand},
+        {"patterns", warplab::cli::addPatternsCommand}, {"filter", warplab::cli::addFilterCommand},
+        {"psd", warplab::cli::addPsdCommand},           {"bench", warplab::cli::addBenchCommand},
+        {"detect", warplab::cli::addDetectCommand},     {"crossval", warplab::cli::addCrossvalCommand},
+        {"score", warplab::cli::addScoreCommand}};
+    bool one = false;
+    for (const auto& [name, add] : commands)
+        if (argc > 1 && std::strcmp(argv[1], name) == 0) {
+            add(app);
+            one = true;
+        }
+    if (!one)
+        for (const auto& [name, add] : commands) add(app);
     if (warplab::cli::mpi::rank() > 0) app.name("warplab-cli (" + warplab::cli::mpi::rankLabel() + ")");
     return warplab::cli::mpi::finish(warplab::cli::runCli(app, argc, argv));
 }

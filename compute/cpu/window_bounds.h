@@ -1,5 +1,5 @@
-// The first two bounds of the window search (LB_Kim, then LB_Keogh of the query envelope
-// against the window) for four consecutive windows at once, in AVX2 (window_bounds_avx2.cpp,
+// The bounds of the window search (LB_Kim, LB_Keogh of the query envelope against the window,
+// LB_Keogh of the reference's envelope against the query) for four consecutive windows at once, in AVX2 (window_bounds_avx2.cpp,
 // compiled for it alone; `window_search.cpp` asks `available()` before calling). Consecutive
 // windows start one sample apart, so their i-th z-values come from one unaligned load of four
 // samples: the bound costs a quarter of the instructions, and no data-dependent branch (the
@@ -13,25 +13,38 @@ namespace warplab::compute::windowbounds {
 // for any x86-64, so that asking never executes an AVX instruction).
 bool available();
 
-// The statistics and first bounds of four windows. Lane l (bit l of the masks) is the window
+// The statistics and the first bounds of four windows (quad), then the last bound of those that
+// passed them (quadWindow). Lane l (bit l of the masks) is the window
 // starting at x + l, with running sums sum1[l], sum2[l] of (sample - anchor[l]) over its m
 // samples. Its mean, standard deviation and "exact statistics needed" flag are computed as
 // window_search.cpp's statsOf does, operation for operation (this file is compiled without
 // FMA contraction), into mean[l], sd[l] and the bits of *exact. Lanes in `active` that need
-// no exact statistics are then bounded with z = (x[l + i] - mean) * (1 / sd): LB_Kim, then
-// LB_Keogh of the query envelope, query positions in `order`; *kim gets the lanes LB_Kim
-// pruned. Returns the bounded lanes whose bounds both stay <= limit (the others were pruned by
-// LB_Keogh). The bounds differ from the scalar ones only by rounding, which the caller's slack
-// covers. Reads x[0 .. m + 2].
+// no exact statistics are then bounded with z = (x[l + i] - mean) * (1 / sd): LB_Kim (*kim gets
+// the lanes it pruned), LB_Keogh of the query envelope, query positions in `order` (*keoghQuery
+// gets the lanes it pruned); the lanes that pass both (<= limit) are returned, with lbQuery[l]
+// and the terms cbQuery[4 * j + l] by query position j. quadWindow then bounds the lanes
+// `active` (a part of what quad returned) by LB_Keogh of the reference's envelope (upper[l + i],
+// lower[l + i], z-normalised with the same mean and sd) against the query: it returns those
+// that pass (the others in *keoghWindow), with lbWindow[l] and the terms cbWindow[4 * i + l].
+// The terms make the cumulative bounds of the early-abandoning DTW. The bounds differ from the
+// scalar ones only by rounding, which the caller's slack covers. Reads x[0 .. m + 2].
+template <class T>
 struct Quad {
     const double *anchor, *sum1, *sum2;  // 4 each
     double *mean, *sd;                   // 4 each, written
+    const T *upper = nullptr, *lower = nullptr;  // the reference's envelope from x's first sample
+    double *cbQuery = nullptr, *cbWindow = nullptr;  // 4 * m each, written for passing lanes
+    double lbQuery[4] = {}, lbWindow[4] = {};       // written for passing lanes
     unsigned active = 0;
-    unsigned kim = 0, exact = 0;         // written
+    unsigned kim = 0, keoghQuery = 0, keoghWindow = 0, exact = 0;  // written
 };
 unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, const double* qL,
-              const std::size_t* order, double limit, Quad& lanes);
+              const std::size_t* order, double limit, Quad<float>& lanes);
 unsigned quad(const double* x, std::size_t m, const double* q, const double* qU, const double* qL,
-              const std::size_t* order, double limit, Quad& lanes);
+              const std::size_t* order, double limit, Quad<double>& lanes);
+unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<float>& lanes,
+                    unsigned active);
+unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& lanes,
+                    unsigned active);
 
 }  // namespace warplab::compute::windowbounds

@@ -15,6 +15,7 @@
 
 #include "compute/core/error.h"
 #include "compute/cpu/window_bounds.h"
+#include "compute/cpu/window_dtw_lanes.h"
 #include "compute/core/job.h"
 
 namespace warplab::compute {
@@ -37,23 +38,34 @@ double dtwRows(const double* a, const double* b, std::size_t m, long w, const do
     if (w > n) w = n;
     std::fill(prev, prev + m, kInf);
     std::fill(cur, cur + m, kInf);
+    // The cell rule is v = c + min(min(up, left), diag) with +inf outside the band and the matrix
+    // (and v = c at (0, 0)). A +inf argument of min leaves the other one unchanged, so row 0 is
+    // v = c + left and column 0 is v = c + up: the same values, without a test per cell. The left
+    // neighbour stays in a register; up and diag come from the previous row, whose cells beyond
+    // its own band were never written (+inf from the fill).
     for (long i = 0; i < n; ++i) {
         const long lo = std::max(0L, i - w), hi = std::min(n - 1, i + w);
-        if (lo > 0) cur[lo - 1] = kInf;
-        double rowMin = kInf;
         const double ai = a[i];
-        for (long j = lo; j <= hi; ++j) {
+        double left, rowMin;
+        long j = lo;
+        if (i == 0) {
+            const double d = ai - b[0];
+            left = d * d;
+            j = 1;
+        } else if (lo == 0) {
+            const double d = ai - b[0];
+            left = d * d + prev[0];
+            j = 1;
+        } else {
+            left = kInf;
+        }
+        if (j == 1) cur[0] = left;
+        rowMin = left;
+        for (; j <= hi; ++j) {
             const double d = ai - b[j];
-            const double c = d * d;
-            double v;
-            if (i == 0 && j == 0) {
-                v = c;
-            } else {
-                const double left = j > 0 ? cur[j - 1] : kInf;
-                const double diag = j > 0 ? prev[j - 1] : kInf;
-                v = c + std::min(std::min(prev[j], left), diag);
-            }
+            const double v = d * d + std::min(std::min(prev[j], left), prev[j - 1]);
             cur[j] = v;
+            left = v;
             if constexpr (Abandon) rowMin = std::min(rowMin, v);
         }
         if constexpr (Abandon) {
@@ -109,6 +121,32 @@ void envelopeByShifts(const double* x, std::size_t len, long w, double* upper, d
     }
 }
 
+// The envelope of the reference itself: upper[k] and lower[k] are the max and min of
+// y[b+k-w .. b+k+w] clipped to [0, n), for k in [0, len). Max and min are exact, so the values
+// are samples of y. A window's envelope clipped to the window lies inside this one (fewer
+// samples), so the bound it gives is never larger: still a lower bound of the DTW.
+template <class T>
+void referenceEnvelope(const T* y, std::size_t n, std::size_t b, std::size_t len, long w, T* upper, T* lower) {
+    std::copy(y + b, y + b + len, upper);
+    std::copy(y + b, y + b + len, lower);
+    for (std::size_t d = 1; d <= std::size_t(w); ++d) {
+        // k + b + d < n
+        const std::size_t hiEnd = b + d < n ? std::min(len, n - b - d) : 0;
+        const T* ahead = y + b + d;
+        for (std::size_t k = 0; k < hiEnd; ++k) {
+            upper[k] = std::max(upper[k], ahead[k]);
+            lower[k] = std::min(lower[k], ahead[k]);
+        }
+        // k + b >= d
+        const std::size_t loBegin = std::min(len, d > b ? d - b : 0);
+        const T* behind = y + b - d;  // indexed only from loBegin, where b + k - d >= 0
+        for (std::size_t k = loBegin; k < len; ++k) {
+            upper[k] = std::max(upper[k], behind[k]);
+            lower[k] = std::min(lower[k], behind[k]);
+        }
+    }
+}
+
 // Atomic min on a double (costs are >= 0, but compare_exchange on the value keeps it general).
 void atomicMin(std::atomic<double>& a, double v) {
     double old = a.load(std::memory_order_relaxed);
@@ -126,8 +164,17 @@ double slack(double bound, std::size_t m) { return 1e-6 * (bound + double(m)); }
 constexpr std::size_t kRestart = 1024;     // restart of the running sums against drift
 constexpr double kIllConditioned = 1e4;    // mean square about the anchor / variance above this: exact stats
 
+template <class T>
 struct ThreadState {
     std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
+    std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
+    std::vector<char> envDone;  // its pieces computed
+    std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
+    // Windows that passed every bound, waiting to run their DTW four at a time
+    // (window_dtw_lanes.h): start, orientation, cumulative bound in lane l of cbTail4.
+    std::size_t pending = 0, pendingStart[4] = {};
+    bool pendingUseA[4] = {};
+    std::vector<double> cbTail4, xd4, z4, a4, b4, rows4;
     std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
     std::priority_queue<double> heap[2];
@@ -247,8 +294,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     const std::size_t W = 2 * (m / 2) + 1;  // slot width: windows two slots apart are > 2*floor(m/2) apart
     const std::size_t slot0 = begin / W, slot1 = (end - 1) / W + 1;
     std::atomic<double> global{kInf};
-    tbb::enumerable_thread_specific<ThreadState> tls([&] {
-        ThreadState t;
+    tbb::enumerable_thread_specific<ThreadState<T>> tls([&] {
+        ThreadState<T> t;
         t.z.resize(m);
         t.cbA.resize(m);
         t.cbB.resize(m);
@@ -259,10 +306,18 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.wL.resize(m);
         t.qa.resize(m);
         t.qb.resize(m);
+        t.cb4A.resize(4 * m);
+        t.cb4B.resize(4 * m);
+        t.cbTail4.resize(4 * (m + 1));
+        t.xd4.resize(4 * m);
+        t.z4.resize(4 * m);
+        t.a4.resize(4 * m);
+        t.b4.resize(4 * m);
+        t.rows4.resize(8 * m);
         return t;
     });
 
-    auto localBound = [k](const ThreadState& t) {
+    auto localBound = [k](const ThreadState<T>& t) {
         if (k == 1) return t.best;
         double b = kInf;
         for (const auto& h : t.heap)
@@ -274,9 +329,29 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
     const bool simd = p.simd && windowbounds::available();
     auto body = [&](const tbb::blocked_range<std::size_t>& slots) {
         if (cancel && cancel->cancelled()) return;
-        ThreadState& t = tls.local();
+        ThreadState<T>& t = tls.local();
         WindowSearchStats& st = t.stats;
         double* z = t.z.data();
+        // The reference's envelope over the samples the windows of these slots read, computed
+        // a piece of kEnvPiece samples at a time where a window first needs it (a random walk
+        // needs it for a few windows in a thousand, EEG for about half).
+        constexpr std::size_t kEnvPiece = 256;
+        const std::size_t envBegin = std::max(begin, slots.begin() * W);
+        const std::size_t envLen = std::min(N, std::min(end, slots.end() * W) + m - 1) - envBegin;
+        if (t.refU.size() < envLen) {
+            t.refU.resize(envLen);
+            t.refL.resize(envLen);
+        }
+        t.envDone.assign((envLen + kEnvPiece - 1) / kEnvPiece, 0);
+        // Ready for the samples [from, to) (global indices inside the block's span).
+        auto ensureEnvelope = [&](std::size_t from, std::size_t to) {
+            for (std::size_t c = (from - envBegin) / kEnvPiece, last = (to - 1 - envBegin) / kEnvPiece; c <= last; ++c) {
+                if (t.envDone[c]) continue;
+                const std::size_t b = c * kEnvPiece, len = std::min(kEnvPiece, envLen - b);
+                referenceEnvelope(y, N, envBegin + b, len, w, t.refU.data() + b, t.refL.data() + b);
+                t.envDone[c] = 1;
+            }
+        };
         for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
             const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
             double slotMin = kInf;
@@ -326,6 +401,55 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 const double B = std::min(localBound(t), global.load(std::memory_order_relaxed));
                 return B + slack(B, m);
             };
+            // A window's DTW result: a candidate, or abandoned (+inf).
+            auto record = [&](std::size_t s, double cost) {
+                if (cost == kInf) { ++st.abandonedDtw; return; }
+                ++st.fullDtw;
+                t.candidates.push_back({cost, s});
+                if (k == 1) {
+                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
+                } else {
+                    slotMin = std::min(slotMin, cost);
+                }
+            };
+            // The last stage: the exact DTW of the window's exact z (in t.z) against the query,
+            // abandoned early with the cumulative bound of the larger lower bound: rows i+1.. of
+            // the DTW (query rows for cbB, window rows for cbA) still add at least cbTail[i+1].
+            // cb: the bound's terms by position, `stride` apart.
+            auto dtwStage = [&](std::size_t s, bool useA, const double* cb, std::size_t stride, double limit) {
+                t.cbTail[m] = 0;
+                for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i * stride];
+                // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
+                // the window may be the row sequence when its bound is the stronger one.
+                const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
+                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
+                record(s, cost);
+            };
+            // The same for the windows waiting in t.pending, four at a time in lanes (unused
+            // lanes repeat the first window; their results are dropped).
+            auto flushPending = [&] {
+                if (t.pending == 0) return;
+                const T* xs[4];
+                for (std::size_t l = 0; l < 4; ++l) xs[l] = y + t.pendingStart[l < t.pending ? l : 0];
+                windowlanes::znorm4(xs, m, t.xd4.data(), t.z4.data());
+                for (std::size_t l = 0; l < 4; ++l) {
+                    const std::size_t from = l < t.pending ? l : 0;
+                    const bool useA = t.pendingUseA[from];
+                    for (std::size_t i = 0; i < m; ++i) {
+                        const double zi = t.z4[4 * i + from];
+                        t.a4[4 * i + l] = useA ? zi : q[i];
+                        t.b4[4 * i + l] = useA ? q[i] : zi;
+                    }
+                    if (from != l)
+                        for (std::size_t i = 0; i <= m; ++i) t.cbTail4[4 * i + l] = t.cbTail4[4 * i];
+                }
+                const double limit = currentLimit();
+                const double limit4[4] = {limit, limit, limit, limit};
+                double cost[4];
+                windowlanes::dtw4(t.a4.data(), t.b4.data(), m, w, t.cbTail4.data(), limit4, t.rows4.data(), cost);
+                for (std::size_t l = 0; l < t.pending; ++l) record(t.pendingStart[l], cost[l]);
+                t.pending = 0;
+            };
             // One window through the scalar cascade; kimPassed: LB_Kim was already applied.
             auto scalarWindow = [&](std::size_t s, const Stats& ws, bool kimPassed) {
                 const double limit = currentLimit();
@@ -366,15 +490,22 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 }
                 // LB_Keogh, window envelope against the query: row i's cells all cost at least
                 // the distance of q_i to the envelope of the window's z over [i-w, i+w] (clipped
-                // to the window). Few windows get here, so the window's exact z (which the DTW
-                // needs anyway) and its envelope are computed now: no rounding slack involved.
-                if (!zReady) { znormOf(x, m, z); zReady = true; }
-                if (2 * w + 1 <= kShiftEnvelope) envelopeByShifts(z, m, w, t.wU.data(), t.wL.data());
-                else envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
+                // to the window). With the running statistics, the reference's envelope over
+                // [i-w, i+w] (referenceEnvelope, computed where first needed) stands for the
+                // window's, z-normalised by the same mean and 1/sd as the bounds above (the same
+                // rounding slack); with the exact statistics (rare), the window's own envelope
+                // of its exact z.
+                const T* rU = t.refU.data() + (s - envBegin);
+                const T* rL = t.refL.data() + (s - envBegin);
+                if (!exact) ensureEnvelope(s, s + m);
+                if (exact) {
+                    if (2 * w + 1 <= kShiftEnvelope) envelopeByShifts(z, m, w, t.wU.data(), t.wL.data());
+                    else envelope(z, m, w, t.wU.data(), t.wL.data(), t.qa.data(), t.qb.data());
+                }
                 double lbB = 0;
                 for (std::size_t idx = 0; idx < m; ++idx) {
                     const std::size_t i = order[idx];
-                    const double u = t.wU[i], l = t.wL[i];
+                    const double u = exact ? t.wU[i] : (rU[i] - mean) * inv, l = exact ? t.wL[i] : (rL[i] - mean) * inv;
                     double d = 0;
                     if (q[i] > u) d = q[i] - u;
                     else if (q[i] < l) d = l - q[i];
@@ -382,34 +513,21 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     lbB += d * d;
                     if (lbB > limit) { ++st.prunedKeoghWindow; return; }
                 }
-                // Cumulative bound of the larger LB feeds the early-abandoning DTW: rows i+1..
-                // of the DTW (query rows for cbB, window rows for cbA) still add at least
-                // cbTail[i+1].
-                const bool useA = lbA > lbB;
-                const double* cb = useA ? t.cbA.data() : t.cbB.data();
-                t.cbTail[m] = 0;
-                for (std::size_t i = m; i-- > 0;) t.cbTail[i] = t.cbTail[i + 1] + cb[i];
-                // DTW(q, z) == DTW(z, q) cell for cell (symmetric cost, symmetric band), so
-                // the window may be the row sequence when its bound is the stronger one.
-                const double cost = useA ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
-                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
-                if (cost == kInf) { ++st.abandonedDtw; return; }
-                ++st.fullDtw;
-                t.candidates.push_back({cost, s});
-                if (k == 1) {
-                    if (cost < t.best) { t.best = cost; atomicMin(global, cost); }
-                } else {
-                    slotMin = std::min(slotMin, cost);
-                }
+                if (!zReady) znormOf(x, m, z);
+                dtwStage(s, lbA > lbB, lbA > lbB ? t.cbA.data() : t.cbB.data(), 1, limit);
             };
             for (std::size_t s = s0; s < s1;) {
                 if (simd && s + 4 <= s1 && s + 3 + m <= N) {
-                    // Four consecutive windows: statistics in start order, then both first
-                    // bounds at once; the few survivors (and windows needing exact
-                    // statistics) go on through the scalar cascade.
+                    // Four consecutive windows: statistics in start order, then every bound at
+                    // once; the few survivors go on to their exact z and the DTW, and windows
+                    // needing exact statistics through the scalar cascade.
                     double a4[4], s14[4], s24[4], mean4[4], sd4[4];
                     bool excluded[4];
-                    windowbounds::Quad lanes{a4, s14, s24, mean4, sd4};
+                    windowbounds::Quad<T> lanes{a4, s14, s24, mean4, sd4};
+                    lanes.upper = t.refU.data() + (s - envBegin);
+                    lanes.lower = t.refL.data() + (s - envBegin);
+                    lanes.cbQuery = t.cb4A.data();
+                    lanes.cbWindow = t.cb4B.data();
                     for (unsigned l = 0; l < 4; ++l) {
                         const Sums u = advance(s + l);
                         a4[l] = u.anchor;
@@ -418,8 +536,23 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         excluded[l] = !ex.empty() && inExcluded(ex, s + l);
                         if (!excluded[l]) lanes.active |= 1u << l;
                     }
-                    const unsigned pass =
-                        windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), currentLimit(), lanes);
+                    const double limit = currentLimit();
+                    unsigned pass = windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lanes);
+                    if (pass) {
+                        ensureEnvelope(s, s + 3 + m);
+                        pass = windowbounds::quadWindow(m, q, order.data(), limit, lanes, pass);
+                    }
+                    if (pass == 0 && lanes.active == 0xF && lanes.exact == 0) {
+                        // The common group: four windows, all pruned by the bounds.
+                        // (A table: std::popcount is a library call on baseline x86-64.)
+                        static constexpr unsigned char kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+                        st.windows += 4;
+                        st.prunedKim += kBits[lanes.kim & 0xF];
+                        st.prunedKeoghQuery += kBits[lanes.keoghQuery & 0xF];
+                        st.prunedKeoghWindow += kBits[lanes.keoghWindow & 0xF];
+                        s += 4;
+                        continue;
+                    }
                     for (unsigned l = 0; l < 4; ++l) {
                         if (excluded[l]) { ++st.excluded; continue; }
                         ++st.windows;
@@ -429,8 +562,21 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         wl.exact = (lanes.exact >> l) & 1u;
                         if (wl.exact) scalarWindow(s + l, wl, false);
                         else if ((lanes.kim >> l) & 1u) ++st.prunedKim;
-                        else if (!((pass >> l) & 1u)) ++st.prunedKeoghQuery;
-                        else scalarWindow(s + l, wl, true);
+                        else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
+                        else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
+                        else {
+                            // Its DTW waits for three more (the cumulative bound is kept now: the
+                            // next group of four overwrites the terms).
+                            const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
+                            const double* cb = (useA ? t.cb4A.data() : t.cb4B.data()) + l;
+                            const std::size_t lane = t.pending;
+                            double* tail = t.cbTail4.data() + lane;
+                            tail[4 * m] = 0;
+                            for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
+                            t.pendingStart[lane] = s + l;
+                            t.pendingUseA[lane] = useA;
+                            if (++t.pending == 4) flushPending();
+                        }
                     }
                     s += 4;
                     continue;
@@ -444,6 +590,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 }
                 ++s;
             }
+            flushPending();  // before the slot's minimum is taken
             if (k > 1 && slotMin < kInf) {
                 auto& h = t.heap[slot & 1];
                 h.push(slotMin);
@@ -465,9 +612,9 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
 
     // Keep what may still be selected: cost <= the final bound (ties included).
     double B = global.load();
-    for (const ThreadState& t : tls) B = std::min(B, localBound(t));
+    for (const ThreadState<T>& t : tls) B = std::min(B, localBound(t));
     WindowSearchStats total;
-    for (ThreadState& t : tls) {
+    for (ThreadState<T>& t : tls) {
         for (const WindowCandidate& c : t.candidates)
             if (c.cost <= B) result.push_back(c);
         total += t.stats;

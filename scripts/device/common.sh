@@ -39,10 +39,12 @@ machine_info() {
 
 # device_configure [CMAKE ARGUMENTS...]: configures $BUILD (Release, no Qt, HIP or MPI; later
 # arguments override, e.g. -DWARPLAB_MPI=ON); stops the call with the log's end on failure.
+# The shared HDF5 (WARPLAB_CLI_STATIC_HDF5=OFF): the unpacked debs here carry what the shared
+# library needs at run time, not every archive a static link would pull in.
 device_configure() {
   local gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
-  cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF \
+  cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DWARPLAB_GUI=OFF -DWARPLAB_HIP=OFF -DWARPLAB_MPI=OFF -DWARPLAB_CLI_STATIC_HDF5=OFF \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" \
     -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined "$@" > "$OUT/configure.log" 2>&1 \
     || { tail -30 "$OUT/configure.log"; exit 1; }

@@ -19,6 +19,8 @@ std::vector<float> eegChannel(int sig, std::size_t maxLen) {
 #include <random>
 
 #include "compute/core/error.h"
+#include "compute/cpu/window_bounds.h"
+#include "compute/cpu/window_dtw_lanes.h"
 #include "compute/cpu/window_search.h"
 #include "compute/engine/engine.h"
 #include "compute_test_util.h"
@@ -76,6 +78,38 @@ std::vector<Match> naiveSearch(const Series& q, const Series& y, long w, int k) 
         for (std::size_t s = best >= m / 2 ? best - m / 2 : 0; s <= best + m / 2 && s < cost.size(); ++s) cost[s] = inf;
     }
     return out;
+}
+
+// The scalar abandoning band DTW of lane l of interleaved sequences (the rule of
+// window_dtw_lanes.h written out on a full matrix): +inf after the first row whose least cell
+// plus tail[4 * (i + 1) + l] exceeds limit.
+double scalarAbandoning(const std::vector<double>& a4, const std::vector<double>& b4, std::size_t l, std::size_t m,
+                        long w, const std::vector<double>& tail, double limit) {
+    std::vector<double> a(m), b(m);
+    for (std::size_t i = 0; i < m; ++i) {
+        a[i] = a4[4 * i + l];
+        b[i] = b4[4 * i + l];
+    }
+    const long n = long(m);
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> D(std::size_t(n * n), inf);
+    for (long i = 0; i < n; ++i) {
+        double rowMin = inf;
+        for (long j = 0; j < n; ++j) {
+            if (std::labs(i - j) > w) continue;
+            const double c = (a[i] - b[j]) * (a[i] - b[j]);
+            double v = c;
+            if (i > 0 || j > 0) {
+                const double up = i > 0 ? D[(i - 1) * n + j] : inf, left = j > 0 ? D[i * n + j - 1] : inf;
+                const double diag = i > 0 && j > 0 ? D[(i - 1) * n + j - 1] : inf;
+                v = c + std::min(std::min(up, left), diag);
+            }
+            D[i * n + j] = v;
+            rowMin = std::min(rowMin, v);
+        }
+        if (rowMin + tail[4 * std::size_t(i + 1) + l] > limit) return inf;
+    }
+    return D[n * n - 1];
 }
 
 Params windowParams(long band, int k) {
@@ -379,6 +413,104 @@ private slots:
                     QCOMPARE(sv.prunedKim + sv.prunedKeoghQuery + sv.prunedKeoghWindow + sv.abandonedDtw + sv.fullDtw, sv.windows);
                     QVERIFY(sv.exactStats > 0);  // the constant stretch went through the exact statistics
                 }
+        }
+    }
+
+    // The lane kernels of the last stage against the scalar definitions, bit for bit (no
+    // tolerance): znorm4 against znormWindow (random walks, EEG windows, constant windows at a
+    // large offset), dtw4 without a limit against bandDtwSquared, and dtw4's abandoning against
+    // a scalar abandoning DTW written here (same cells, a lane dies after the first row whose
+    // least cell plus the tail bound exceeds its limit).
+    void laneKernelsEqualScalar() {
+        if (!windowbounds::available()) QSKIP("this CPU has no AVX2 + FMA");
+        std::mt19937 rng(31);
+        const std::vector<float> eeg = eegChannel(3, 30000);
+        const double inf = std::numeric_limits<double>::infinity();
+        for (std::size_t m : {1, 2, 3, 7, 64, 128, 257}) {
+            for (int trial = 0; trial < 6; ++trial) {
+                // Four windows: random walks, EEG, and on odd trials a constant one at an offset.
+                std::vector<std::vector<float>> win(4);
+                for (std::size_t l = 0; l < 4; ++l) {
+                    if (l == 1) {
+                        const std::size_t at = std::size_t(rng() % (eeg.size() - m));
+                        win[l].assign(eeg.begin() + long(at), eeg.begin() + long(at + m));
+                    } else if (l == 3 && trial % 2) {
+                        win[l].assign(m, 12345.5f);
+                    } else {
+                        win[l] = testutil::randomWalk(m, rng).values;
+                        if (l == 2) for (float& v : win[l]) v += 1.0e4f;  // a large offset
+                    }
+                }
+                const float* xs[4] = {win[0].data(), win[1].data(), win[2].data(), win[3].data()};
+                std::vector<double> xd(4 * m), z4(4 * m), z(m);
+                windowlanes::znorm4(xs, m, xd.data(), z4.data());
+                std::vector<std::vector<double>> zs(4, std::vector<double>(m));
+                for (std::size_t l = 0; l < 4; ++l) {
+                    std::vector<double> xdl(win[l].begin(), win[l].end());
+                    znormWindow(xdl.data(), m, zs[l].data());
+                    for (std::size_t i = 0; i < m; ++i)
+                        QVERIFY2(z4[4 * i + l] == zs[l][i], qPrintable(QString("znorm4 m=%1 lane %2 i=%3").arg(m).arg(l).arg(i)));
+                }
+                std::vector<double> qz(m);
+                {
+                    const auto qw = testutil::randomWalk(m, rng).values;
+                    std::vector<double> qd(qw.begin(), qw.end());
+                    znormWindow(qd.data(), m, qz.data());
+                }
+                for (long w : {0L, 1L, long(m / 20), long(m / 3), long(m)}) {
+                    // Lanes 0 and 2 with the window as rows, 1 and 3 with the query as rows.
+                    std::vector<double> a4(4 * m), b4(4 * m), tail(4 * (m + 1), 0.0), rows(8 * m);
+                    for (std::size_t i = 0; i < m; ++i)
+                        for (std::size_t l = 0; l < 4; ++l) {
+                            a4[4 * i + l] = l % 2 ? qz[i] : zs[l][i];
+                            b4[4 * i + l] = l % 2 ? zs[l][i] : qz[i];
+                        }
+                    double full[4], lim[4] = {inf, inf, inf, inf}, out[4];
+                    windowlanes::dtw4(a4.data(), b4.data(), m, w, tail.data(), lim, rows.data(), full);
+                    for (std::size_t l = 0; l < 4; ++l) {
+                        const double ref = l % 2 ? bandDtwSquared(qz.data(), zs[l].data(), m, w)
+                                                 : bandDtwSquared(zs[l].data(), qz.data(), m, w);
+                        QVERIFY2(full[l] == ref, qPrintable(QString("dtw4 m=%1 w=%2 lane %3: %4 vs %5")
+                                                                .arg(m).arg(w).arg(l).arg(full[l], 0, 'g', 17).arg(ref, 0, 'g', 17)));
+                    }
+                    // A tail bound (a part of each remaining row's true least cost) and limits
+                    // around the cost: each lane either finishes with the same cost or is
+                    // abandoned exactly where the scalar rule abandons it.
+                    for (std::size_t l = 0; l < 4; ++l)
+                        for (std::size_t i = m; i-- > 0;) tail[4 * i + l] = tail[4 * (i + 1) + l] + 0.001 * double(i % 5);
+                    for (double f : {0.5, 0.9, 1.0, 1.1}) {
+                        for (std::size_t l = 0; l < 4; ++l) lim[l] = f * full[l] * (1.0 + 0.05 * double(l));
+                        windowlanes::dtw4(a4.data(), b4.data(), m, w, tail.data(), lim, rows.data(), out);
+                        for (std::size_t l = 0; l < 4; ++l) {
+                            const double expect = scalarAbandoning(a4, b4, l, m, w, tail, lim[l]);
+                            QVERIFY2(out[l] == expect, qPrintable(QString("dtw4 abandon m=%1 w=%2 lane %3 f=%4: %5 vs %6")
+                                                                     .arg(m).arg(w).arg(l).arg(f).arg(out[l], 0, 'g', 17)
+                                                                     .arg(expect, 0, 'g', 17)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // Weak pruning, real data: a query from another EEG channel than the searched one (its best
+    // match is far, so many windows reach the window-envelope bound and the DTW), on both
+    // element types, against brute force; the stage counts show every stage ran.
+    void eegOtherChannelEveryStage() {
+        Series y(eegChannel(0, 20992));
+        const std::vector<float> other = eegChannel(7, 20992);
+        for (std::size_t at : {std::size_t(3000), std::size_t(15000)}) {
+            Series q(std::vector<float>(other.begin() + long(at), other.begin() + long(at + 128)));
+            for (int k : {1, 5}) {
+                checkFastEqualsBrute(q, y, 6, k);
+                WindowSearchStats st;
+                Engine::windowSearch(q, y, windowParams(6, k), RunOptions{}, {}, &st);
+                QVERIFY(st.prunedKim > 0);
+                QVERIFY(st.prunedKeoghQuery > 0);
+                QVERIFY(st.prunedKeoghWindow > 0);
+                QVERIFY(st.abandonedDtw > 0);
+                QVERIFY(st.fullDtw > 0);
+            }
         }
     }
 

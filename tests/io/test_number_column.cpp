@@ -2,7 +2,9 @@
 // errors of a one-column file through readSeriesFile (the fast path leaves them to it).
 #include <QtTest>
 
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -100,6 +102,51 @@ private slots:
         QCOMPARE(signalsOf(*viaRows)[0].label, signalsOf(*rec)[0].label);
         QCOMPARE(signalsOf(*viaRows)[0].samples, signalsOf(*rec)[0].samples);
         QCOMPARE(viaRows->layout(), rec->layout());
+    }
+
+    // The short-decimal path (Clinger's: digits as an integer over a power of ten) against
+    // from_chars through the general parser, bit for bit (the sign of zero included): random
+    // magnitudes in fixed forms with 0 to 18 decimals, integers, mantissas just below and above
+    // 2^53, 19 and 20 digits, leading zeros, negative zero, halfway-looking decimals.
+    void shortDecimalsAsFromChars() {
+        std::mt19937_64 rng(77);
+        std::uniform_real_distribution<double> mag(-12, 9);
+        std::uniform_int_distribution<int> decimals(0, 18);
+        std::string text;
+        char buf[96];
+        for (int i = 0; i < 200000; ++i) {
+            const double x = (rng() & 1 ? -1 : 1) * std::pow(10.0, mag(rng));
+            std::snprintf(buf, sizeof buf, "%.*f\n", decimals(rng), x);
+            text += buf;
+        }
+        for (const char* fixed : {"9007199254740992", "9007199254740993", "900719925474099.3", "9007199254740.9925",
+                                  "1234567890123456789", "12345678901234567890", "0.1234567890123456789",
+                                  "-0.000000", "-0", "0", "000123.4500", "0.30000000000000004", "2.5", "0.15",
+                                  "1e5", "1.5E-3", "-7.25", "4503599627370497.5", "3.4028235677973366e38"})
+            text += std::string(fixed) + "\n";
+        // Each line as a double, against from_chars, bit for bit.
+        std::size_t taken = 0, lines = 0;
+        for (std::size_t at = 0; at < text.size(); ++lines) {
+            const std::size_t nl = text.find('\n', at);
+            const char *b = text.data() + at, *e = text.data() + nl;
+            double mine = 0, theirs = 0;
+            std::from_chars(b, e, theirs);
+            if (parseShortDecimal(b, e, mine)) {
+                ++taken;
+                QVERIFY2(std::memcmp(&mine, &theirs, sizeof(double)) == 0,
+                         qPrintable(QString("%1: %2 vs %3").arg(QString::fromStdString(std::string(b, e)))
+                                        .arg(mine, 0, 'g', 17).arg(theirs, 0, 'g', 17)));
+            }
+            at = nl + 1;
+        }
+        QVERIFY(taken > lines / 2);  // the path under test is the one taken
+        const auto fast = parseNumberColumn(text);
+        QVERIFY(fast.has_value());
+        const auto ref = viaTable(text);
+        QCOMPARE(fast->size(), ref.size());
+        for (std::size_t i = 0; i < ref.size(); ++i)
+            QVERIFY2(std::memcmp(&(*fast)[i], &ref[i], sizeof(float)) == 0,
+                     qPrintable(QString("line %1: %2 vs %3").arg(i + 1).arg(double((*fast)[i]), 0, 'g', 9).arg(double(ref[i]), 0, 'g', 9)));
     }
 
     // Anything but plain numbers goes to the general parser (which may still accept it).

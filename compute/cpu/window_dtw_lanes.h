@@ -1,0 +1,26 @@
+// The last stage of the window search for four windows at once, in AVX2 (window_dtw_lanes_avx2.cpp,
+// compiled for it alone and without FMA contraction; window_search.cpp asks
+// windowbounds::available() before calling): each window's exact z-normalisation and its
+// early-abandoning band DTW against the query, one window per lane. A lane performs the scalar
+// code's operations (window_search.cpp's znormOf and dtwRows) in the same order, so every cost
+// that is not abandoned is the scalar one, bit for bit; the four dependency chains of a DTW row
+// run side by side instead of one after another.
+#pragma once
+#include <cstddef>
+
+namespace warplab::compute::windowlanes {
+
+// z4[4 * i + l] = the exact z of sample i of the window starting at x[l] (znormOf's definition:
+// two passes in double in sample order; a near-constant window gives zeros). xd: 4 * m doubles
+// of scratch.
+void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4);
+void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4);
+
+// Band DTW (squared cost, half-width w) of the lane sequences a4[4 * i + l] and b4[4 * j + l],
+// abandoned in lane l after the first row i whose least cell plus cbTail4[4 * (i + 1) + l]
+// exceeds limit4[l] (cbTail4: 4 * (m + 1) doubles). out[l] = the cost, or +inf where
+// abandoned. rows: 8 * m doubles of scratch.
+void dtw4(const double* a4, const double* b4, std::size_t m, long w, const double* cbTail4, const double* limit4,
+          double* rows, double* out);
+
+}  // namespace warplab::compute::windowlanes

@@ -1,0 +1,90 @@
+// window_dtw_lanes.h in AVX2 (flags set for this file in compute/CMakeLists.txt).
+#include "compute/cpu/window_dtw_lanes.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace warplab::compute::windowlanes {
+
+namespace {
+
+template <class T>
+void znormOf4(const T* const x[4], std::size_t m, double* xd, double* z4) {
+    // The four windows side by side, as the doubles their samples convert to.
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t l = 0; l < 4; ++l) xd[4 * i + l] = double(x[l][i]);
+    const __m256d md = _mm256_set1_pd(double(m));
+    __m256d sum = _mm256_setzero_pd();
+    for (std::size_t i = 0; i < m; ++i) sum = _mm256_add_pd(sum, _mm256_loadu_pd(xd + 4 * i));
+    const __m256d mean = _mm256_div_pd(sum, md);
+    __m256d ss = _mm256_setzero_pd();
+    for (std::size_t i = 0; i < m; ++i) {
+        const __m256d e = _mm256_sub_pd(_mm256_loadu_pd(xd + 4 * i), mean);
+        ss = _mm256_add_pd(ss, _mm256_mul_pd(e, e));
+    }
+    const __m256d sd = _mm256_sqrt_pd(_mm256_div_pd(ss, md));
+    // sd <= 1e-12 * max(1, |mean|): a constant window, all zeros.
+    const __m256d absMean = _mm256_andnot_pd(_mm256_set1_pd(-0.0), mean);
+    const __m256d flat = _mm256_cmp_pd(sd, _mm256_mul_pd(_mm256_set1_pd(1e-12), _mm256_max_pd(_mm256_set1_pd(1.0), absMean)),
+                                       _CMP_LE_OQ);
+    for (std::size_t i = 0; i < m; ++i) {
+        const __m256d z = _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(xd + 4 * i), mean), sd);
+        _mm256_storeu_pd(z4 + 4 * i, _mm256_andnot_pd(flat, z));
+    }
+}
+
+}  // namespace
+
+void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4) { znormOf4(x, m, xd, z4); }
+void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4) { znormOf4(x, m, xd, z4); }
+
+void dtw4(const double* a4, const double* b4, std::size_t m, long w, const double* cbTail4, const double* limit4,
+          double* rows, double* out) {
+    const long n = long(m);
+    if (w > n) w = n;
+    const __m256d inf = _mm256_set1_pd(std::numeric_limits<double>::infinity());
+    double* prev = rows;
+    double* cur = rows + 4 * m;
+    for (std::size_t k = 0; k < 8 * m; k += 4) _mm256_storeu_pd(rows + k, inf);
+    const __m256d limit = _mm256_loadu_pd(limit4);
+    unsigned dead = 0;
+    auto at = [](const double* p, long j) { return _mm256_loadu_pd(p + 4 * j); };
+    // window_search.cpp's dtwRows, lane by lane (its comment says why the edges need no tests).
+    for (long i = 0; i < n; ++i) {
+        const long lo = std::max(0L, i - w), hi = std::min(n - 1, i + w);
+        const __m256d ai = at(a4, i);
+        __m256d left;
+        long j = lo;
+        if (i == 0) {
+            const __m256d d = _mm256_sub_pd(ai, at(b4, 0));
+            left = _mm256_mul_pd(d, d);
+            j = 1;
+        } else if (lo == 0) {
+            const __m256d d = _mm256_sub_pd(ai, at(b4, 0));
+            left = _mm256_add_pd(_mm256_mul_pd(d, d), at(prev, 0));
+            j = 1;
+        } else {
+            left = inf;
+        }
+        if (j == 1) _mm256_storeu_pd(cur, left);
+        __m256d rowMin = left;
+        for (; j <= hi; ++j) {
+            const __m256d d = _mm256_sub_pd(ai, at(b4, j));
+            // min(min(up, left), diag) as std::min: equal values are the same value.
+            const __m256d v = _mm256_add_pd(_mm256_mul_pd(d, d), _mm256_min_pd(_mm256_min_pd(at(prev, j), left), at(prev, j - 1)));
+            _mm256_storeu_pd(cur + 4 * j, v);
+            left = v;
+            rowMin = _mm256_min_pd(rowMin, v);
+        }
+        dead |= unsigned(_mm256_movemask_pd(_mm256_cmp_pd(_mm256_add_pd(rowMin, at(cbTail4, i + 1)), limit, _CMP_GT_OQ)));
+        if (dead == 0xF) break;
+        std::swap(prev, cur);
+    }
+    double last[4];
+    _mm256_storeu_pd(last, at(prev, n - 1));
+    for (unsigned l = 0; l < 4; ++l) out[l] = (dead >> l) & 1u ? std::numeric_limits<double>::infinity() : last[l];
+}
+
+}  // namespace warplab::compute::windowlanes
