@@ -462,6 +462,8 @@ private slots:
         widgets::KernelComparisonView kernels;
         check(kernels.tableHeaders());
         QVERIFY(kernels.tableHeaders().contains("max rel. error vs reference (unitless)"));
+        for (const QString& tip : kernels.tableHeaderToolTips()) QVERIFY(!tip.isEmpty());  // the table scrolls sideways
+        QCOMPARE(kernels.tableHeaderToolTips().at(8), QString("max rel. error vs reference (unitless)"));
         widgets::SearchResultsView search;
         check(search.headers());
         compute::Params p;
