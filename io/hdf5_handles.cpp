@@ -19,8 +19,6 @@ void silenceHdf5() {
     });
 }
 
-namespace {
-
 void stringAttribute(const std::string& file, hid_t obj, const char* name, const std::string& value) {
     H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(type.get(), std::max<std::size_t>(1, value.size()));
@@ -32,7 +30,24 @@ void stringAttribute(const std::string& file, hid_t obj, const char* name, const
         throw IoError(file, std::string("attribute ") + name, "HDF5 could not write it");
 }
 
-}  // namespace
+std::string readStringAttribute(hid_t obj, const char* name) {
+    if (H5Aexists(obj, name) <= 0) return {};
+    H5Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+    H5Handle type(H5Aget_type(attr.get()), H5Tclose);
+    if (H5Tget_class(type.get()) != H5T_STRING) return {};
+    if (H5Tis_variable_str(type.get()) > 0) {
+        char* s = nullptr;
+        H5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+        H5Tset_size(mem.get(), H5T_VARIABLE);
+        if (H5Aread(attr.get(), mem.get(), &s) < 0 || !s) return {};
+        std::string out(s);
+        H5free_memory(s);
+        return out;
+    }
+    std::string buf(H5Tget_size(type.get()), '\0');
+    if (H5Aread(attr.get(), type.get(), buf.data()) < 0) return {};
+    return std::string(buf.c_str());
+}
 
 std::pair<H5Handle, H5Handle> createMatrixFile(const std::string& file, std::size_t rows, std::size_t cols,
                                                const compute::Params& params, bool symmetric, bool float32, hid_t fapl) {

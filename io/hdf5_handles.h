@@ -64,4 +64,9 @@ void writeMatrixBlock(const std::string& file, hid_t dataset, std::size_t r0, st
 
 void writeNames(const std::string& file, hid_t h5file, const char* name, const std::vector<std::string>& names);
 
+// A fixed-length string attribute `name` on `obj`; throws IoError(file, "attribute NAME").
+void stringAttribute(const std::string& file, hid_t obj, const char* name, const std::string& value);
+// The string attribute `name` of `obj`, "" when there is none or it is not a string.
+std::string readStringAttribute(hid_t obj, const char* name);
+
 }  // namespace warplab::io

@@ -20,25 +20,6 @@ namespace warplab::io {
 
 namespace {
 
-std::string readStringAttribute(hid_t obj, const char* name) {
-    if (H5Aexists(obj, name) <= 0) return {};
-    H5Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
-    H5Handle type(H5Aget_type(attr.get()), H5Tclose);
-    if (H5Tget_class(type.get()) != H5T_STRING) return {};
-    if (H5Tis_variable_str(type.get()) > 0) {
-        char* s = nullptr;
-        H5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
-        H5Tset_size(mem.get(), H5T_VARIABLE);
-        if (H5Aread(attr.get(), mem.get(), &s) < 0 || !s) return {};
-        std::string out(s);
-        H5free_memory(s);
-        return out;
-    }
-    std::string buf(H5Tget_size(type.get()), '\0');
-    if (H5Aread(attr.get(), type.get(), buf.data()) < 0) return {};
-    return std::string(buf.c_str());
-}
-
 // `expected`: the matrix's rows (or columns). Another count is refused before anything is read:
 // a damaged extent would otherwise have HDF5 walk its heap for billions of names.
 std::vector<std::string> readNames(const std::string& path, hid_t file, const char* name, std::size_t expected) {

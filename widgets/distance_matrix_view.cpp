@@ -15,6 +15,7 @@
 
 #include "compute/cluster/matrix_order.h"
 #include "compute/core/error.h"
+#include "io/matrix_band.h"
 #include "io/matrix_io.h"
 #include "io/matrix_order_io.h"
 #include "widgets/matrix_color_map.h"
@@ -386,6 +387,9 @@ QString DistanceMatrixView::exportMatrix(const QString& path) const {
     try {
         io::writeMatrixWithOrder(path.toStdString(), compute::permuteMatrix(*matrix_, rowOrder_, colOrder_), rowOrder_,
                                  matrix_->rowNames, order_ == Order::Label ? labels_ : std::vector<std::string>{});
+        if (freqBand_)  // the band goes with the file (io/matrix_band.h)
+            io::writeMatrixBand(path.toStdString(), {*freqBand_, compute::spectral::kDefaultBandOrder}, matrix_->params,
+                                matrix_->rows, matrix_->cols);
     } catch (const compute::EngineError& e) {
         return QString::fromStdString(e.what());
     }

@@ -15,6 +15,7 @@
 
 #include "compute/cluster/hierarchical_clustering.h"
 #include "compute/core/results.h"
+#include "compute/spectral/frequency_band.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -57,6 +58,8 @@ public:
     void setValueUnit(const QString& unit, const QString& scaleLabel = {});
     // Writes the matrix in the order shown and "<path>.order.csv"; "" on success, else why not.
     QString exportMatrix(const QString& path) const;
+    // The frequency band the series were filtered to (none: as recorded); the export carries it.
+    void setFrequencyBand(const std::optional<compute::spectral::FrequencyBand>& band) { freqBand_ = band; }
     QCustomPlot* plot() const { return plot_; }
     QComboBox* orderBox() const { return orderBox_; }
     // Whether the heatmap's axes and colour bar are drawn (only while a matrix is shown).
@@ -80,6 +83,7 @@ private:
     std::shared_ptr<const compute::DistanceMatrix> matrix_;
     std::vector<std::size_t> rowOrder_, colOrder_;
     std::vector<std::string> labels_;
+    std::optional<compute::spectral::FrequencyBand> freqBand_;
     QString labelWhat_;
     Order order_ = Order::File;
     bool pendingLabelOrder_ = false;

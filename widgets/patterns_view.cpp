@@ -24,6 +24,7 @@
 #include <qcustomplot.h>
 
 #include "compute/core/error.h"
+#include "io/matrix_band.h"
 #include "io/matrix_io.h"
 #include "widgets/elided_label.h"
 #include "widgets/atomic_file.h"
@@ -423,10 +424,11 @@ QString PatternsView::exportRankingCsv(const QString& path) const {
     if (!ranking_) return tr("There is no ranking to export.");
     return writeFileAtomically(path, [&](QIODevice& f) {
         QTextStream out(&f);
-        out << "rank,quality,pattern_index,start_seconds\n";
+        const QString band = freqBand_ ? QString::fromStdString(freqBand_->key()) + ',' : QString();
+        out << (freqBand_ ? "band," : "") << "rank,quality,pattern_index,start_seconds\n";
         for (std::size_t k = 0; k < ranking_->ranked.size(); ++k) {
             const auto& p = ranking_->ranked[k];
-            out << k + 1 << ',' << exact(p.quality) << ',' << p.index << ',' << exact(p.startS) << '\n';
+            out << band << k + 1 << ',' << exact(p.quality) << ',' << p.index << ',' << exact(p.startS) << '\n';
         }
         out.flush();
         return out.status() == QTextStream::Ok;
@@ -438,6 +440,9 @@ QString PatternsView::exportMatrix(const QString& path) const {
         return tr("The matrix was not kept for this run; use warplab-cli patterns --dm-out to stream it to a file.");
     try {
         io::writeMatrix(path.toStdString(), ranking_->matrix);
+        if (freqBand_)  // the band goes with the file (io/matrix_band.h)
+            io::writeMatrixBand(path.toStdString(), {*freqBand_, compute::spectral::kDefaultBandOrder}, ranking_->matrix.params,
+                                ranking_->matrix.rows, ranking_->matrix.cols);
     } catch (const compute::EngineError& e) {
         return QString::fromStdString(e.what());
     }

@@ -7,6 +7,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QDateTime>
@@ -14,6 +15,7 @@
 #include <QWidget>
 
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/spectral/frequency_band.h"
 
 class QCustomPlot;
 class QLabel;
@@ -59,8 +61,12 @@ public:
     void selectRank(int rank);
     int selectedRank() const { return selected_; }
 
+    // The frequency band the channel was filtered to (none: as recorded); the exports carry it.
+    void setFrequencyBand(const std::optional<compute::spectral::FrequencyBand>& band) { freqBand_ = band; }
+
     // Both return an empty string on success, else why not (shown by the caller).
-    // CSV: rank,quality,pattern_index,start_seconds, as `warplab-cli patterns` prints it.
+    // CSV: rank,quality,pattern_index,start_seconds, as `warplab-cli patterns` prints it (with a
+    // frequency band, a first column band as `--freq-band` prints it).
     QString exportRankingCsv(const QString& path) const;
     // .csv/.npy/.h5 through io::writeMatrix; needs a ranking computed with keepMatrix.
     QString exportMatrix(const QString& path) const;
@@ -91,6 +97,7 @@ private:
 
     std::shared_ptr<const compute::PatternRanking> ranking_;
     SampleFetcher fetch_;
+    std::optional<compute::spectral::FrequencyBand> freqBand_;
     QString unit_;
     QDateTime clockStart_;
     ElidedLabel* source_ = nullptr;

@@ -24,6 +24,7 @@
 #include "compute/engine/engine.h"
 #include "io/io_error.h"
 #include "io/matrix_formats.h"
+#include "io/matrix_band.h"
 #include "io/matrix_io.h"
 #include "app/cli/csv_row_stream.h"  // dm to stdout (kept apart from the includes above)
 
@@ -107,8 +108,10 @@ void runDmPerBand(const DmOptions& o, const std::vector<compute::spectral::Frequ
             if (m.colNames.empty()) m.colNames = namesOf(targets ? ft : fq);
             io::writeMatrix(path, m, type);
         }
+        // The band goes with the file (an HDF5 attribute, else FILE.json beside it).
+        io::writeMatrixBand(path, {band, o.freqBands.order}, params, fq.size(), targets ? ft.size() : fq.size());
         finishProgress();
-        std::cerr << "# frequency band " << band.describe() << ": " << path << "\n";
+        std::cerr << "# frequency band " << band.describe() << ", order " << o.freqBands.order << ": " << path << "\n";
     }
 }
 

@@ -38,6 +38,7 @@
 #include "compute/patterns/synthetic_channel.h"
 #include "compute/engine/epoch_matrix.h"
 #include "io/io_error.h"
+#include "io/matrix_band.h"
 #include "io/matrix_io.h"
 #include "io/npy_offset_writer.h"
 #include "io/pattern_input.h"
@@ -189,9 +190,12 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
     std::vector<compute::LoadedSamples> loaded;  // a study's channels, read ahead of the job
     std::vector<std::vector<float>> filtered;  // the channels filtered to `band`, alive for the job
     double generateSeconds = 0;
-    if (band && (!o.study.empty() || !o.synthetic.empty() || mpi::active()))
+    if (band && !o.synthetic.empty())
         throw EngineError(EngineError::Kind::BadParameter, "freq-band",
-                          "--freq-band runs on one --recording in one process (no --study, --synthetic or mpirun)");
+                          "--freq-band filters a --recording or a --study, not a --synthetic benchmark channel");
+    if (band && mpi::active())
+        throw EngineError(EngineError::Kind::BadParameter, "freq-band",
+                          "--freq-band runs in one process; run patterns without mpirun");
     const std::string dmOut = band && !o.dmOut.empty() ? bandPath(o.dmOut, *band) : o.dmOut;
     if (!o.study.empty()) {
         if (!o.recording.empty() || !o.synthetic.empty() || o.rate > 0)
@@ -199,12 +203,26 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
         // Seizures: a summary study's own, plus --summary, --annotation, --seizures FILE:START-END.
         study = openStudyForCli(o.study, {o.skipMissing, o.summary, o.annotation}, "study");
         requests = studyPatternRequests(*study, o.channels, o.seizures);
+        if (band)  // every recording's channel read and filtered on its own: no filter runs across files
+            for (auto& r : requests) {
+                auto& buffer = loaded.emplace_back(compute::loadSegments(r));
+                if (!buffer.samples)  // a recording without samples: findPatterns names it
+                    continue;
+                for (auto& seg : r.segments) {
+                    const auto f = filterToBand({compute::Series(std::vector<float>(seg.samples.begin(), seg.samples.end()), 1,
+                                                                 r.channel)},
+                                                r.rateHz, *band, o.freqBands.order, seg.recording, "channel " + r.channel)
+                                       .front()
+                                       .values;
+                    std::copy(f.begin(), f.end(), buffer.samples.get() + (seg.samples.data() - buffer.samples.get()));
+                }
+            }
         // A GPU run holds the channel in host memory anyway (device epochs): it is read here,
         // recordings in parallel, while the GPUs start, rather than inside the job after them.
         // (One channel: several are computed one after another, each read in its turn.) Nothing
         // is pinned ahead: pinning waits for the contexts and would outlast the reading (0.18-0.22 s
         // of waiting on one H100), where the job pins while its first blocks compute.
-        if (requests.size() == 1 && gpu.started() && o.run.kernel.rfind("cpu.", 0) != 0 &&
+        if (!band && requests.size() == 1 && gpu.started() && o.run.kernel.rfind("cpu.", 0) != 0 &&
             compute::gpuUnavailableReason().empty())
             loaded.push_back(compute::loadSegments(requests.front()));
     } else if (!o.synthetic.empty()) {
@@ -361,9 +379,15 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
     }
     if (mpi::rank() != 0) return;  // rank 0 alone prints
     for (std::size_t k = 0; k < rankings.size(); ++k) {
+        const std::string path = several ? channelPath(dmOut, rankings[k].channel) : dmOut;
         if (writers[k]) writers[k]->finish();
-        if (rankings[k].matrix.rows > 0 && !dmOut.empty())
-            io::writeMatrix(several ? channelPath(dmOut, rankings[k].channel) : dmOut, rankings[k].matrix);
+        if (rankings[k].matrix.rows > 0 && !dmOut.empty()) io::writeMatrix(path, rankings[k].matrix);
+        if (band && !dmOut.empty()) {  // the band goes with the file (an HDF5 attribute, else FILE.json)
+            compute::Params params;
+            params.metric = compute::Metric::Cdtw;
+            params.band = o.band;
+            io::writeMatrixBand(path, {*band, o.freqBands.order}, params, rankings[k].patternCount, rankings[k].epochCount);
+        }
     }
 
     if (header)

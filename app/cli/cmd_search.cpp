@@ -86,37 +86,53 @@ void runSearch(const SearchOptions& o) {
                                           compute::EngineError::Kind::BadParameter, "precision",
                                           "half2 is a GPU search of one process; run it without mpirun"))
                                     : nullptr);
-    if (!bands.empty() && (isMultiSearch(multi) || mpi::active()))
+    if (!bands.empty() && mpi::active())
         throw compute::EngineError(compute::EngineError::Kind::BadParameter, "freq-band",
-                                   "--freq-band searches one --reference in one process (no --reference-study, "
-                                   "--reference-channel all, several --reference or mpirun)");
+                                   "--freq-band searches in one process; run search without mpirun");
     if (isMultiSearch(multi)) {
         // Each (recording, channel) by the chosen mode; the query's own place is excluded in the
-        // recording it was cut from (same file name, same channel) unless --include-self.
-        SearchLog log;
-        const compute::SeriesSearch perSeries = [&](const compute::Series& q, const compute::Series& ref,
-                                                    const compute::SearchSource& src, const compute::Params& p,
-                                                    const compute::RunOptions& ro) {
-            compute::SearchScope sc;
-            if (!o.modes.includeSelf &&
-                std::filesystem::path(o.query).filename().string() == src.recording)
-                if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, "")) {
-                    sc.spans = {selfExclusion(*span, o.modes)};
-                    // Said before the list, as for one reference, naming the series it applies to.
-                    log.notes += selfExclusionNote(sc.spans.front(), q.length, window,
-                                                   src.recording + ", channel " + src.channel);
-                }
-            OneSearch one = searchOne(q, ref, p, ro, o.modes, sc);
-            log.stats += one.stats;  // summed over every (recording, channel) searched
-            log.seconds += one.seconds;
-            return std::move(one.matches);
-        };
+        // recording it was cut from (same file name, same channel) unless --include-self. With
+        // frequency bands, one ranked list per band: the query and every reference filtered to
+        // it, each reference at its own rate.
+        std::vector<const compute::spectral::FrequencyBand*> runs;
+        for (const auto& b : bands) runs.push_back(&b);
+        if (runs.empty()) runs.push_back(nullptr);
+        const double rateQ = bands.empty() ? 0.0 : bandRate(o.series, o.query, o.series.channel);
         split.mark(TimeSplit::Input);
         gpusReady();
         split.mark(TimeSplit::StartUp);
-        // Several references are read one by one inside the search: their reading is in compute.
-        runMultiSearch(query, multi, params, toRunOptions(o.run, "search"), perSeries, log,
-                              o.modes.stats && window);
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            const compute::spectral::FrequencyBand* band = runs[r];
+            const compute::Series q0 =
+                band ? filterToBand({query}, rateQ, *band, o.freqBands.order, o.query, "query").front() : query;
+            SearchLog log;
+            const compute::SeriesSearch perSeries = [&](const compute::Series& q, const compute::Series& raw,
+                                                        const compute::SearchSource& src, const compute::Params& p,
+                                                        const compute::RunOptions& ro) {
+                compute::Series filtered;
+                if (band)
+                    filtered = filterToBand({raw}, src.rateHz, *band, o.freqBands.order, src.recording,
+                                            "reference channel " + src.channel)
+                                   .front();
+                const compute::Series& ref = band ? filtered : raw;
+                compute::SearchScope sc;
+                if (!o.modes.includeSelf &&
+                    std::filesystem::path(o.query).filename().string() == src.recording)
+                    if (auto span = querySpanInReference(o.query, o.series.channel, o.series.window, o.query, src.channel, "")) {
+                        sc.spans = {selfExclusion(*span, o.modes)};
+                        // Said before the list, as for one reference, naming the series it applies to.
+                        log.notes += selfExclusionNote(sc.spans.front(), q.length, window,
+                                                       src.recording + ", channel " + src.channel);
+                    }
+                OneSearch one = searchOne(q, ref, p, ro, o.modes, sc);
+                log.stats += one.stats;  // summed over every (recording, channel) searched
+                log.seconds += one.seconds;
+                return std::move(one.matches);
+            };
+            // Several references are read one by one inside the search: their reading is in compute.
+            runMultiSearch(q0, multi, params, toRunOptions(o.run, band ? "search " + band->label() : std::string("search")),
+                           perSeries, log, o.modes.stats && window, band ? band->key() : std::string(), r == 0);
+        }
         split.mark(TimeSplit::Output);
         split.move(TimeSplit::Output, TimeSplit::Compute, split.seconds(TimeSplit::Output));
         if (o.timing && mpi::rank() == 0) split.print("search (several references, read inside compute)");

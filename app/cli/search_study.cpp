@@ -63,7 +63,7 @@ std::vector<compute::SearchSource> sourcesOf(const MultiSearchFlags& f, std::sha
 
 void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, const compute::Params& params,
                     const compute::RunOptions& options, const compute::SeriesSearch& perSeries, SearchLog& log,
-                    bool printStats) {
+                    bool printStats, const std::string& bandKey, bool header) {
     std::shared_ptr<io::Study> study;
     std::vector<compute::SearchSource> sources;
     std::vector<compute::SourceMatch> matches;
@@ -86,10 +86,13 @@ void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, con
     finishProgress();
     std::cerr << log.notes;
     if (printStats) std::cerr << statsNote(log.stats, log.seconds);
-    std::cout << "rank,cost,start,end,recording,channel,start_seconds,end_seconds,start_clock,end_clock\n";
+    if (header)
+        std::cout << (bandKey.empty() ? "" : "band,")
+                  << "rank,cost,start,end,recording,channel,start_seconds,end_seconds,start_clock,end_clock\n";
     for (std::size_t k = 0; k < matches.size(); ++k) {
         const auto& m = matches[k];
         const auto& s = sources[m.source];
+        if (!bandKey.empty()) std::cout << bandKey << ',';
         std::cout << k + 1 << ',' << formatDouble(m.match.cost) << ',' << m.match.start << ',' << m.match.end << ','
                   << csvText(s.recording) << ',' << csvText(s.channel) << ',' << formatDouble(m.startS) << ','
                   << formatDouble(m.endS) << ',' << study->clockText(s.clockStartS + m.startS) << ','

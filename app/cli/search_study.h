@@ -34,9 +34,11 @@ bool isMultiSearch(const MultiSearchFlags& f);
 // Throws EngineError (BadParameter "reference-channel", "reference-window"; BadInput
 // "reference") naming files and channels. `log` collects what perSeries says (printed on
 // stderr before the list, with the pruning counts when `printStats`). Under mpirun the sources
-// are shared among the ranks (mpi_search.h) and rank 0 alone prints.
+// are shared among the ranks (mpi_search.h) and rank 0 alone prints. With `bandKey` (a frequency
+// band's key: perSeries searches that band) every row starts with it under a `band` column;
+// `header` false leaves the header out (the second band's list and after).
 void runMultiSearch(const compute::Series& query, const MultiSearchFlags& f, const compute::Params& params,
                     const compute::RunOptions& options, const compute::SeriesSearch& perSeries, SearchLog& log,
-                    bool printStats);
+                    bool printStats, const std::string& bandKey = {}, bool header = true);
 
 }  // namespace warplab::cli

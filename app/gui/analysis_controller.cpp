@@ -191,6 +191,7 @@ quint64 AnalysisController::submitAllPairsMatrix(const compute::SeriesSet& set, 
         return [=, this] {  // runs on the GUI thread, where the controller lives
             matrixRows_ = segments;
             shown_[view] = recipe;
+            view->setFrequencyBand(recipe.freqBand);
             view->setMatrix(m, title);
             view->setRowLabels(regionLabels(segments), tr("region kind"));
         };
@@ -373,6 +374,7 @@ quint64 AnalysisController::findPatterns(int channel, int epoch, int stride) {
         }
         return [=, this] {
             shown_[view] = recipe;
+            view->setFrequencyBand(recipe.freqBand);
             view->setRanking(ranking, fetch, unit);
         };
     });

@@ -11,6 +11,7 @@ AnalysisRecipe recipeOn(const Document& doc, AnalysisRecipe::Kind kind, const co
     AnalysisRecipe r;
     r.kind = kind;
     r.params = params;
+    r.freqBand = doc.frequencyBand();
     if (const auto rec = doc.recording()) r.recording = QString::fromStdString(doc.recordedRecording()->path());
     if (!doc.montage().empty())
         r.why = QObject::tr("it ran on a montage: a script reads the channels as recorded");

@@ -3,6 +3,7 @@
 // the view. "Copy as Python" / "Copy as command" write scripts from it, so that they reproduce
 // the result on screen even after the panel or the marks have changed.
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <QString>
 
 #include "compute/core/params.h"
+#include "compute/spectral/frequency_band.h"
 
 namespace warplab::app {
 
@@ -26,6 +28,10 @@ struct AnalysisRecipe {
     QString recording;       // the file's path
     compute::Params params;  // as the job ran it (search: sdtw or the window search's cdtw)
     QString why;             // why no script can read the same samples (montage, filters); "" if none
+    // The frequency band every cut was filtered to after reading (zero phase, the default order;
+    // the patterns' whole channel filtered once); none: the samples as read. Scripts filter the
+    // same (warplab.filter, freq_band=, --freq-band).
+    std::optional<compute::spectral::FrequencyBand> freqBand;
 
     // Alignment: x against y; lowMemory: the distance alone by the fast kernels (no matrix).
     SampleCut x, y;

@@ -28,5 +28,8 @@ Script patternsCommand(const AnalysisRecipe& r, const QString& cli);
 QString pythonOpening(const AnalysisRecipe& r);
 // `rec.read("FP1-F7", 768, 1152)`.
 QString pythonRead(const SampleCut& c);
+// `expr` filtered to the recipe's frequency band, `warplab.filter(expr, 256, "alpha")`, or
+// `expr` itself when it has none.
+QString pythonBand(const AnalysisRecipe& r, const QString& expr, double rateHz);
 
 }  // namespace warplab::app

@@ -23,10 +23,12 @@ Script matrixPython(const AnalysisRecipe& r) {
                                "while t + epoch <= duration + 1e-9:\n"
                                "    starts.append(t)\n"
                                "    t += stride\n"
-                               "X = [x[math.floor(t * rate):min(len(x), math.floor((t + epoch) * rate))] for t in starts]\n");
+                               "X = [%1 for t in starts]\n")
+                    .arg(pythonBand(r, QStringLiteral("x[math.floor(t * rate):min(len(x), math.floor((t + epoch) * rate))]"),
+                                    r.x.rateHz));
     } else {
         text += QStringLiteral("X = [  # the rows and columns\n");
-        for (const SampleCut& c : r.rows) text += QStringLiteral("    %1,\n").arg(pythonRead(c));
+        for (const SampleCut& c : r.rows) text += QStringLiteral("    %1,\n").arg(pythonBand(r, pythonRead(c), c.rateHz));
         text += QStringLiteral("]\n");
     }
     text += QStringLiteral("D = warplab.distance_matrix(X, %1)\n").arg(pythonMetricArgs(r.params));

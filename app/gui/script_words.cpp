@@ -64,4 +64,12 @@ QString cliWindow(long long first, long long last, double rateHz) {
     return exactNumber(double(first) / rateHz) + ':' + exactNumber(double(last - first) / rateHz);
 }
 
+QString bandWord(const compute::spectral::FrequencyBand& band) {
+    const QString range = exactNumber(band.lowHz) + '-' + exactNumber(band.highHz);
+    if (band.name.empty()) return range;
+    if (const auto preset = compute::spectral::findBand(band.name); preset && *preset == band)
+        return QString::fromStdString(band.name);
+    return QString::fromStdString(band.name) + '=' + range;
+}
+
 }  // namespace warplab::app

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include "compute/core/params.h"
+#include "compute/spectral/frequency_band.h"
 
 namespace warplab::app {
 
@@ -18,6 +19,9 @@ QStringList cliMetricWords(const compute::Params& p);
 // `cost="sq", znorm=True`... / `--cost sq --znorm`...: what a search takes besides its mode.
 QString pythonCostArgs(const compute::Params& p);
 QStringList cliCostWords(const compute::Params& p);
+// A frequency band as warplab.filter, freq_band= and --freq-band read it back: "alpha" for a
+// preset, "mu=8-12" for a user's named band, "8-13" for an unnamed range.
+QString bandWord(const compute::spectral::FrequencyBand& band);
 // "START:LEN" seconds that warplab-cli's --window rounds back to samples [first, last).
 QString cliWindow(long long first, long long last, double rateHz);
 

@@ -18,8 +18,8 @@ Script searchPython(const AnalysisRecipe& r) {
     if (r.half2)
         return {{}, QObject::tr("it ran in half precision (half2), which warplab.search does not offer (use Copy as command)")};
     QString text = pythonOpening(r);
-    text += QStringLiteral("query = %1  # the query region\n").arg(pythonRead(r.x));
-    text += QStringLiteral("reference = %1  # its whole channel\n").arg(pythonRead(r.y));
+    text += QStringLiteral("query = %1  # the query region\n").arg(pythonBand(r, pythonRead(r.x), r.x.rateHz));
+    text += QStringLiteral("reference = %1  # its whole channel\n").arg(pythonBand(r, pythonRead(r.y), r.y.rateHz));
     QString args = QStringLiteral("k=%1").arg(r.topK);
     if (r.window) args += QStringLiteral(", mode=\"window\", band=%1").arg(r.params.band);
     args += ", " + pythonCostArgs(r.params);
@@ -41,6 +41,7 @@ Script searchCommand(const AnalysisRecipe& r, const QString& cli) {
     if (r.window) words << "--mode" << "window" << "--band" << QString::number(r.params.band);
     if (r.half2) words << "--precision" << "half2";
     words << cliCostWords(r.params);
+    if (r.freqBand) words << "--freq-band" << shellWord(bandWord(*r.freqBand));  // the rows then start with the band
     if (r.includeSelf) words << "--include-self";
     else if (r.toleranceSamples > 0) words << "--exclusion-tolerance" << QString::number(r.toleranceSamples);
     return {words.join(' ') + '\n', {}};

@@ -4,6 +4,8 @@
 // name with exit code 2. And `filter` and `psd` write what they promise.
 #include "io/recording.h"
 #include "io/series_file.h"
+#include "io/study.h"  // before Qt, whose `signals` macro these headers meet
+#include "../io/study_fixture.h"
 namespace {
 long long firstSignalSamples(const std::string& path) { return warplab::io::Recording::open(path)->signals().front().samples; }
 std::vector<std::string> channelNames(const std::string& path) {
@@ -13,12 +15,16 @@ std::vector<std::string> channelNames(const std::string& path) {
 }
 }  // namespace
 #include <QtTest>
+#include <QDir>
+#include <QFileInfo>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 
 #include "cli_process.h"
 #include "compute/spectral/band_filter.h"
 #include "compute/spectral/welch.h"
+#include "io/matrix_band.h"
 #include "io/matrix_io.h"
 #include "io/npy.h"
 #include "io/regions_exchange.h"
@@ -60,6 +66,9 @@ private slots:
     void dmPerBandEqualsPrefiltered();
     void searchPerBandEqualsPrefiltered();
     void patternsPerBandEqualsPrefiltered();
+    void matricesCarryTheirBand();
+    void studyPatternsPerBandEqualPrefiltered();
+    void studySearchPerBandEqualsEachReference();
     void refusesBadBandsByName();
     void filterAndPsdWrite();
 };
@@ -137,6 +146,144 @@ void TestCliFreqBands::patternsPerBandEqualsPrefiltered() {
     }
     QVERIFY(!mine.isEmpty());
     QCOMPARE(mine, ref.out.mid(ref.out.indexOf('\n') + 1));
+}
+
+// Every matrix file of a band says which: the HDF5 attribute, or FILE.json beside a .npy/.csv;
+// read back as written. A matrix without a band has neither.
+void TestCliFreqBands::matricesCarryTheirBand() {
+    warplab::compute::SeriesSet q;
+    for (int k = 0; k < 6; ++k) q.emplace_back(channel(kEdf, "FP1-F7", 512LL * k, 512), 1);
+    writeSet(at("q6.csv"), q);
+    for (const char* ext : {"npy", "h5", "csv"}) {
+        const QString out = at(QString("b.%1").arg(ext)), written = at(QString("b.alpha.%1").arg(ext));
+        auto run = runCli({"dm", "--queries", at("q6.csv"), "--metric", "cdtw", "--band", "8", "--rate", "256", "--freq-band",
+                           "alpha", "--freq-band-order", "3", "--out", out});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.err.contains("alpha (8-13 Hz), order 3"), run.err.constData());
+        const auto b = warplab::io::readMatrixBand(written.toStdString());
+        QVERIFY(b.has_value());
+        QCOMPARE(b->band, sp::parseFrequencyBand("alpha"));
+        QCOMPARE(b->order, 3);
+        QCOMPARE(QFileInfo::exists(written + ".json"), QString(ext) != "h5");
+        if (QString(ext) == "npy") {
+            QFile side(written + ".json");
+            QVERIFY(side.open(QIODevice::ReadOnly));
+            const auto j = nlohmann::json::parse(side.readAll().toStdString());
+            QCOMPARE(j["frequency_band"]["low_hz"].get<double>(), 8.0);
+            QCOMPARE(j["parameters"]["metric"].get<std::string>(), std::string("cdtw"));
+            QCOMPARE(j["shape"][0].get<int>(), 6);
+        }
+    }
+    // Streamed (larger than --max-memory): the same record.
+    auto streamed = runCli({"dm", "--queries", at("q6.csv"), "--metric", "dtw", "--rate", "256", "--freq-band", "2-20",
+                            "--max-memory", "0.0000001", "--out", at("s.h5")});
+    QVERIFY2(streamed.exitCode == 0, streamed.err.constData());
+    const auto sb = warplab::io::readMatrixBand(at("s.2-20Hz.h5").toStdString());
+    QVERIFY(sb && sb->band.lowHz == 2 && sb->band.highHz == 20 && sb->band.name.empty() && sb->order == 4);
+    auto plain = runCli({"dm", "--queries", at("q6.csv"), "--metric", "dtw", "--out", at("plain.npy")});
+    QCOMPARE(plain.exitCode, 0);
+    QVERIFY(!warplab::io::readMatrixBand(at("plain.npy").toStdString()));
+    QVERIFY(!QFileInfo::exists(at("plain.npy.json")));
+    // patterns --dm-out per band: the matrix of each band says so.
+    auto pat = runCli({"patterns", "--recording", kEdf, "--channel", "FP1-F7", "--seizures", "20-30", "--epoch", "256",
+                       "--stride", "256", "--band", "8", "--backend", "cpu", "--freq-band", "theta", "--freq-band", "beta",
+                       "--dm-out", at("p.npy")});
+    QVERIFY2(pat.exitCode == 0, pat.err.constData());
+    for (const char* name : {"theta", "beta"}) {
+        const auto pb = warplab::io::readMatrixBand(at(QString("p.%1.npy").arg(name)).toStdString());
+        QVERIFY(pb && pb->band == sp::parseFrequencyBand(name));
+    }
+}
+
+// patterns --study with a band: every recording's channel filtered on its own equals the
+// in-process ranking of the study whose segments were filtered beforehand.
+void TestCliFreqBands::studyPatternsPerBandEqualPrefiltered() {
+    namespace fx = study_fixture;
+    const QString folder = at("study");
+    QDir().mkpath(folder);
+    fx::writeFiles(folder.toStdString());
+    fx::writeSummary((folder + "/study-summary.txt").toStdString(), false);
+    const auto band = sp::parseFrequencyBand("theta");
+    auto run = runCli({"patterns", "--study", folder + "/study-summary.txt", "--channel", "CZ", "--epoch", "64", "--stride",
+                       "32", "--band", "4", "--kernel", "cpu.reference", "--freq-band", "theta"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    auto st = warplab::io::Study::open((folder + "/study-summary.txt").toStdString());
+    auto req = warplab::io::studyPatternRequest(*st, st->findChannel("CZ"));
+    std::vector<std::vector<float>> filtered;
+    for (auto& seg : req.segments) {
+        std::vector<float> raw(std::size_t(seg.sampleCount));
+        seg.reader(0, seg.sampleCount, raw.data());
+        filtered.push_back(sp::bandFilter(raw, req.rateHz, band));
+    }
+    for (std::size_t k = 0; k < req.segments.size(); ++k) {
+        req.segments[k].samples = filtered[k];
+        req.segments[k].reader = nullptr;
+        req.segments[k].sampleCount = 0;
+    }
+    req.epoch = 64;
+    req.stride = 32;
+    req.band = 4;
+    warplab::compute::RunOptions o;
+    o.backend = warplab::compute::Backend::Cpu;
+    o.kernel = "cpu.reference";
+    const auto want = warplab::compute::findPatterns(req, o);
+    QVERIFY(want.ranked.size() > 10);
+    const QList<QByteArray> lines = run.out.trimmed().split('\n');
+    QVERIFY(lines.front().startsWith("band,rank,quality,pattern_index,start_seconds,recording"));
+    QCOMPARE(std::size_t(lines.size()), want.ranked.size() + 1);
+    for (std::size_t k = 0; k < want.ranked.size(); ++k) {
+        const auto f = lines[int(k) + 1].split(',');
+        QCOMPARE(f[0], QByteArray("theta"));
+        QCOMPARE(f[1].toULongLong(), k + 1);
+        QCOMPARE(f[2].toDouble(), want.ranked[k].quality);
+        QCOMPARE(f[3].toULongLong(), want.ranked[k].index);
+        QCOMPARE(f[5].toStdString(), want.segments[want.ranked[k].segment].recording);
+    }
+}
+
+// search --reference-study with bands: each band's list is the merge of the band searched in
+// each recording alone (which searchPerBandEqualsPrefiltered ties to pre-filtered series):
+// the same costs, places and order (cost, then recording order, then start).
+void TestCliFreqBands::studySearchPerBandEqualsEachReference() {
+    namespace fx = study_fixture;
+    const QString folder = at("sstudy");
+    QDir().mkpath(folder);
+    fx::writeFiles(folder.toStdString());
+    const QStringList query{"--query", folder + "/s_a.edf", "--channel", "CZ", "--window", "20:2", "--top", "4"};
+    auto multi = runCli(QStringList{"search", "--reference-study", folder, "--reference-channel", "CZ", "--freq-band", "theta",
+                                    "--freq-band", "2-12"} + query);
+    QVERIFY2(multi.exitCode == 0, multi.err.constData());
+    const QList<QByteArray> lines = multi.out.trimmed().split('\n');
+    QVERIFY2(lines.front().startsWith("band,rank,cost,start,end,recording,channel"), lines.front().constData());
+    QCOMPARE(lines.size(), 1 + 2 * 4);
+    for (const char* key : {"theta", "2-12Hz"}) {
+        const QString text = QString(key) == "theta" ? "theta" : "2-12";
+        struct Row { double cost; int file; QByteArray line; };
+        std::vector<Row> merged;
+        int file = 0;
+        for (const char* name : {"s_a.edf", "s_c.edf", "s_d.edf"}) {  // s_b.edf has no CZ
+            auto one = runCli(QStringList{"search", "--reference", folder + "/" + name, "--reference-channel", "CZ",
+                                          "--freq-band", text} + query);
+            QVERIFY2(one.exitCode == 0, one.err.constData());
+            for (const QByteArray& l : one.out.trimmed().split('\n').mid(1)) {
+                const auto f = l.split(',');  // band,rank,cost,start,end
+                merged.push_back({f[2].toDouble(), file, f[2] + ',' + f[3] + ',' + f[4] + ',' + name});
+            }
+            ++file;
+        }
+        std::stable_sort(merged.begin(), merged.end(), [](const Row& a, const Row& b) {
+            return a.cost != b.cost ? a.cost < b.cost : a.file < b.file;
+        });
+        int k = 0;
+        for (const QByteArray& l : lines.mid(1)) {
+            if (!l.startsWith(QByteArray(key) + ',')) continue;
+            const auto f = l.split(',');
+            QCOMPARE(f[1].toInt(), k + 1);
+            QCOMPARE(f[2] + ',' + f[3] + ',' + f[4] + ',' + f[5], merged[std::size_t(k)].line);
+            ++k;
+        }
+        QCOMPARE(k, 4);
+    }
 }
 
 void TestCliFreqBands::refusesBadBandsByName() {

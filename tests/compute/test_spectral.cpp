@@ -48,6 +48,7 @@ std::vector<Channel> realChannels() {
 #include "compute/spectral/band_filter.h"
 #include "compute/spectral/frequency_band.h"
 #include "compute/spectral/spectrogram.h"
+#include "compute/spectral/spectrogram_device.h"
 #include "compute/spectral/welch.h"
 
 using namespace warplab::compute;
@@ -110,6 +111,7 @@ private slots:
     void spectrogramEqualsScipy();
     void cacheGivesTheSameFramesAndReusesThem();
     void regionSpectraSplitTheChannel();
+    void backendChoosesTheSpectrogramPath();
 };
 
 void TestSpectral::parsesPresetsAndRanges() {
@@ -298,6 +300,26 @@ void TestSpectral::regionSpectraSplitTheChannel() {
     QCOMPARE(tiny.inside.segments, std::size_t(0));
     QVERIFY(tiny.inside.power.empty());
     QVERIFY(tiny.outside.segments > 0);
+}
+
+// spectrogramOn: cpu is FFTW; auto is FFTW where no GPU spectrogram can run (the GPU one is
+// checked against FFTW in tests/gpu/test_gpu_spectrogram.cpp); cuda where it cannot run is a
+// Device error saying why, never a silent CPU result.
+void TestSpectral::backendChoosesTheSpectrogramPath() {
+    std::vector<float> x(5000);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(std::sin(0.05 * double(i)) + 0.01 * double(i % 7));
+    const Spectrogram ref = spectrogram(x, 256);
+    QCOMPARE(spectrogramOn(warplab::compute::Backend::Cpu, x, 256).power, ref.power);
+    const std::string why = gpuSpectrogramUnavailable();
+    if (why.empty()) QSKIP("a GPU spectrogram can run here: tests/gpu compares it");
+    QCOMPARE(spectrogramOn(warplab::compute::Backend::Auto, x, 256).power, ref.power);
+    try {
+        spectrogramOn(warplab::compute::Backend::Cuda, x, 256);
+        QFAIL("a GPU spectrogram without a GPU");
+    } catch (const warplab::compute::EngineError& e) {
+        QCOMPARE(e.kind(), warplab::compute::EngineError::Kind::Device);
+        QVERIFY2(std::string(e.what()).find(why) != std::string::npos, e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSpectral)

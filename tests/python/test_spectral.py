@@ -94,3 +94,27 @@ def test_freq_band_on_distance_matrix_and_search_equals_prefiltered():
     np.testing.assert_array_equal(hits, want)
     with pytest.raises(ValueError, match="rate"):
         warplab.distance_matrix(X, metric="dtw", freq_band="alpha")
+
+
+def test_freq_band_on_find_patterns_equals_prefiltered():
+    path = os.path.join(DATA, "chbmit/chb01_03_Seizure.edf")
+    rec = warplab.open_recording(path)
+    x = rec.read("FP1-F7")
+    common = dict(seizures=[(20, 30)], epoch=256, stride=128, band=8, backend="cpu")
+    want = warplab.find_patterns(warplab.filter(x, 256, "theta"), rate=256, channel="FP1-F7", **common)
+    assert len(want) > 10
+    # A recording (its channel read whole, then filtered once) and an array: the same ranking.
+    for source in (rec, path, x):
+        got = warplab.find_patterns(source, channel="FP1-F7", freq_band="theta",
+                                    **(dict(common, rate=256) if source is x else common))
+        np.testing.assert_array_equal(got["pattern_index"], want["pattern_index"])
+        np.testing.assert_array_equal(got["quality"], want["quality"])
+    assert not np.array_equal(warplab.find_patterns(rec, channel="FP1-F7", **common)["quality"], want["quality"])
+    order2 = warplab.find_patterns(rec, channel="FP1-F7", freq_band=(4, 8), freq_band_order=2, **common)
+    want2 = warplab.find_patterns(warplab.filter(x, 256, (4, 8), order=2), rate=256, channel="FP1-F7", **common)
+    np.testing.assert_array_equal(order2["quality"], want2["quality"])
+    with pytest.raises(ValueError, match="alfa"):
+        warplab.find_patterns(rec, channel="FP1-F7", freq_band="alfa", **common)
+    with pytest.raises(ValueError, match="gamma"):
+        warplab.find_patterns(warplab.open_recording(os.path.join(DATA, "eegmmidb/S001R03.edf")), channel=0,
+                              seizures=[(5, 10)], epoch=160, stride=80, freq_band="gamma")

@@ -22,6 +22,8 @@
 #include "app/gui/main_window.h"
 #include "app/gui/unsaved_guard.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/spectral/frequency_band.h"
+#include "io/matrix_band.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "widgets/metric_panel.h"
@@ -81,6 +83,23 @@ std::vector<std::vector<double>> rows(const QString& text, bool header) {
     return out;
 }
 
+// The lines of a command's CSV without the frequency band column it starts with ("theta,").
+QString withoutBand(const QString& text, const QString& band) {
+    if (band.isEmpty()) return text;
+    QStringList lines = text.split('\n');
+    for (QString& l : lines) {
+        if (l.startsWith(band + ',')) l = l.mid(band.size() + 1);
+        else if (l.startsWith("band,")) l = l.mid(5);
+    }
+    return lines.join('\n');
+}
+
+// The frequency band analysed ("" none), as the metric panel's band box sets it.
+void setFreqBand(app::MainWindow& w, const QString& band) {
+    if (band.isEmpty()) return;
+    w.document()->setFrequencyBand(compute::spectral::parseFrequencyBand(band.toStdString()));
+}
+
 bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(1.0, std::abs(b)); }
 
 QString copied(app::MainWindow& w, const char* id) {
@@ -121,12 +140,16 @@ private Q_SLOTS:
     // (--reference-channel, --reference-window) give the cost on screen, bit for bit.
     void alignment_data() {
         QTest::addColumn<QString>("metric");
-        QTest::addRow("dtw") << "dtw";
-        QTest::addRow("cdtw znorm") << "cdtw";
-        QTest::addRow("softdtw") << "softdtw";
+        QTest::addColumn<QString>("band");
+        QTest::addRow("dtw") << "dtw" << "";
+        QTest::addRow("cdtw znorm") << "cdtw" << "";
+        QTest::addRow("softdtw") << "softdtw" << "";
+        QTest::addRow("dtw alpha") << "dtw" << "alpha";
     }
     void alignment() {
         QFETCH(QString, metric);
+        QFETCH(QString, band);
+        setFreqBand(*w_, band);
         compute::Params p = w_->metricPanel()->params();
         p.metric = *compute::parseMetric(metric.toStdString());
         p.band = 12;
@@ -143,15 +166,22 @@ private Q_SLOTS:
         p.metric = compute::Metric::Euclidean;
         w_->metricPanel()->setParams(p);
 
-        const QString command = copied(*w_, "edit.copyCommand").trimmed();
-        QVERIFY2(command.contains("--reference-channel") && command.contains("--reference-window"), qPrintable(command));
-        const QString out = runCommand(command);
-        QVERIFY2(out.startsWith("distance "), qPrintable(out + "\n" + command));
-        QCOMPARE(out.mid(9).toDouble(), shown);
+        if (band.isEmpty()) {
+            const QString command = copied(*w_, "edit.copyCommand").trimmed();
+            QVERIFY2(command.contains("--reference-channel") && command.contains("--reference-window"), qPrintable(command));
+            const QString out = runCommand(command);
+            QVERIFY2(out.startsWith("distance "), qPrintable(out + "\n" + command));
+            QCOMPARE(out.mid(9).toDouble(), shown);
+        } else {  // align has no --freq-band: no command, and the action says why
+            const app::Script command = app::asCommand(*w_->analysis()->shownRecipe(w_->costView()));
+            QVERIFY(command.text.isEmpty());
+            QVERIFY2(command.why.contains("frequency band"), qPrintable(command.why));
+        }
 
         if (const QString why = whyNoPython(); !why.isEmpty()) QSKIP(qPrintable(why));
         const QString script = copied(*w_, "edit.copyPython");
         QVERIFY2(script.contains(QStringLiteral("metric=\"%1\"").arg(metric)), qPrintable(script));
+        if (!band.isEmpty()) QVERIFY2(script.contains("warplab.filter(") && script.contains('"' + band + '"'), qPrintable(script));
         const QString py = runPython(script);
         bool ok = false;
         QCOMPARE(py.toDouble(&ok), shown);
@@ -162,11 +192,16 @@ private Q_SLOTS:
     // allowed), in both modes.
     void search_data() {
         QTest::addColumn<bool>("window");
-        QTest::addRow("subsequence") << false;
-        QTest::addRow("window") << true;
+        QTest::addColumn<QString>("band");
+        QTest::addRow("subsequence") << false << "";
+        QTest::addRow("window") << true << "";
+        QTest::addRow("subsequence theta") << false << "theta";
+        QTest::addRow("window 8-13") << true << "8-13";
     }
     void search() {
         QFETCH(bool, window);
+        QFETCH(QString, band);
+        setFreqBand(*w_, band);
         setParams(compute::Metric::Dtw, 0);  // raw samples: the query's own place costs 0 unless excluded
         widgets::SearchChoice c;
         c.window = window;
@@ -189,8 +224,11 @@ private Q_SLOTS:
         };
         const QString command = copied(*w_, "edit.copyCommand").trimmed();
         QVERIFY2(command.contains("--exclusion-tolerance 64"), qPrintable(command));  // 0.25 s at 256 Hz
+        if (!band.isEmpty()) QVERIFY2(command.contains("--freq-band " + band), qPrintable(command));
         const QString out = runCommand(command);
-        same(rows(out, true), out + "\n" + command);
+        const QString key = band == "8-13" ? "8-13Hz" : band;  // the band column names an unnamed range by its key
+        if (!band.isEmpty()) QVERIFY2(out.startsWith("band,rank") && out.contains('\n' + key + ",1,"), qPrintable(out));
+        same(rows(withoutBand(out, key), true), out + "\n" + command);
 
         if (const QString why = whyNoPython(); !why.isEmpty()) QSKIP(qPrintable(why));
         const QString script = copied(*w_, "edit.copyPython");
@@ -201,17 +239,29 @@ private Q_SLOTS:
     // Channels x channels over the visible window, and the epochs of one channel.
     void matrix_data() {
         QTest::addColumn<bool>("epochs");
-        QTest::addRow("channels") << false;
-        QTest::addRow("epochs") << true;
+        QTest::addColumn<QString>("band");
+        QTest::addRow("channels") << false << "";
+        QTest::addRow("epochs") << true << "";
+        QTest::addRow("channels beta") << false << "beta";
+        QTest::addRow("epochs mu=8-12") << true << "mu=8-12";
     }
     void matrix() {
         QFETCH(bool, epochs);
+        QFETCH(QString, band);
+        setFreqBand(*w_, band);
         setParams(compute::Metric::Cdtw, 8);
         w_->signalView()->setWindow(30.25, 1.5);
         QVERIFY(finished(epochs ? w_->analysis()->epochDistanceMatrix(4, 1.3, 0.7) : w_->analysis()->channelDistanceMatrix()));
         const compute::DistanceMatrix* shown = w_->distanceView()->matrix();
         QVERIFY(shown && shown->rows > 5);
         QCOMPARE(w_->actions().action("edit.copyPython")->text(), QString("Copy distance matrix as &Python"));
+        if (!band.isEmpty()) {  // the exported matrix records its band (FILE.json beside a .npy)
+            QTemporaryDir dir;
+            const QString file = dir.filePath("m.npy");
+            QCOMPARE(w_->distanceView()->exportMatrix(file), QString());
+            const auto b = io::readMatrixBand(file.toStdString());
+            QVERIFY(b && b->band == compute::spectral::parseFrequencyBand(band.toStdString()));
+        }
         // No command: warplab-cli dm reads one channel of a recording; the action says so.
         const app::Script command = app::asCommand(*w_->analysis()->shownRecipe(w_->distanceView()));
         QVERIFY(command.text.isEmpty());
@@ -219,6 +269,7 @@ private Q_SLOTS:
 
         if (const QString why = whyNoPython(); !why.isEmpty()) QSKIP(qPrintable(why));
         const QString script = copied(*w_, "edit.copyPython");
+        if (!band.isEmpty()) QVERIFY2(script.contains("warplab.filter(") && script.contains('"' + band + '"'), qPrintable(script));
         const QString py = runPython(script);
         const auto got = rows(py, false);
         QVERIFY2(got.size() == shown->rows, qPrintable(py.left(2000) + "\n" + script));
@@ -229,7 +280,14 @@ private Q_SLOTS:
     }
 
     // The sample's seizure, on all channels, and the patterns of one.
+    void patterns_data() {
+        QTest::addColumn<QString>("band");
+        QTest::addRow("as recorded") << "";
+        QTest::addRow("delta") << "delta";
+    }
     void patterns() {
+        QFETCH(QString, band);
+        setFreqBand(*w_, band);
         setParams(compute::Metric::Cdtw, 10);
         w_->document()->setRegions({{io::RegionKind::Seizure, -1, 42.0, 82.0, ""}});
         QVERIFY(finished(w_->analysis()->findPatterns(1, 512, 256)));
@@ -244,13 +302,23 @@ private Q_SLOTS:
                 QVERIFY(near(got[k][3], shown->ranked[k].startS, 1e-12));
             }
         };
+        if (!band.isEmpty()) {  // the exported ranking starts with the band column, as the CLI's
+            QTemporaryDir dir;
+            QCOMPARE(w_->patternsView()->exportRankingCsv(dir.filePath("r.csv")), QString());
+            QFile f(dir.filePath("r.csv"));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray text = f.readAll();
+            QVERIFY2(text.startsWith("band,rank,quality,pattern_index,start_seconds\n" + band.toUtf8() + ",1,"), text.left(200).constData());
+        }
         const QString command = copied(*w_, "edit.copyCommand").trimmed();
         QVERIFY2(command.contains("--seizures 42-82"), qPrintable(command));
+        if (!band.isEmpty()) QVERIFY2(command.contains("--freq-band " + band), qPrintable(command));
         const QString out = runCommand(command);
-        same(rows(out, true), out.left(2000) + "\n" + command);
+        same(rows(withoutBand(out, band), true), out.left(2000) + "\n" + command);
 
         if (const QString why = whyNoPython(); !why.isEmpty()) QSKIP(qPrintable(why));
         const QString script = copied(*w_, "edit.copyPython");
+        if (!band.isEmpty()) QVERIFY2(script.contains("freq_band=\"" + band + "\""), qPrintable(script));
         const QString py = runPython(script);
         same(rows(py, true), py.left(2000) + "\n" + script);
     }

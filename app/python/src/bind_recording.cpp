@@ -7,6 +7,7 @@
 
 #include "compute/core/error.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/spectral/band_filter.h"
 #include "io/io_error.h"
 #include "io/pattern_input.h"
 #include "io/recording.h"
@@ -15,6 +16,8 @@
 #include "py_common.h"
 
 namespace warplab::python {
+
+namespace sp = compute::spectral;
 
 namespace {
 
@@ -88,7 +91,7 @@ py::array findPatterns(const py::handle& source, const py::handle& channel, cons
                        const py::handle& annotation, const py::handle& summary, double rate, int epoch, int stride,
                        int band, const std::string& quality, int top, const std::string& backend,
                        const std::string& kernel, int threads, const py::handle& devices,
-                       const py::handle& progress) {
+                       const py::handle& progress, const py::handle& freqBand, int freqBandOrder) {
     const auto q = compute::parseQuality(quality);
     if (!q) throw py::value_error("quality: unknown quality '" + quality + "' (auc, infogain)");
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
@@ -129,6 +132,20 @@ py::array findPatterns(const py::handle& source, const py::handle& channel, cons
         request.rateHz = rate;
         request.channel = channel.is_none() ? "samples" : std::string(py::str(channel));
         for (const auto& r : toRegions(seizures)) request.seizures.push_back({r.startS, r.endS});
+    }
+    std::vector<float> filtered;  // the channel filtered to freq_band, whole, as warplab-cli patterns does
+    if (!freqBand.is_none()) {
+        const sp::FrequencyBand b = toBand(freqBand);
+        if (request.reader) {
+            filtered.resize(std::size_t(request.sampleCount));
+            request.reader(0, request.sampleCount, filtered.data());
+        } else {
+            filtered.assign(request.samples.begin(), request.samples.end());
+        }
+        filtered = sp::bandFilter(std::span<const float>(filtered), request.rateHz, b, freqBandOrder);
+        request.samples = filtered;
+        request.reader = nullptr;
+        request.sampleCount = 0;
     }
     request.keepMatrixUpToBytes = 0;
     request.epoch = epoch;
@@ -176,7 +193,7 @@ void bindRecording(py::module_& m) {
     m.def("open_recording", &openRecording, "path"_a);
     m.def("find_patterns", &findPatterns, "source"_a, "channel"_a, "seizures"_a, "annotation"_a, "summary"_a,
           "rate"_a, "epoch"_a, "stride"_a, "band"_a, "quality"_a, "top"_a, "backend"_a, "kernel"_a, "threads"_a,
-          "devices"_a, "progress"_a);
+          "devices"_a, "progress"_a, "freq_band"_a = py::none(), "freq_band_order"_a = sp::kDefaultBandOrder);
 }
 
 }  // namespace warplab::python

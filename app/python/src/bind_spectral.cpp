@@ -11,11 +11,9 @@
 
 namespace warplab::python {
 
-namespace {
-
 namespace sp = compute::spectral;
 
-sp::FrequencyBand toBand(const py::handle& band) {
+compute::spectral::FrequencyBand toBand(const py::handle& band) {
     if (py::isinstance<py::str>(band)) return sp::parseFrequencyBand(band.cast<std::string>(), {}, "freq_band");
     if (py::isinstance<py::tuple>(band) || py::isinstance<py::list>(band)) {
         const auto seq = band.cast<py::sequence>();
@@ -28,6 +26,8 @@ sp::FrequencyBand toBand(const py::handle& band) {
     throw compute::EngineError(compute::EngineError::Kind::BadParameter, "freq_band",
                                "expected a name (\"alpha\"), \"LO-HI\" or a pair (LO, HI) in Hz");
 }
+
+namespace {
 
 py::dict bandDict(const sp::FrequencyBand& b) {
     py::dict d;

@@ -15,6 +15,7 @@
 #include "compute/core/job.h"
 #include "compute/core/params.h"
 #include "compute/core/series.h"
+#include "compute/spectral/frequency_band.h"
 
 namespace warplab::python {
 
@@ -110,5 +111,8 @@ void bindRecording(py::module_& m);
 void bindInfo(py::module_& m);
 void bindStudy(py::module_& m);
 void bindSpectral(py::module_& m);  // bind_spectral.cpp: bands, band filter, PSD, spectrogram
+// A frequency band from Python: "alpha", "8-13", "mu=8-12" or a pair (8, 13) in Hz; throws
+// EngineError(BadParameter, "freq_band") naming what is wrong (bind_spectral.cpp).
+compute::spectral::FrequencyBand toBand(const py::handle& band);
 
 }  // namespace warplab::python

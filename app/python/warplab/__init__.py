@@ -252,7 +252,7 @@ def open_recording(path):
 
 def find_patterns(source, *, seizures=None, annotation=None, summary=None, channel=None, rate=0.0,
                   epoch=1024, stride=256, band=16, quality="auc", top=0, backend="auto", kernel=None,
-                  threads=0, devices=None, progress=None):
+                  threads=0, devices=None, progress=None, freq_band=None, freq_band_order=4):
     """Rank seizure patterns of a channel, as ``warplab-cli patterns``.
 
     Every window (``epoch`` samples, every ``stride``) of the concatenated seizures is compared by
@@ -277,6 +277,10 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
         Keep the best ``top`` (0: all).
     progress : None, True or callable, optional
         As for :func:`distance_matrix`; the fraction of pattern x epoch distances computed.
+    freq_band : str or (low, high), optional
+        Rank the patterns of the channel filtered to this frequency band ("alpha", "8-13",
+        "mu=8-12" or a pair in Hz; zero-phase Butterworth of order ``freq_band_order``), the
+        whole channel filtered once, as ``warplab-cli patterns --freq-band`` does. Not for a study.
 
     Returns
     -------
@@ -289,6 +293,9 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
             raise ValueError("annotation: a study takes annotation= and summary= when opened (open_study)")
         if rate:
             raise ValueError("rate: a study's channels have their own rates")
+        if freq_band is not None:
+            raise ValueError("freq_band: find_patterns filters one recording or array; for a study use "
+                             "warplab-cli patterns --study --freq-band")
         return _warplab.study_find_patterns(source, channel, seizures, int(epoch), int(stride), int(band), quality,
                                             int(top), backend, kernel or "", int(threads), devices,
                                             _progress(progress, "find_patterns"))
@@ -312,10 +319,11 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
         return _warplab.find_patterns(source.read(index), source.channels[index], seizures, None, None,
                                       float(rate or source.rates[index]), int(epoch), int(stride), int(band),
                                       quality, int(top), backend, kernel or "", int(threads), devices,
-                                      _progress(progress, "find_patterns"))
+                                      _progress(progress, "find_patterns"), freq_band, int(freq_band_order))
     return _warplab.find_patterns(source, channel, seizures, annotation, _path_or_none(summary), float(rate),
                                   int(epoch), int(stride), int(band), quality, int(top), backend, kernel or "",
-                                  int(threads), devices, _progress(progress, "find_patterns"))
+                                  int(threads), devices, _progress(progress, "find_patterns"), freq_band,
+                                  int(freq_band_order))
 
 
 def open_study(path, *, summary=None, annotation=None, recursive=False):
