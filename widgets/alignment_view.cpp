@@ -41,6 +41,7 @@ AlignmentView::AlignmentView(QWidget* parent) : QWidget(parent) {
     info_->setWordWrap(true);  // a long pair's line must not widen the dock
     source_ = new ElidedLabel;
     source_->setObjectName("resultSource");
+    source_->setMaxLines(2);  // the metric and band come last in it: shown, not cut
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(source_);

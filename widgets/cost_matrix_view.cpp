@@ -93,6 +93,7 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     hover_ = new QLabel(" ");
     source_ = new ElidedLabel;
     source_->setObjectName("resultSource");
+    source_->setMaxLines(2);  // the metric and band come last in it: shown, not cut
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(source_);
@@ -101,7 +102,10 @@ CostMatrixView::CostMatrixView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(hover_);
     connect(plot_, &QCustomPlot::mouseMove, this, &CostMatrixView::onHover);
     installPlotExportMenu(plot_, "cost_matrix");
-    plot_->setVisible(false);  // empty axes until a pair is aligned
+    // Empty axes until a pair is aligned. Their axis rects are hidden, never the plot widget:
+    // a hidden QCustomPlot shown again from a job's result replots at once with its axes half
+    // set, where QCustomPlot's tick-label drawing corrupted the heap (the distance matrix did).
+    showAxes(false);
     setMinimumSize(300, 250);
 }
 
@@ -112,8 +116,7 @@ void CostMatrixView::clear() {
     plot_->graph(0)->data()->clear();
     plot_->graph(1)->data()->clear();
     displayRows_ = displayCols_ = 0;
-    plot_->setVisible(false);
-    scale_->setVisible(false);
+    showAxes(false);
     setSource({});
     hover_->setText(" ");
     info_->setText(tr("No pair aligned yet: mark a query and a reference region, then run Align."));
@@ -130,13 +133,11 @@ void CostMatrixView::setAlignment(std::shared_ptr<const compute::Alignment> a, s
         displayRows_ = d.rows;
         displayCols_ = d.cols;
         showDisplayMatrix(map_, d);
-        scale_->setVisible(true);
         if (d.rowStep > 1 || d.colStep > 1)
             shown = tr(" · shown block-averaged %1×%2 (blocks of %3×%4)").arg(d.rows).arg(d.cols).arg(d.rowStep).arg(d.colStep);
     } else {
         displayRows_ = displayCols_ = 0;
-        map_->data()->clear();
-        scale_->setVisible(false);  // no colours to explain; an earlier pair's scale would mislead
+        map_->data()->clear();  // no colours to explain: showAxes hides the scale
         shown = tr(" · cost matrix not kept (low-memory path)");
     }
     const std::size_t step = std::max<std::size_t>(1, alignment_->path.size() / kMaxPathPoints);
@@ -156,7 +157,7 @@ void CostMatrixView::setAlignment(std::shared_ptr<const compute::Alignment> a, s
     main_->axis(QCPAxis::atLeft)->setRange(-0.5, n - 0.5);
     setSeries(plot_->graph(0), x);
     setSeries(plot_->graph(1), y);
-    plot_->setVisible(true);
+    showAxes(true, !alignment_->matrix.empty() && n && m);
     info_->setText(tr("<b>distance %1 %8</b> · x (rows): %2, %3 samples · y (columns): %4, %5 samples%6%7")
                        .arg(alignment_->distance, 0, 'g', 8).arg(xName.toHtmlEscaped()).arg(n)
                        .arg(yName.toHtmlEscaped()).arg(m).arg(shown)
@@ -197,6 +198,13 @@ void CostMatrixView::setSource(const QString& text) {
 }
 QString CostMatrixView::source() const { return source_->fullText(); }
 bool CostMatrixView::colorScaleShown() const { return scale_->visible(); }
+
+void CostMatrixView::showAxes(bool show, bool withScale) {
+    for (QCPAxisRect* r : {main_, left_, bottom_}) r->setVisible(show);  // their axes and plottables go with them
+    scale_->setVisible(show && withScale);  // an earlier pair's scale would mislead
+}
+
+bool CostMatrixView::axesShown() const { return main_->visible(); }
 
 QString CostMatrixView::colorScaleLabel() const { return scale_->axis()->label(); }
 QString CostMatrixView::infoText() const { return info_->text(); }

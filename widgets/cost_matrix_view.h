@@ -36,6 +36,9 @@ public:
     void setSource(const QString& text);
     QString source() const;
     bool colorScaleShown() const;
+    // The matrix, its side traces and colour scale are drawn (a pair is aligned); the plot
+    // widget itself stays shown either way.
+    bool axesShown() const;
 
     std::size_t rows() const { return alignment_ ? alignment_->n : 0; }
     std::size_t cols() const { return alignment_ ? alignment_->m : 0; }
@@ -54,6 +57,7 @@ public:
 
 private:
     void onHover(QMouseEvent* e);
+    void showAxes(bool show, bool withScale = true);
 
     std::shared_ptr<const compute::Alignment> alignment_;
     std::size_t displayRows_ = 0, displayCols_ = 0;

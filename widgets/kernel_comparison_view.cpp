@@ -46,6 +46,10 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
                                                     : QString::fromLatin1(compute::metricName(m).data()),
                          int(m));
     metric_->setCurrentIndex(metric_->findData(int(compute::Metric::Dtw)));
+    // Not as wide as its longest entry at least ("sdtw (search designs)"): the dock's minimum
+    // width, with the tabs beside it, kept the window wider than a 1280 px screen.
+    metric_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    metric_->setMinimumContentsLength(10);
     kernels_ = new QListWidget;
     kernels_->setMaximumHeight(130);
     lengths_ = new QLineEdit("128,256,512,1024");
@@ -143,6 +147,11 @@ KernelComparisonView::KernelComparisonView(QWidget* parent) : QWidget(parent) {
         tr("GPU board energy (NVML's energy counter) over the timed runs, divided by the distances computed; "
            "where there is no figure the cell says why"));
     rows_->horizontalHeaderItem(7)->setToolTip(tr("The board's energy over the timed runs divided by their wall time"));
+    // The table scrolls sideways in a narrow dock, where a header at the edge shows in part:
+    // every header says itself whole in its tooltip.
+    for (int c = 0; c < rows_->columnCount(); ++c)
+        if (rows_->horizontalHeaderItem(c)->toolTip().isEmpty())
+            rows_->horizontalHeaderItem(c)->setToolTip(rows_->horizontalHeaderItem(c)->text().replace('\n', ' '));
     rows_->verticalHeader()->setVisible(false);
     rows_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     rows_->horizontalHeader()->setStretchLastSection(true);
@@ -247,6 +256,12 @@ QStringList KernelComparisonView::checkedKernels() const {
 QStringList KernelComparisonView::tableHeaders() const {
     QStringList out;
     for (int c = 0; c < rows_->columnCount(); ++c) out << rows_->horizontalHeaderItem(c)->text().replace('\n', ' ');
+    return out;
+}
+
+QStringList KernelComparisonView::tableHeaderToolTips() const {
+    QStringList out;
+    for (int c = 0; c < rows_->columnCount(); ++c) out << rows_->horizontalHeaderItem(c)->toolTip();
     return out;
 }
 

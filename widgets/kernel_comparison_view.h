@@ -46,6 +46,7 @@ public:
     void setPairs(int pairs);
     QCustomPlot* linePlot() const { return lines_; }  // for tests
     QStringList tableHeaders() const;
+    QStringList tableHeaderToolTips() const;
 
 Q_SIGNALS:
     void runRequested();

@@ -64,8 +64,8 @@ MetricPanel::MetricPanel(QWidget* parent) : QWidget(parent) {
         if (b != compute::Backend::Auto) setItemAvailable(backend_, backend_->count() - 1, backendUnavailableReason(b));
     }
     kernel_ = new QComboBox;
-    // One line, cut with the whole text in its tooltip: wrapped lines were cut off at top and
-    // bottom once the study strip made the dock short.
+    // One short line (refreshDevices), the reason in its tooltip: wrapped lines were cut off at
+    // top and bottom once the study strip made the dock short.
     devices_ = new ElidedLabel;
     devices_->setObjectName("devices");
 
@@ -115,14 +115,21 @@ void MetricPanel::refreshDevices() {
     const std::vector<std::string> gpus = compute::gpuDeviceLabels();
     QStringList names;
     for (const auto& g : gpus) names << QString::fromStdString(g);
+    // Short enough for the panel's width at 1280 x 800: why there is no GPU goes to the tooltip.
+    auto* label = static_cast<ElidedLabel*>(devices_);
+    const QString why = tr("No GPU: %1.").arg(QString::fromStdString(compute::gpuUnavailableReason()));
     if (b == compute::Backend::Cpu || cpuKernel) {
-        static_cast<ElidedLabel*>(devices_)->setFullText(tr("all CPU cores"));
+        label->setFullText(tr("all CPU cores"));
+        label->setBaseToolTip({});
     } else if (!gpus.empty()) {
-        static_cast<ElidedLabel*>(devices_)->setFullText(names.join(", "));
+        label->setFullText(names.join(", "));  // cut ones carry the whole list in the tooltip
+        label->setBaseToolTip({});
     } else if (b == compute::Backend::Auto) {
-        static_cast<ElidedLabel*>(devices_)->setFullText(tr("all CPU cores (no GPU: %1)").arg(QString::fromStdString(compute::gpuUnavailableReason())));
+        label->setFullText(tr("all CPU cores (no GPU)"));
+        label->setBaseToolTip(why);
     } else {
-        static_cast<ElidedLabel*>(devices_)->setFullText(tr("none: %1").arg(QString::fromStdString(compute::gpuUnavailableReason())));
+        label->setFullText(tr("none (no GPU)"));
+        label->setBaseToolTip(why);
     }
 }
 

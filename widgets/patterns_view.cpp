@@ -46,6 +46,9 @@ QString clock(double s) {
         .arg(s - double(whole / 60 * 60), 6, 'f', 3, QChar('0'));
 }
 
+// The power of ten (a multiple of 3) the distances are counted in: 0 below 10⁴.
+int distancePower(double big) { return big >= 1e4 && std::isfinite(big) ? 3 * int(std::floor(std::log10(big) / 3)) : 0; }
+
 enum Column { ColRank, ColQuality, ColPattern, ColStart, ColClock, ColCount };
 
 }  // namespace
@@ -77,7 +80,14 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     histogramPlot_ = new QCustomPlot(this);
     histogramPlot_->setMinimumHeight(150);
     histogramPlot_->yAxis->setLabel(tr("epochs"));
+    // The legend in a row of its own above the bars: inside the axes it covered them.
     histogramPlot_->legend->setVisible(true);
+    histogramPlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    histogramPlot_->legend->setBorderPen(Qt::NoPen);
+    histogramPlot_->legend->setMargins(QMargins(2, 0, 2, 0));
+    histogramPlot_->plotLayout()->insertRow(0);
+    histogramPlot_->plotLayout()->addElement(0, 0, histogramPlot_->legend);  // moves it out of the axis rect's inset
+    histogramPlot_->plotLayout()->setRowStretchFactor(0, 0.001);
     // Distances run to 6+ digits: a few ticks in 3 significant figures keep the labels apart in
     // a dock about 500 px wide.
     histogramPlot_->xAxis->ticker()->setTickCount(4);
@@ -87,7 +97,11 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     installPlotExportMenu(histogramPlot_, QStringLiteral("pattern-distances"));
 
     nearest_ = new QListWidget(this);
-    nearest_->setWordWrap(true);  // a narrow dock wraps an entry instead of cutting it
+    // One line per epoch (fillNearest keeps them short); a narrower dock cuts with "…", the
+    // tooltip has the whole entry.
+    nearest_->setWordWrap(false);
+    nearest_->setTextElideMode(Qt::ElideRight);
+    nearest_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     nearest_->setToolTip(tr("Epochs nearest to the selected pattern; double-click or Enter to jump there"));
     connect(nearest_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         emit epochActivated(item->data(Qt::UserRole).toDouble());
@@ -114,7 +128,10 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     auto* nearestBox = new QWidget(this);
     auto* nearestLayout = new QVBoxLayout(nearestBox);
     nearestLayout->setContentsMargins(0, 0, 0, 0);
-    nearestLayout->addWidget(new QLabel(tr("Nearest epochs"), nearestBox));
+    nearestHeading_ = new QLabel(tr("Nearest epochs"), nearestBox);
+    nearestHeading_->setObjectName("nearestHeading");
+    nearestHeading_->setWordWrap(true);
+    nearestLayout->addWidget(nearestHeading_);
     nearestLayout->addWidget(nearest_);
     right->addWidget(nearestBox);
 
@@ -130,6 +147,7 @@ PatternsView::PatternsView(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(1, 1);
     source_ = new ElidedLabel(this);
     source_->setObjectName("resultSource");
+    source_->setMaxLines(2);  // the metric and band come last in it: shown, not cut
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(source_);
@@ -151,6 +169,17 @@ void PatternsView::setClockStart(const QDateTime& start) {
     table_->horizontalHeaderItem(ColClock)->setText(start.isValid() ? tr("clock") : tr("h:m:s"));
 }
 
+// "µV²", or "×10⁶ µV²" when the distances are counted in millions.
+QString PatternsView::distanceUnitText() const {
+    QString unit = unit_ + QString::fromUtf8("\u00b2");
+    if (power_ == 0) return unit;
+    static const char16_t* digits = u"\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+    QString sup;
+    for (QChar c : QString::number(power_)) sup += c == '-' ? QChar(0x207b) : QChar(digits[c.digitValue()]);
+    // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
+    return QString::fromUtf8("\u00d710") + sup + ' ' + unit;
+}
+
 QString PatternsView::clockText(double s) const {
     if (!clockStart_.isValid()) return clock(s);
     return clockStart_.addMSecs(qint64(std::llround(s * 1000))).toString("hh:mm:ss.zzz");
@@ -162,6 +191,8 @@ void PatternsView::clear() {
     selected_ = -1;
     table_->setRowCount(0);
     nearest_->clear();
+    nearestHeading_->setText(tr("Nearest epochs"));
+    power_ = 0;
     signalPlot_->clearPlottables();
     signalPlot_->clearItems();
     signalPlot_->replot();
@@ -333,19 +364,11 @@ void PatternsView::drawHistogram(const compute::PatternScore& p) {
     histogramPlot_->clearPlottables();
     const auto& h = p.histogram;
     // Distances run to millions of µV²: the axis counts in a power of ten that its label names
-    // ("7.5  10  12.5" and "×10⁶ µV²"), where "7.5e+06" ran into its neighbour.
-    const double big = std::max(std::abs(h.lo), std::abs(h.hi));
-    const int power = big >= 1e4 && std::isfinite(big) ? 3 * int(std::floor(std::log10(big) / 3)) : 0;
-    const double scale = std::pow(10.0, -power);
-    QString unit = unit_ + QString::fromUtf8("\u00b2");
-    if (power != 0) {
-        static const char16_t* digits = u"\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
-        QString sup;
-        for (QChar c : QString::number(power)) sup += QChar(digits[c.digitValue()]);
-        unit = QString::fromUtf8("\u00d710") + sup + ' ' + unit;
-    }
-    // Concatenated, not arg(): QString::arg would read "%1²" as a two-digit placeholder.
-    histogramPlot_->xAxis->setLabel(tr("cdtw distance to the pattern") + QStringLiteral(" (") + unit + ')');
+    // ("7.5  10  12.5" and "×10⁶ µV²"), where "7.5e+06" ran into its neighbour. The title is
+    // short enough for a plot about 200 px wide (the view's first line names the metric).
+    power_ = distancePower(std::max(std::abs(h.lo), std::abs(h.hi)));
+    const double scale = std::pow(10.0, -power_);
+    histogramPlot_->xAxis->setLabel(tr("distance") + QStringLiteral(" (") + distanceUnitText() + ')');
     const double width = (h.binWidth() > 0 ? h.binWidth() : 1.0) * scale;
     const double lo = h.lo * scale, hi = h.hi * scale;
     QVector<double> keys, ictal, inter;
@@ -357,13 +380,13 @@ void PatternsView::drawHistogram(const compute::PatternScore& p) {
         top = std::max({top, ictal.back(), inter.back()});
     }
     auto* barsInter = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
-    barsInter->setName(tr("interictal epochs"));
+    barsInter->setName(tr("interictal"));  // the axis says "epochs"; short for a narrow legend row
     barsInter->setWidth(width);
     barsInter->setPen(QPen(QColor(40, 90, 180)));
     barsInter->setBrush(QColor(40, 90, 180, 110));
     barsInter->setData(keys, inter, true);
     auto* barsIctal = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
-    barsIctal->setName(tr("ictal epochs"));
+    barsIctal->setName(tr("ictal"));
     barsIctal->setWidth(width);
     barsIctal->setPen(QPen(QColor(200, 30, 30)));
     barsIctal->setBrush(QColor(200, 30, 30, 110));
@@ -375,18 +398,23 @@ void PatternsView::drawHistogram(const compute::PatternScore& p) {
 
 void PatternsView::fillNearest(const compute::PatternScore& p) {
     nearest_->clear();
+    // One format for every entry, short enough for the list's share of the dock at 1280 x 800
+    // (about 210 px): the clock to the second (as the table), the epoch's number, the distance
+    // in the histogram's power of ten with two decimals, the kind; the heading names them and
+    // the unit, and each entry's tooltip says it all in full.
+    const double scale = std::pow(10.0, -power_);
+    nearestHeading_->setText(tr("Nearest epochs: time · #epoch · distance (%1) · kind").arg(distanceUnitText()));
     for (const auto& n : p.nearest) {
-        // The time as the traces' top axis shows it (clock time when the recording has one).
-        auto* item = new QListWidgetItem(tr("%1 · epoch %2 · %3 %4 · %5")
-                                             .arg(clockText(n.startS))
+        const QString kind = n.ictal ? tr("ictal") : tr("interictal");
+        auto* item = new QListWidgetItem(tr("%1 · #%2 · %3 · %4")
+                                             .arg(clockText(n.startS).section('.', 0, 0))
                                              .arg(n.epoch)
-                                             .arg(n.distance, 0, 'g', 6)
-                                             .arg(unit_ + QString::fromUtf8("\u00b2"))
-                                             .arg(n.ictal ? tr("ictal") : tr("interictal")),
+                                             .arg(n.distance * scale, 0, 'f', 2)
+                                             .arg(kind),
                                          nearest_);
         item->setToolTip(tr("%1 (%2 s from the start), epoch %3, cdtw distance %4 %5, %6")
                              .arg(clockText(n.startS)).arg(n.startS, 0, 'f', 3).arg(n.epoch).arg(n.distance, 0, 'g', 8)
-                             .arg(unit_ + QString::fromUtf8("\u00b2")).arg(n.ictal ? tr("ictal") : tr("interictal")));
+                             .arg(unit_ + QString::fromUtf8("\u00b2")).arg(kind));
         item->setData(Qt::UserRole, n.startS);
         if (n.ictal) item->setForeground(QColor(200, 30, 30));
     }

@@ -76,6 +76,7 @@ public:
     QCustomPlot* signalPlot() const { return signalPlot_; }
     QCustomPlot* histogramPlot() const { return histogramPlot_; }
     QListWidget* nearestList() const { return nearest_; }
+    QLabel* nearestHeading() const { return nearestHeading_; }
 
 signals:
     // The user activated one of the nearest epochs: jump the signal view there.
@@ -101,6 +102,8 @@ private:
     QDateTime clockStart_;
     ElidedLabel* source_ = nullptr;
     QString clockText(double s) const;
+    QString distanceUnitText() const;  // of the histogram and the nearest epochs
+    int power_ = 0;                    // distances counted in 10^power_ (drawHistogram)
     int selected_ = -1;
 
     QLabel* summary_ = nullptr;
@@ -111,6 +114,7 @@ private:
     QCustomPlot* signalPlot_ = nullptr;
     QCustomPlot* histogramPlot_ = nullptr;
     QListWidget* nearest_ = nullptr;
+    QLabel* nearestHeading_ = nullptr;
     QPushButton* exportRanking_ = nullptr;
     QPushButton* exportMatrix_ = nullptr;
 };

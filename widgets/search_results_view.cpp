@@ -76,6 +76,7 @@ void SearchResultsView::setMatches(const std::vector<compute::Match>& matches, i
         table_->setItem(r, 3, end);
         table_->setItem(r, 4, new QTableWidgetItem(QStringLiteral("%1–%2").arg(m.start).arg(m.end)));
     }
+    fitColumns();
     info_->setText(description);
 }
 
@@ -92,18 +93,34 @@ QString SearchResultsView::source() const { return source_->fullText(); }
 
 int SearchResultsView::matchCount() const { return table_->rowCount(); }
 
+// Headers on two lines (name, unit), so that the five columns fit a dock about 500 px wide at
+// 1280 x 800 without sideways scrolling; each header's tooltip says it in full.
 void SearchResultsView::setValueUnit(const QString& unit, const QString& symbol) {
     const QString shown = !symbol.isEmpty() ? symbol : unit;
-    table_->setHorizontalHeaderLabels({tr("rank"), shown.isEmpty() ? tr("cost (unit of the metric)") : tr("cost (%1)").arg(shown),
-                                       tr("start (s)"), tr("end (s)"), tr("samples (first–last)")});
-    table_->horizontalHeaderItem(1)->setToolTip(unit.isEmpty() ? QString() : tr("cost: %1").arg(unit));
+    table_->setHorizontalHeaderLabels({tr("rank"), shown.isEmpty() ? tr("cost\n(unit of the metric)") : tr("cost\n(%1)").arg(shown),
+                                       tr("start\n(s)"), tr("end\n(s)"), tr("samples\n(first–last)")});
+    table_->horizontalHeaderItem(0)->setToolTip(tr("rank: 1 is the match of the lowest cost"));
+    table_->horizontalHeaderItem(1)->setToolTip(unit.isEmpty() ? tr("cost of the match, in the unit of the metric")
+                                                               : tr("cost of the match: %1").arg(unit));
+    table_->horizontalHeaderItem(2)->setToolTip(tr("start of the match, seconds from the start of the recording"));
+    table_->horizontalHeaderItem(3)->setToolTip(tr("end of the match, seconds from the start of the recording"));
     table_->horizontalHeaderItem(4)->setToolTip(tr("indices of the first and last sample of the match"));
+    fitColumns();
+}
+
+void SearchResultsView::fitColumns() {
+    QHeaderView* header = table_->horizontalHeader();
+    header->setStretchLastSection(false);  // a stretched last column says nothing of its need
+    table_->resizeColumnsToContents();
+    header->setStretchLastSection(true);
 }
 
 QStringList SearchResultsView::headers() const {
-    QStringList out;
-    for (int c = 0; c < table_->columnCount(); ++c) out << table_->horizontalHeaderItem(c)->text();
+    QStringList out;  // on one line each, as the tooltips and the tests read them
+    for (int c = 0; c < table_->columnCount(); ++c) out << table_->horizontalHeaderItem(c)->text().replace('\n', ' ');
     return out;
 }
+
+QTableWidget* SearchResultsView::table() const { return table_; }
 
 }  // namespace warplab::widgets

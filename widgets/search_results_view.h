@@ -33,6 +33,7 @@ public:
     void setSource(const QString& text);
     QString source() const;
     QStringList headers() const;
+    QTableWidget* table() const;
     const std::vector<compute::Match>& matches() const { return matches_; }
     // The search options above the results (mode, band, include-self, precision).
     SearchOptionsBar* options() const { return options_; }
@@ -41,6 +42,7 @@ signals:
     void matchActivated(int channel, double startS, double endS);
 
 private:
+    void fitColumns();
     QTableWidget* table_;
     QLabel* info_;
     ElidedLabel* source_ = nullptr;

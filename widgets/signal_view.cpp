@@ -157,6 +157,7 @@ void SignalView::setRecording(std::shared_ptr<const io::Recording> recording) {
     selected_ = -1;
     currentChannel_ = 0;
     highlight_ = {};
+    overlayTrace_ = {};
     gains_.assign(rec_ ? signalList(*rec_).size() : 0, 1.0);
     start_ = 0;
     // EEG opens on 10 s pages; a series file (seconds = samples unless a rate was given) whole.
@@ -489,9 +490,21 @@ void SignalView::clearHighlight() {
     rebuildOverlays();
 }
 
+void SignalView::setOverlayTrace(int channel, double startS, double rateHz, std::vector<float> samples, const QString& label) {
+    overlayTrace_ = {channel, startS, rateHz, std::move(samples), label};
+    rebuildOverlays();
+}
+
+void SignalView::clearOverlayTrace() {
+    overlayTrace_ = {};
+    rebuildOverlays();
+}
+
 void SignalView::rebuildOverlays() {
     for (auto* item : overlayItems_) plot_->removeItem(item);
     overlayItems_.clear();
+    if (overlayCurve_) plot_->removePlottable(overlayCurve_);
+    overlayCurve_ = nullptr;
     if (!rec_) return;
     const double n = double(rowChannels_.size());
     auto addRect = [&](double s, double e, int channel, QColor fill, QPen pen) {
@@ -597,6 +610,25 @@ void SignalView::rebuildOverlays() {
     }
     if (highlight_.on)
         addRect(highlight_.start, highlight_.end, highlight_.channel, QColor(255, 215, 0, 90), QPen(QColor(200, 150, 0), 2));
+    if (const auto& o = overlayTrace_; !o.samples.empty() && o.rate > 0 && rowOf(o.channel) >= 0 &&
+                                       o.start < t1 && o.start + double(o.samples.size()) / o.rate > t0) {
+        // Centred on the row as the traces are (their mean removed), with the row's gain.
+        double mean = 0;
+        for (float v : o.samples) mean += v;
+        mean /= double(o.samples.size());
+        const double k = gains_[std::size_t(o.channel)] / unitsPerRow_, center = rowCenter(o.channel);
+        QVector<double> keys(qsizetype(o.samples.size())), values(qsizetype(o.samples.size()));
+        for (std::size_t i = 0; i < o.samples.size(); ++i) {
+            keys[qsizetype(i)] = o.start + double(i) / o.rate;
+            values[qsizetype(i)] = std::clamp(center + (o.samples[i] - mean) * k, center - 2.0, center + 2.0);
+        }
+        auto* curve = new QCPCurve(plot_->xAxis, plot_->yAxis);
+        curve->setData(keys, values);
+        curve->setPen(QPen(QColor(142, 36, 170, 220), 2));
+        curve->setSelectable(QCP::stNone);
+        overlayCurve_ = curve;
+        addText(std::max(o.start, t0), center - 0.45, o.label, QColor(142, 36, 170), Qt::AlignLeft | Qt::AlignBottom);
+    }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

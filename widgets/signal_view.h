@@ -22,6 +22,7 @@
 
 class QCustomPlot;
 class QCPAbstractItem;
+class QCPAbstractPlottable;
 class QCPItemRect;
 class QScrollBar;
 class QComboBox;
@@ -47,6 +48,12 @@ public:
     void setCursorTime(double t);
     void setHighlight(int channel, double startS, double endS);  // e.g. a search match; channel -1 = all
     void clearHighlight();
+    // A trace drawn over a channel's row from `startS` at `rateHz`, scaled as that row (e.g. the
+    // pattern a detection matched, over the epoch it matched); `label` names it. A new recording
+    // clears it.
+    void setOverlayTrace(int channel, double startS, double rateHz, std::vector<float> samples, const QString& label);
+    void clearOverlayTrace();
+    bool hasOverlayTrace() const { return !overlayTrace_.samples.empty(); }
 
     // The visible window, clamped to the recording; length 1 s .. 5 min.
     void setWindow(double startS, double lengthS);
@@ -126,6 +133,8 @@ private:
     int currentChannel_ = 0, selected_ = -1;
     int firstRow_ = 0, perPage_ = 32;
     struct Highlight { int channel = -1; double start = 0, end = 0; bool on = false; } highlight_;
+    struct OverlayTrace { int channel = -1; double start = 0, rate = 0; std::vector<float> samples; QString label; } overlayTrace_;
+    QCPAbstractPlottable* overlayCurve_ = nullptr;
 
     // Mouse drag state: new region (anchor) or moving region `dragRegion_`.
     enum class Drag { None, Mark, Move } drag_ = Drag::None;

@@ -1,7 +1,8 @@
 // `warplab-cli crossval --study FOLDER|SUMMARY`: leave-one-out cross-validation of the
 // detector over a study (compute/detect/crossval.h): per held-out recording, a detector built
 // from the others only, applied to it and scored with SzCORE's rules; per-fold table and pooled
-// scores, or JSON.
+// scores, or JSON. `--folds seizure` holds out each recording with a seizure, `--folds
+// recording` every recording, seizure-free ones too.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -29,6 +30,7 @@ struct CrossvalFlags {
     StudyFlags studyFlags;
     RunFlags run;
     bool json = false;
+    std::string folds = "seizure";
 };
 
 std::string ratio(double v) { return std::isnan(v) ? "n/a" : formatDouble(v); }
@@ -38,6 +40,7 @@ void runCrossval(const CrossvalFlags& o) {
     co.build = toBuildOptions(o.build);
     co.event = o.event;
     co.sample = o.sample;
+    co.folds = o.folds == "recording" ? compute::CrossvalFolds::Recording : compute::CrossvalFolds::Seizure;
     auto study = openStudyForCli(o.study, o.studyFlags, "study");
     auto requests = detectorRequests(*study, o.build);
     const compute::CrossvalResult res = compute::crossValidate(requests, co, toRunOptions(o.run, "crossval"));
@@ -55,6 +58,7 @@ void runCrossval(const CrossvalFlags& o) {
             fj["seizures"] = io::seizureOutcomesJson(f.outcomes);
             folds.push_back(std::move(fj));
         }
+        j["fold_kind"] = o.folds;
         j["folds"] = std::move(folds);
         j["event"] = io::scoresJson(res.event);
         j["sample"] = io::scoresJson(res.sample);
@@ -98,6 +102,11 @@ void addCrossvalCommand(CLI::App& app) {
                                                "(each recording with a seizure held out, trained on the others)");
     cmd->add_option("--study", o->study, "the study (folder or CHB-MIT summary) and its marked seizures")->required();
     addDetectorBuildOptions(*cmd, o->build);
+    cmd->add_option("--folds", o->folds,
+                    "seizure: each recording with a seizure held out in turn; recording: every recording, seizure-free "
+                    "ones too (they can only add false alarms)")
+        ->check(CLI::IsMember({"seizure", "recording"}))
+        ->capture_default_str();
     addScoringOptions(*cmd, o->event, o->sample);
     cmd->add_flag("--json", o->json,
                   "print JSON: folds [{recording, duration_s, training, event, sample, seizures}], pooled event and "

@@ -12,7 +12,7 @@ DockLayout::DockLayout(QMainWindow* window, QList<QDockWidget*> resultDocks, QDo
     const QByteArray state = QSettings().value(settingsKey()).toByteArray();
     restored_ = !state.isEmpty() && window_->restoreState(state, kStateVersion);
     for (QDockWidget* d : results_)
-        if (!restored_ || d->isVisibleTo(window_)) openWhenRevealed_ << d;
+        if (restored_ ? d->isVisibleTo(window_) : !d->property(kOpensWithItsResult).toBool()) openWhenRevealed_ << d;
     for (QDockWidget* d : results_) d->hide();
     // Side panels at a sensible width on first use; a restored layout keeps its own.
     if (!restored_ && sideDock)

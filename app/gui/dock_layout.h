@@ -18,7 +18,8 @@ public:
     DockLayout(QMainWindow* window, QList<QDockWidget*> resultDocks, QDockWidget* sideDock);
 
     // A result arrived for `dock`: the result area opens as the user left it (the docks that
-    // were open, at their size; on first use about 45 % of the window) and `dock` is raised.
+    // were open, at their size; on first use about 45 % of the window, with the docks not
+    // marked kOpensWithItsResult) and `dock` is raised.
     void reveal(QDockWidget* dock);
     bool collapsed() const { return collapsed_; }
     // Writes the layout to QSettings (on close); docks still collapsed are saved as the user
@@ -26,6 +27,9 @@ public:
     void save();
 
     static constexpr int kStateVersion = 1;
+    // A dock with this property true is not opened with the others on first use, only when a
+    // result of its own arrives (reveal): fewer tabs than the result area can show at 1280 x 800.
+    static constexpr const char* kOpensWithItsResult = "opensWithItsResult";
     static QString settingsKey() { return QStringLiteral("mainWindow/state"); }
 
 private:

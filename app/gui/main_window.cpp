@@ -38,6 +38,7 @@
 #include "app/gui/view_units.h"
 #include "app/gui/study_controller.h"
 #include "app/gui/recovery_journal.h"
+#include "app/gui/status_text.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
@@ -63,6 +64,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName("mainWindow");
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
+    // The result area (right) takes the whole height, the study strip (top) only the width
+    // beside it: the result tabs, beside the docks when they do not fit across, need the
+    // height (dock_tabs.h).
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     doc_ = new Document(this);
     runner_ = new JobRunner(this);
 
@@ -90,12 +96,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     dock(regionList_, tr("Regions"), "regionsDock", Qt::LeftDockWidgetArea);
     QDockWidget* costDock = dock(cost_, tr("Cost matrix"), "costDock", Qt::RightDockWidgetArea);
     resultDocks_ << costDock;
-    for (auto [w, title, name] : {std::tuple<QWidget*, QString, QString>{alignment_, tr("Alignment"), "alignmentDock"},
-                                  {distances_, tr("Distance matrix"), "distanceDock"},
-                                  {search_, tr("Search"), "searchDock"},
-                                  {patterns_, tr("Seizure patterns"), "patternsDock"},
-                                  {kernels_, tr("Kernels"), "kernelsDock"}}) {
+    costDock->setProperty("tabToolTip", tr("Cost matrix of the aligned pair"));
+    // Titles as short as the toolbar's words, so that the tabs fit the result area at
+    // 1280 x 800 (dock_tabs.h); the tab's tooltip says it in full.
+    for (auto [w, title, name, full] : {std::tuple<QWidget*, QString, QString, QString>{alignment_, tr("Alignment"), "alignmentDock", tr("Alignment of the query and the reference")},
+                                  {distances_, tr("Distances"), "distanceDock", tr("Distance matrix of channels or epochs")},
+                                  {search_, tr("Search"), "searchDock", tr("Search results: the query's best matches")},
+                                  {patterns_, tr("Patterns"), "patternsDock", tr("Seizure patterns: ranking, distances and nearest epochs")},
+                                  {kernels_, tr("Kernels"), "kernelsDock", tr("Kernel comparison: throughput of each kernel")}}) {
         QDockWidget* d = dock(w, title, name, Qt::RightDockWidgetArea);
+        d->setProperty("tabToolTip", full);
         tabifyDockWidget(costDock, d);
         resultDocks_ << d;
     }
@@ -106,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     new ResultSources(doc_, runner_, {metric_, cost_, alignment_, distances_, search_, patterns_}, this);
     new FocusReturn(this, signal_);
     new DockTabs(this);
+    new StatusText(statusBar());
 
     // Document -> views.
     connect(doc_, &Document::recordingChanged, this, [this] {
@@ -176,6 +187,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(progress_, &widgets::JobProgressWidget::cancelRequested, runner_, &JobRunner::cancel);
     buildStudy();
+    buildDetection();
     buildSpectra();
 
     buildActions();
@@ -251,6 +263,7 @@ void MainWindow::buildActions() {
     add("analysis.patterns", analysis, tr("Find seizure &patterns (current channel)"), {QKeySequence(Qt::CTRL | Qt::Key_P)},
         [this] { analysis_->findPatterns(std::max(0, signal_->currentChannel())); }, true);
     addStudyAnalysisActions(analysis);
+    addDetectionActions(analysis);
     addSpectraActions(view, analysis);
     add("analysis.kernels", analysis, tr("Compare &kernels"), {QKeySequence(Qt::CTRL | Qt::Key_K)}, [this] { analysis_->runKernelComparison(); });
     add("analysis.cancel", analysis, tr("&Cancel running jobs"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, [this] { runner_->cancelAll(); }, true);

@@ -25,6 +25,7 @@ class StudyResultsView;
 class PsdView;
 class SpectrogramView;
 class BandComparisonView;
+class DetectionView;
 }  // namespace warplab::widgets
 
 namespace warplab::app {
@@ -36,6 +37,7 @@ class DockLayout;
 class StudyController;
 class SpectraController;
 class BandJobs;
+class DetectionJobs;
 class ErrorDialogs;
 class UnsavedGuard;
 struct RecoveryEntry;
@@ -74,6 +76,9 @@ public:
     StudyController* studyController() const { return study_; }
     widgets::StudyNavigator* studyNavigator() const { return studyNav_; }
     widgets::StudyResultsView* studyResults() const { return studyResults_; }
+    // The study's seizure detector (main_window_detection.cpp): cross-validation and its view.
+    widgets::DetectionView* detectionView() const { return detectionView_; }
+    DetectionJobs* detectionJobs() const { return detection_; }
 
     // Session files (io/session.h); both show the error dialog on failure.
     bool saveSession(const QString& path);
@@ -115,6 +120,8 @@ private:
     void buildRecovery();  // main_window_recovery.cpp
     void buildSpectra();   // main_window_spectra.cpp: before buildActions
     void addSpectraActions(const QString& view, const QString& analysis);
+    void buildDetection();  // main_window_detection.cpp: after buildStudy
+    void addDetectionActions(const QString& analysis);
 
     Document* doc_;
     JobRunner* runner_;
@@ -137,6 +144,8 @@ private:
     widgets::BandComparisonView* bandView_ = nullptr;
     SpectraController* spectra_ = nullptr;
     BandJobs* bandJobs_ = nullptr;
+    widgets::DetectionView* detectionView_ = nullptr;
+    DetectionJobs* detection_ = nullptr;
     QDockWidget* studyDock_ = nullptr;
     io::Session session_;  // the last session read or written: unknown fields survive
     QList<QDockWidget*> resultDocks_;

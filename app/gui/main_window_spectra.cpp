@@ -8,6 +8,7 @@
 #include <QStatusBar>
 
 #include "app/gui/band_jobs.h"
+#include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/main_window.h"
 #include "app/gui/spectra_controller.h"
@@ -38,10 +39,12 @@ void MainWindow::buildSpectra() {
     setCentralWidget(split);
     spectrogram_->setVisible(QSettings().value(kSpectrogramShown, false).toBool());
 
-    for (auto [w, title, name] : {std::tuple<QWidget*, QString, QString>{psd_, tr("Spectrum"), "spectrumDock"},
-                                  {bandView_, tr("Bands"), "bandsDock"}}) {
+    for (auto [w, title, name, full] : {std::tuple<QWidget*, QString, QString, QString>{psd_, tr("Spectrum"), "spectrumDock", tr("Power spectrum of the visible channels")},
+                                  {bandView_, tr("Bands"), "bandsDock", tr("Band comparison: one analysis per frequency band")}}) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name);
+        d->setProperty("tabToolTip", full);
+        d->setProperty(DockLayout::kOpensWithItsResult, true);  // not an empty tab on first use
         d->setWidget(w);
         addDockWidget(Qt::RightDockWidgetArea, d);
         if (!resultDocks_.isEmpty()) tabifyDockWidget(resultDocks_.front(), d);

@@ -8,6 +8,7 @@
 #include <QStatusBar>
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
@@ -28,14 +29,18 @@ void MainWindow::buildStudy() {
     studyNav_ = new widgets::StudyNavigator;
     studyResults_ = new widgets::StudyResultsView;
     // The navigator is a strip above the signal view, shown once a study is open.
-    studyDock_ = new QDockWidget(tr("Study"), this);
+    studyDock_ = new QDockWidget(tr("Study timeline"), this);  // "Study: <name>" once open
     studyDock_->setObjectName("studyDock");
     studyDock_->setWidget(studyNav_);
     studyDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::TopDockWidgetArea, studyDock_);
     studyDock_->hide();
-    auto* results = new QDockWidget(tr("Study results"), this);
+    // "Study", short for the tabs of the result area at 1280 x 800 (dock_tabs.h); its tab's
+    // tooltip says what it holds.
+    auto* results = new QDockWidget(tr("Study"), this);
     results->setObjectName("studyResultsDock");
+    results->setProperty("tabToolTip", tr("Study results: searches and patterns over every recording of the study"));
+    results->setProperty(DockLayout::kOpensWithItsResult, true);  // not an empty tab on first use
     results->setWidget(studyResults_);
     addDockWidget(Qt::RightDockWidgetArea, results);
     if (!resultDocks_.isEmpty()) tabifyDockWidget(resultDocks_.front(), results);

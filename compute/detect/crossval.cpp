@@ -1,6 +1,7 @@
 #include "compute/detect/crossval.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "compute/core/error.h"
 
@@ -26,32 +27,54 @@ std::vector<PatternRequest> withoutRecording(const std::vector<PatternRequest>& 
     return out;
 }
 
-CrossvalResult crossValidate(const std::vector<PatternRequest>& requests, const CrossvalOptions& o, const RunOptions& run) {
+CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, const CrossvalOptions& o,
+                                  const RunOptions& run) {
     if (requests.empty() || requests.front().segments.empty())
         throw EngineError(K::BadInput, "study", "cross-validation needs a study (one segment per recording)");
     const PatternRequest& first = requests.front();
+    const std::size_t withSeizures = std::size_t(std::count_if(first.segments.begin(), first.segments.end(),
+                                                               [](const PatternSegment& s) { return !s.seizures.empty(); }));
+    if (withSeizures < 2)
+        throw EngineError(K::BadInput, "seizures",
+                          "cross-validation needs seizures in at least two recordings (" + std::to_string(withSeizures) +
+                              " has one): each fold trains on the others");
     std::vector<const PatternSegment*> held;
     for (const auto& s : first.segments)
-        if (!s.seizures.empty()) held.push_back(&s);
-    if (held.size() < 2)
-        throw EngineError(K::BadInput, "seizures",
-                          "cross-validation needs seizures in at least two recordings (" + std::to_string(held.size()) +
-                              " has one): each fold trains on the others");
-    CrossvalResult result;
-    for (const auto& s : first.segments) result.totalS += double(s.sampleCount) / first.rateHz;
-    std::vector<DetectionScores> events, samples;
-    for (const PatternSegment* test : held) {
-        CrossvalFold fold;
+        if (o.folds == CrossvalFolds::Recording || !s.seizures.empty()) held.push_back(&s);
+    // Progress only goes forward (the engine's threads report concurrently).
+    std::mutex progressMutex;
+    double progressAt = 0;
+    CrossvalCache cache;
+    cache.options = o;
+    for (const auto& s : first.segments) cache.totalS += double(s.sampleCount) / first.rateHz;
+    for (std::size_t k = 0; k < held.size(); ++k) {
+        const PatternSegment* test = held[k];
+        // Each fold's share of the one progress bar: discovery most of it, then the training
+        // sweep and the held-out one, each of which reports 0..1 again per block.
+        auto stage = [&, k](double lo, double hi) {
+            RunOptions r = run;
+            if (run.progress)
+                r.progress = [&, k, lo, hi](double f) {
+                    const double at = (double(k) + lo + (hi - lo) * std::clamp(f, 0.0, 1.0)) / double(held.size());
+                    std::lock_guard<std::mutex> lock(progressMutex);
+                    if (at > progressAt) {
+                        progressAt = at;
+                        run.progress(at);
+                    }
+                };
+            return r;
+        };
+        CachedFold fold;
         fold.recordingIndex = test->recordingIndex;
         fold.recording = test->recording;
-        fold.seizures = test->seizures.size();
+        for (const auto& s : test->seizures) fold.seizures.push_back({s.start, s.end});
         const auto training = withoutRecording(requests, test->recordingIndex);
         for (const auto& s : training.front().segments) fold.training.push_back(s.recording);
-        const auto rankings = findPatterns(training, run);
-        const Detector d = buildDetector(training, rankings, o.build, run);
+        const auto rankings = findPatterns(training, stage(0.0, 0.7));
+        fold.detector = buildDetector(training, rankings, o.build, stage(0.7, 0.95), &fold.rocs);
         // The held-out recording, channel by channel, from the full requests only.
-        const Detection det = applyDetector(
-            d,
+        fold.detection = applyDetector(
+            fold.detector,
             [&](const std::string& channel) {
                 for (const auto& r : requests)
                     if (r.channel == channel)
@@ -59,17 +82,45 @@ CrossvalResult crossValidate(const std::vector<PatternRequest>& requests, const 
                             if (s.recordingIndex == test->recordingIndex) return samplesOf(s);
                 throw EngineError(K::BadInput, "channel", test->recording + " has no channel '" + channel + "'");
             },
-            first.rateHz, run);
+            first.rateHz, stage(0.95, 1.0));
         fold.durationS = double(test->sampleCount) / first.rateHz;
-        std::vector<TimedEvent> ref, hyp;
-        for (const auto& s : test->seizures) ref.push_back({s.start, s.end});
-        for (const auto& e : det.events) hyp.push_back({e.startS, e.endS});
-        const auto ev = scoreEvents(ref, hyp, fold.durationS, o.event);
-        fold.event = ev.scores;
-        fold.outcomes = ev.seizures;
-        fold.sample = scoreSamples(ref, hyp, fold.durationS, o.sample);
-        fold.detections = det.events;
-        if (o.keepDetectors) fold.detector = d;
+        cache.folds.push_back(std::move(fold));
+    }
+    if (run.progress) run.progress(1.0);
+    return cache;
+}
+
+CrossvalResult rescore(const CrossvalCache& cache, const OperatingPoint& op, const DetectorRule& rule,
+                       const EventScoringOptions& event, const SampleScoringOptions& sample) {
+    CrossvalResult result;
+    result.totalS = cache.totalS;
+    std::vector<DetectionScores> events, samples;
+    for (const CachedFold& c : cache.folds) {
+        CrossvalFold fold;
+        fold.recordingIndex = c.recordingIndex;
+        fold.recording = c.recording;
+        fold.training = c.training;
+        fold.durationS = c.durationS;
+        fold.seizures = c.seizures.size();
+        fold.detector = c.detector;
+        fold.detector.operatingPoint = op;
+        fold.detector.rule = rule;
+        for (std::size_t p = 0; p < fold.detector.patterns.size() && p < c.rocs.size(); ++p) {
+            const RocPoint roc = thresholdAt(c.rocs[p], op);
+            auto& dp = fold.detector.patterns[p];
+            dp.threshold = roc.threshold;
+            dp.trainingTpr = roc.tpr;
+            dp.trainingFpr = roc.fpr;
+        }
+        validateDetector(fold.detector);
+        std::vector<DetectedEvent> detected = decide(fold.detector, c.detection.distances);
+        std::vector<TimedEvent> hyp;
+        for (const auto& e : detected) hyp.push_back({e.startS, e.endS});
+        fold.scoring = scoreEvents(c.seizures, hyp, fold.durationS, event);
+        fold.event = fold.scoring.scores;
+        fold.outcomes = fold.scoring.seizures;
+        fold.sample = scoreSamples(c.seizures, hyp, fold.durationS, sample);
+        fold.detections = std::move(detected);
         events.push_back(fold.event);
         samples.push_back(fold.sample);
         result.testedS += fold.durationS;
@@ -77,6 +128,18 @@ CrossvalResult crossValidate(const std::vector<PatternRequest>& requests, const 
     }
     result.event = pooledScores(events);
     result.sample = pooledScores(samples);
+    return result;
+}
+
+CrossvalResult rescore(const CrossvalCache& cache) {
+    return rescore(cache, cache.options.build.operatingPoint, cache.options.build.rule, cache.options.event,
+                   cache.options.sample);
+}
+
+CrossvalResult crossValidate(const std::vector<PatternRequest>& requests, const CrossvalOptions& o, const RunOptions& run) {
+    CrossvalResult result = rescore(crossValidateCached(requests, o, run));
+    if (!o.keepDetectors)
+        for (auto& f : result.folds) f.detector = {};
     return result;
 }
 

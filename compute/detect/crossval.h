@@ -1,9 +1,15 @@
-// Leave-one-out cross-validation of the detector over a study: for each recording that holds a
-// marked seizure, a detector is built from the other recordings only (their patterns, their
-// epochs, their thresholds), applied to the held-out recording and scored against its seizures
-// (SzCORE, compute/scoring/scoring.h). A recording with several seizures is held out whole, so
-// no sample of the held-out recording ever reaches training. Interictal-only recordings always
-// train and are never tested: each fold says how much recording time it scored.
+// Leave-one-out cross-validation of the detector over a study: for each held-out recording, a
+// detector is built from the other recordings only (their patterns, their epochs, their
+// thresholds), applied to the held-out recording and scored against its seizures (SzCORE,
+// compute/scoring/scoring.h). A recording with several seizures is held out whole, so no sample
+// of the held-out recording ever reaches training. Leave-one-seizure-out holds out each
+// recording with a seizure (interictal-only recordings always train and are never tested);
+// leave-one-recording-out holds out every recording, seizure-free ones too (they can only add
+// false alarms). Each fold says how much recording time it scored.
+//
+// The sweep keeps what re-deciding needs (crossValidateCached): each fold's detector, its
+// patterns' training ROCs and their distances to every epoch of the held-out recording, so that
+// another operating point or vote rule is re-scored with rescore() without any DTW.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -14,7 +20,13 @@
 
 namespace warplab::compute {
 
+enum class CrossvalFolds {
+    Seizure,    // each recording with a seizure held out in turn
+    Recording,  // every recording held out in turn, seizure-free ones too
+};
+
 struct CrossvalOptions {
+    CrossvalFolds folds = CrossvalFolds::Seizure;
     BuildOptions build;
     EventScoringOptions event;
     SampleScoringOptions sample;
@@ -30,7 +42,8 @@ struct CrossvalFold {
     DetectionScores event, sample;
     std::vector<SeizureOutcome> outcomes;
     std::vector<DetectedEvent> detections;
-    Detector detector;            // when keepDetectors
+    EventScoring scoring;         // the events as scored (merged, split) and which were hits / false alarms
+    Detector detector;            // when keepDetectors (always after rescore)
 };
 
 struct CrossvalResult {
@@ -42,8 +55,38 @@ struct CrossvalResult {
 // `requests`: one per channel, each with one segment per recording (studyPatternRequest);
 // segments are matched across channels by recordingIndex. Throws EngineError (BadInput
 // "seizures") when fewer than two recordings hold a seizure: a fold must train on one.
+// Progress runs once from 0 to 1 over all folds.
 CrossvalResult crossValidate(const std::vector<PatternRequest>& requests, const CrossvalOptions& options,
                              const RunOptions& run);
+
+// What a fold keeps to be decided again: its detector as built, each pattern's training ROC
+// (same order) and the sweep of the held-out recording (per pattern, per epoch distances).
+struct CachedFold {
+    int recordingIndex = -1;
+    std::string recording;
+    std::vector<std::string> training;
+    double durationS = 0;
+    std::vector<TimedEvent> seizures;  // marked in the held-out recording
+    Detector detector;
+    std::vector<TrainingRoc> rocs;
+    Detection detection;
+};
+
+struct CrossvalCache {
+    CrossvalOptions options;
+    std::vector<CachedFold> folds;
+    double totalS = 0;
+};
+
+CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, const CrossvalOptions& options,
+                                  const RunOptions& run);
+
+// Every fold decided again with each pattern's threshold at `op` on its training ROC and
+// `rule`, then scored with `event` and `sample`: host work only, no distance is computed.
+CrossvalResult rescore(const CrossvalCache& cache, const OperatingPoint& op, const DetectorRule& rule,
+                       const EventScoringOptions& event, const SampleScoringOptions& sample);
+// The same with the options the cache was built with.
+CrossvalResult rescore(const CrossvalCache& cache);
 
 // The requests without the recording `recordingIndex` (what fold training sees).
 std::vector<PatternRequest> withoutRecording(const std::vector<PatternRequest>& requests, int recordingIndex);

@@ -1,6 +1,7 @@
 #include "compute/detect/detector.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <numeric>
@@ -17,6 +18,8 @@ using K = EngineError::Kind;
 
 // Epochs per engine call: bounds the copies of epochs held at once (4096 x 1024 floats = 16 MiB).
 constexpr std::size_t kEpochBlock = 4096;
+
+std::atomic<long long> distanceCalls{0};
 
 // All samples of segment k of a request (the single recording when it has no segments).
 std::vector<float> segmentSamples(const PatternRequest& r, std::size_t k) {
@@ -65,38 +68,87 @@ std::vector<std::string> Detector::channels() const {
     return out;
 }
 
-RocPoint thresholdAt(std::span<const double> d, std::span<const unsigned char> ictal, const OperatingPoint& op) {
+namespace {
+
+// The Youden point by one pass over the sorted distances. TPR - FPR = (tp * nN - fp * nI) /
+// (nI * nN): compared in whole numbers, exactly. Ties: every epoch at the threshold votes.
+RocPoint youdenPoint(const TrainingRoc& roc) {
+    const std::size_t n = roc.distances.size();
+    const long long nI = static_cast<long long>(roc.ictalCount), nN = static_cast<long long>(n) - nI;
+    const double* d = roc.distances.data();
+    const unsigned char* ictal = roc.ictal.data();
+    long long tp = 0, fp = 0, bestJ = 0, bestTp = 0, bestFp = 0;
+    double bestT = -1;
+    for (std::size_t i = 0; i < n;) {
+        const double t = d[i];
+        for (; i < n && d[i] == t; ++i) {
+            tp += ictal[i];
+            fp += 1 - ictal[i];
+        }
+        const long long j = tp * nN - fp * nI;
+        if (j > bestJ) {
+            bestJ = j;
+            bestT = t;
+            bestTp = tp;
+            bestFp = fp;
+        }
+    }
+    // Below every distance: no vote at all (the threshold -1 can never be reached).
+    if (bestJ == 0) return {-1, 0, 0};
+    return {bestT, double(bestTp) / double(nI), double(bestFp) / double(nN)};
+}
+
+}  // namespace
+
+TrainingRoc trainingRoc(std::span<const double> d, std::span<const unsigned char> ictal) {
     const std::size_t n = d.size();
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
-    const double nI = double(std::count(ictal.begin(), ictal.end(), 1)), nN = double(n) - nI;
-    if (nI == 0 || nN == 0) throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
-    // Below every distance: no vote at all (the threshold -1 can never be reached).
-    RocPoint best{-1, 0, 0};
-    double bestJ = 0;
-    std::size_t tp = 0, fp = 0;
-    for (std::size_t i = 0; i < n;) {
-        const double t = d[order[i]];
-        for (; i < n && d[order[i]] == t; ++i) (ictal[order[i]] ? tp : fp) += 1;
-        const RocPoint p{t, double(tp) / nI, double(fp) / nN};
-        if (op.kind == OperatingPoint::Kind::Youden) {
-            if (p.tpr - p.fpr > bestJ) {
-                bestJ = p.tpr - p.fpr;
-                best = p;
-            }
-        } else if (p.fpr <= op.target) {
-            best = p;
-        } else {
-            break;
-        }
+    TrainingRoc roc;
+    roc.distances.resize(n);
+    roc.ictal.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        roc.distances[i] = d[order[i]];
+        roc.ictal[i] = ictal[order[i]] ? 1 : 0;
+        roc.ictalCount += roc.ictal[i];
+        if (!roc.ictal[i]) roc.interictalAt.push_back(std::uint32_t(i));
     }
-    return best;
+    if (roc.ictalCount == 0 || roc.ictalCount == n)
+        throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
+    roc.youden = youdenPoint(roc);
+    return roc;
+}
+
+RocPoint thresholdAt(std::span<const double> d, std::span<const unsigned char> ictal, const OperatingPoint& op) {
+    return thresholdAt(trainingRoc(d, ictal), op);
+}
+
+RocPoint thresholdAt(const TrainingRoc& roc, const OperatingPoint& op) {
+    const std::size_t n = roc.distances.size(), nN = roc.interictalAt.size();
+    if (roc.ictalCount == 0 || nN == 0) throw EngineError(K::BadInput, "seizures", "a threshold needs ictal and interictal training epochs");
+    if (op.kind == OperatingPoint::Kind::Youden) return roc.youden;
+    // The most false positives the target allows: the largest k with k / nN <= target, as
+    // compared in doubles.
+    const double nNd = double(nN), nId = double(roc.ictalCount);
+    std::size_t k = std::size_t(std::clamp(std::floor(op.target * nNd), 0.0, nNd));
+    while (k < nN && double(k + 1) / nNd <= op.target) ++k;
+    while (k > 0 && double(k) / nNd > op.target) --k;
+    if (k >= nN) return {roc.distances[n - 1], 1.0, 1.0};
+    // The (k+1)-th interictal epoch must not vote: the threshold is the largest distance below
+    // its own (epochs tied with it would vote with it).
+    const double stop = roc.distances[roc.interictalAt[k]];
+    const std::size_t end = std::size_t(std::lower_bound(roc.distances.begin(), roc.distances.end(), stop) - roc.distances.begin());
+    if (end == 0) return {-1, 0, 0};
+    const std::size_t fp = std::size_t(std::lower_bound(roc.interictalAt.begin(), roc.interictalAt.end(), std::uint32_t(end)) -
+                                       roc.interictalAt.begin());
+    return {roc.distances[end - 1], double(end - fp) / nId, double(fp) / nNd};
 }
 
 std::vector<std::vector<double>> epochDistances(const std::vector<std::vector<float>>& patterns,
                                                 std::span<const float> channel, int epoch, int stride, int band,
                                                 const RunOptions& options) {
+    distanceCalls.fetch_add(1, std::memory_order_relaxed);
     const long long nE = epochCount(static_cast<long long>(channel.size()), epoch, stride);
     std::vector<std::vector<double>> out(patterns.size(), std::vector<double>(std::size_t(std::max(0LL, nE))));
     if (nE <= 0 || patterns.empty()) return out;
@@ -121,10 +173,13 @@ std::vector<std::vector<double>> epochDistances(const std::vector<std::vector<fl
     return out;
 }
 
+long long epochDistanceCalls() { return distanceCalls.load(std::memory_order_relaxed); }
+
 Detector buildDetector(const std::vector<PatternRequest>& requests, const std::vector<PatternRanking>& rankings,
-                       const BuildOptions& build, const RunOptions& options) {
+                       const BuildOptions& build, const RunOptions& options, std::vector<TrainingRoc>* rocs) {
     if (requests.size() != rankings.size() || requests.empty())
         throw EngineError(K::BadInput, "rankings", "one ranking per request is needed");
+    if (rocs) rocs->clear();
     if (build.top < 1) throw EngineError(K::BadParameter, "top", "at least one pattern per channel");
     Detector d;
     d.rateHz = requests.front().rateHz;
@@ -168,7 +223,9 @@ Detector buildDetector(const std::vector<PatternRequest>& requests, const std::v
         }
         for (std::size_t p = 0; p < top; ++p) {
             const PatternScore& s = rk.ranked[p];
-            const RocPoint roc = thresholdAt(dist[p], rk.epochIctal, build.operatingPoint);
+            TrainingRoc sorted = trainingRoc(dist[p], rk.epochIctal);
+            const RocPoint roc = thresholdAt(sorted, build.operatingPoint);
+            if (rocs) rocs->push_back(std::move(sorted));
             DetectorPattern dp;
             dp.channel = r.channel;
             dp.samples = std::move(samples[p]);
@@ -211,19 +268,27 @@ void validateDetector(const Detector& d) {
         throw EngineError(K::BadParameter, "merge-gap", "must be a finite number >= 0");
 }
 
-void decide(const Detector& d, Detection& det) {
-    const std::size_t nE = det.distances.empty() ? 0 : det.distances.front().size();
-    det.votes.assign(nE, 0);
-    for (std::size_t p = 0; p < d.patterns.size(); ++p)
-        for (std::size_t j = 0; j < nE; ++j) det.votes[j] += det.distances[p][j] <= d.patterns[p].threshold ? 1 : 0;
-    det.events.clear();
+void decide(const Detector& d, Detection& det) { det.events = decide(d, det.distances, &det.votes); }
+
+std::vector<DetectedEvent> decide(const Detector& d, const std::vector<std::vector<double>>& distances,
+                                  std::vector<int>* votesOut) {
+    const std::size_t nE = distances.empty() ? 0 : distances.front().size();
+    std::vector<int> local;
+    std::vector<int>& votes = votesOut ? *votesOut : local;
+    votes.assign(nE, 0);
+    for (std::size_t p = 0; p < d.patterns.size() && p < distances.size(); ++p) {
+        const double t = d.patterns[p].threshold;
+        const double* x = distances[p].data();
+        int* v = votes.data();
+        for (std::size_t j = 0; j < nE; ++j) v[j] += x[j] <= t ? 1 : 0;
+    }
     const double n = double(d.patterns.size());
-    std::vector<DetectedEvent> runs;
+    std::vector<DetectedEvent> runs, events;
     std::vector<int> counts;
     for (std::size_t j = 0; j < nE; ++j) {
-        if (det.votes[j] < d.rule.votes) continue;
+        if (votes[j] < d.rule.votes) continue;
         const double s = double(j) * d.stride / d.rateHz, e = (double(j) * d.stride + d.epoch) / d.rateHz;
-        const double conf = det.votes[j] / n;
+        const double conf = votes[j] / n;
         if (!runs.empty() && s - runs.back().endS <= d.rule.mergeGapS) {
             runs.back().endS = e;
             runs.back().lastEpoch = j;
@@ -235,7 +300,8 @@ void decide(const Detector& d, Detection& det) {
         }
     }
     for (std::size_t i = 0; i < runs.size(); ++i)
-        if (counts[i] >= d.rule.minEpochs) det.events.push_back(runs[i]);
+        if (counts[i] >= d.rule.minEpochs) events.push_back(runs[i]);
+    return events;
 }
 
 Detection applyDetector(const Detector& d, const ChannelSamples& channel, double rateHz, const RunOptions& options) {

@@ -13,6 +13,7 @@
 // needs only the distances (decide()), not the DTW sweep.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
@@ -67,11 +68,27 @@ struct RocPoint {
 // Ties: every epoch at the threshold distance counts as voting, as in application.
 RocPoint thresholdAt(std::span<const double> distances, std::span<const unsigned char> ictal, const OperatingPoint& op);
 
+// One pattern's training distances sorted once, so that its threshold at another operating
+// point needs no sort and no DTW: the Youden point is found when it is made, a target
+// false-positive rate by a binary search (what an interactive operating point needs).
+struct TrainingRoc {
+    std::vector<double> distances;        // ascending
+    std::vector<unsigned char> ictal;     // of the epoch at the same place
+    std::size_t ictalCount = 0;
+    std::vector<std::uint32_t> interictalAt;  // places of the interictal epochs in `distances`
+    RocPoint youden{-1, 0, 0};
+};
+// Throws EngineError (BadInput "seizures") without an epoch of each class.
+TrainingRoc trainingRoc(std::span<const double> distances, std::span<const unsigned char> ictal);
+RocPoint thresholdAt(const TrainingRoc& roc, const OperatingPoint& op);
+
 // Distances (band DTW, squared cost, as in discovery) of each pattern to every epoch of a
 // channel: result[p][j], epoch j at sample j * stride.
 std::vector<std::vector<double>> epochDistances(const std::vector<std::vector<float>>& patterns,
                                                 std::span<const float> channel, int epoch, int stride, int band,
                                                 const RunOptions& options);
+// How many times epochDistances has run in this process (tests check that re-deciding runs none).
+long long epochDistanceCalls();
 
 struct BuildOptions {
     std::size_t top = 5;           // patterns per channel
@@ -82,8 +99,9 @@ struct BuildOptions {
 // One ranking per request (findPatterns' results, same order). The training epochs are the
 // requests' own. Throws EngineError (BadParameter "top", "votes"; BadInput when a ranking does
 // not belong to its request).
+// `rocs` (may be null) receives each detector pattern's TrainingRoc, in pattern order.
 Detector buildDetector(const std::vector<PatternRequest>& requests, const std::vector<PatternRanking>& rankings,
-                       const BuildOptions& build, const RunOptions& options);
+                       const BuildOptions& build, const RunOptions& options, std::vector<TrainingRoc>* rocs = nullptr);
 
 // Checks a detector is usable (sizes, thresholds, rule). Throws EngineError naming the field.
 void validateDetector(const Detector& d);
@@ -109,5 +127,8 @@ Detection applyDetector(const Detector& d, const ChannelSamples& channel, double
 
 // Votes and events from distances already computed (after changing thresholds or the rule).
 void decide(const Detector& d, Detection& detection);
+// The same without a Detection to write to: the events, and the votes when `votes` is given.
+std::vector<DetectedEvent> decide(const Detector& d, const std::vector<std::vector<double>>& distances,
+                                  std::vector<int>* votes = nullptr);
 
 }  // namespace warplab::compute

@@ -330,6 +330,13 @@ detect_step() {
     log "crossval, 7-file subset (6,300 s), backend $be: wall $(tail -1 "$o/wall_small_$be") s; $(pooled "$o/crossval_small_$be.json")"
   done
   rm -rf "$small"
+  # Real EEG: the Bonn sets laid end to end (.bonn-study, carried: 10 recordings of 1,180 s, each
+  # with ten of set E's seizure segments between sets A-D's, resampled to 256 Hz for EDF).
+  if [ -f .bonn-study/seizures.txt ]; then
+    /usr/bin/time -f "%e" -o "$o/wall_bonn" timeout 120 "$CLI" crossval --study .bonn-study \
+      --seizures "$(cat .bonn-study/seizures.txt)" --json > "$o/crossval_bonn.json" 2> "$o/crossval_bonn.log"
+    log "crossval, Bonn study (10 x 1,180 s, 100 seizures), GPU: wall $(tail -1 "$o/wall_bonn") s; $(pooled "$o/crossval_bonn.json")"
+  fi
 }
 
 window_step() {

@@ -62,7 +62,8 @@ private slots:
         auto r = runCli(common + QStringList{"--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject j = QJsonDocument::fromJson(r.out).object();
-        QCOMPARE(j.keys(), (QStringList{"event", "folds", "sample", "study_s", "tested_s"}));
+        QCOMPARE(j.keys(), (QStringList{"event", "fold_kind", "folds", "sample", "study_s", "tested_s"}));
+        QCOMPARE(j["fold_kind"].toString(), QString("seizure"));
         const QJsonArray folds = j["folds"].toArray();
         QCOMPARE(folds.size(), 3);
         for (const auto& fv : folds) {
@@ -80,6 +81,60 @@ private slots:
         QCOMPARE(lines.size(), 5);  // header, 3 folds, pooled
         QVERIFY(lines[0].startsWith("recording\tduration_s\tseizures\tdetected\ttp\tfp\t"));
         QVERIFY(lines[4].startsWith("pooled\t720\t3\t3\t3\t"));
+    }
+
+    void everyRecordingHeldOut() {
+        // --folds recording: a seizure-free recording is held out too, and only adds false alarms.
+        QTemporaryDir dir;
+        const QString seizures = writeStudy(dir);
+        compute::SyntheticChannel c;
+        c.samples = 240 * 256;
+        c.seed = 9;
+        io::EdfWriterSignal s;
+        s.label = "FP1-F7";
+        s.unit = "uV";
+        s.physicalMin = -400;
+        s.physicalMax = 400;
+        s.samplesPerRecord = 256;
+        io::EdfWriter w(dir.filePath("quiet.edf").toStdString(), {}, {s});
+        std::vector<double> rec(256);
+        for (long long r = 0; r < 240; ++r) {
+            for (long long k = 0; k < 256; ++k) rec[std::size_t(k)] = compute::syntheticSample(c, {}, r * 256 + k);
+            w.writeRecordPhysical(rec.data());
+        }
+        w.close();
+        const QStringList common{"crossval", "--study", dir.path(), "--seizures", seizures, "--top", "3",
+                                 "--votes", "2", "--backend", "cpu", "--json"};
+        auto r = runCli(common + QStringList{"--folds", "recording"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["fold_kind"].toString(), QString("recording"));
+        const QJsonArray folds = j["folds"].toArray();
+        QCOMPARE(folds.size(), 4);
+        bool quietSeen = false;
+        for (const auto& fv : folds) {
+            const QJsonObject f = fv.toObject();
+            QCOMPARE(f["training"].toArray().size(), 3);
+            for (const auto& t : f["training"].toArray()) QVERIFY(t.toString() != f["recording"].toString());
+            if (f["recording"].toString() == "quiet.edf") {
+                quietSeen = true;
+                QCOMPARE(f["event"].toObject()["reference_events"].toInt(), 0);
+                QVERIFY(f["event"].toObject()["sensitivity"].isNull());
+            }
+        }
+        QVERIFY(quietSeen);
+        QCOMPARE(j["tested_s"].toDouble(), 960.0);
+        QCOMPARE(j["event"].toObject()["reference_events"].toInt(), 3);
+        // The default holds out the seizure recordings only: quiet.edf trains every fold.
+        r = runCli(common);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["folds"].toArray().size(), 3);
+        QCOMPARE(j["tested_s"].toDouble(), 720.0);
+        QCOMPARE(j["study_s"].toDouble(), 960.0);
+        // A kind of fold the command does not know is refused.
+        r = runCli(common + QStringList{"--folds", "seizures"});
+        QCOMPARE(r.exitCode, 2);
     }
 
     void oneSeizureRecordingIsRefused() {

@@ -5,12 +5,15 @@
 // held-out recording holds, while the other folds' detectors change with it.
 #include <QtTest>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 
 #include "compute/detect/crossval.h"
 #include "compute/patterns/synthetic_channel.h"
+#include "tests/io/synthetic_study.h"
 
 using namespace warplab::compute;
 
@@ -22,56 +25,10 @@ RunOptions cpu() {
     return o;
 }
 
-struct Study {
-    std::vector<std::vector<float>> samples;  // owned; the request's segments view them
-    PatternRequest request;
-};
-
-void addRecording(Study& s, std::vector<float> x, std::vector<SecondsSpan> seizures, const std::string& name) {
-    s.samples.push_back(std::move(x));
-    PatternSegment seg;
-    seg.sampleCount = static_cast<long long>(s.samples.back().size());
-    seg.seizures = std::move(seizures);
-    seg.recording = name;
-    seg.recordingIndex = int(s.request.segments.size());
-    s.request.segments.push_back(std::move(seg));
-}
-
-// Views are set once every recording is in (the vector of samples no longer moves).
-void finish(Study& s, double rate) {
-    s.request.rateHz = rate;
-    s.request.channel = "EEG";
-    for (std::size_t k = 0; k < s.samples.size(); ++k) s.request.segments[k].samples = s.samples[k];
-}
-
-// 240 s at 256 Hz; with `seizure`, a 30 s spike-and-wave planted and marked in `spans`.
-std::vector<float> synthetic(std::uint64_t seed, bool seizure, std::vector<SecondsSpan>& spans) {
-    SyntheticChannel c;
-    c.samples = 240 * 256;
-    c.seizureSamples = 30 * 256;
-    c.seizureCount = 1;
-    c.seed = seed;
-    if (seizure) {
-        spans = syntheticSeizures(c);
-        return syntheticSamples(c);
-    }
-    std::vector<float> x(std::size_t(c.samples));  // the same background, nothing planted
-    for (long long k = 0; k < c.samples; ++k) x[std::size_t(k)] = syntheticSample(c, {}, k);
-    return x;
-}
-
-Study syntheticStudy(std::uint64_t heldOutSeed) {
-    Study s;
-    for (int i = 0; i < 4; ++i) {
-        std::vector<SecondsSpan> sz;
-        auto x = synthetic(i == 1 ? heldOutSeed : 100 + std::uint64_t(i), true, sz);
-        addRecording(s, std::move(x), sz, "r" + std::to_string(i) + ".edf");
-    }
-    std::vector<SecondsSpan> none;
-    addRecording(s, synthetic(200, false, none), {}, "quiet.edf");
-    finish(s, 256);
-    return s;
-}
+using warplab::testing::addRecording;
+using warplab::testing::finish;
+using warplab::testing::syntheticStudy;
+using Study = warplab::testing::SyntheticStudy;
 
 std::vector<float> bonnSegment(const std::string& path) {
     std::ifstream in(path);
@@ -134,6 +91,91 @@ private slots:
         QCOMPARE(ra.event.tp, 4LL);  // every planted seizure is found in its unseen recording
         QCOMPARE(ra.testedS, 4 * 240.0);
         QCOMPARE(ra.totalS, 5 * 240.0);
+    }
+
+    void leaveOneRecordingOutHoldsOutSeizureFreeRecordings() {
+        CrossvalOptions o;
+        o.folds = CrossvalFolds::Recording;
+        o.build.top = 3;
+        o.build.rule.votes = 2;
+        o.keepDetectors = true;
+        const Study a = syntheticStudy(101, 200), b = syntheticStudy(101, 777);  // only quiet.edf differs
+        const auto ca = crossValidateCached({a.request}, o, cpu()), cb = crossValidateCached({b.request}, o, cpu());
+        const auto ra = rescore(ca), rb = rescore(cb);  // what crossValidate returns
+        QCOMPARE(ra.folds.size(), std::size_t(5));  // every recording, the seizure-free one too
+        QCOMPARE(ra.folds[4].recording, std::string("quiet.edf"));
+        for (const auto& f : ra.folds) {
+            QCOMPARE(f.training.size(), std::size_t(4));
+            QVERIFY(std::find(f.training.begin(), f.training.end(), f.recording) == f.training.end());
+            for (const auto& p : f.detector.patterns) QVERIFY(p.recording != f.recording);
+        }
+        // No sample of quiet.edf reaches its own fold: changing it changes nothing of that fold,
+        // not even one training distance...
+        auto sameTraining = [](const CachedFold& x, const CachedFold& y) {
+            if (!sameDetector(x.detector, y.detector) || x.rocs.size() != y.rocs.size()) return false;
+            for (std::size_t p = 0; p < x.rocs.size(); ++p)
+                if (x.rocs[p].distances != y.rocs[p].distances || x.rocs[p].ictal != y.rocs[p].ictal) return false;
+            return true;
+        };
+        QVERIFY(sameTraining(ca.folds[4], cb.folds[4]));
+        QVERIFY(sameDetector(ra.folds[4].detector, rb.folds[4].detector));
+        int changed = 0;
+        for (std::size_t k : {0u, 1u, 2u, 3u}) changed += sameTraining(ca.folds[k], cb.folds[k]) ? 0 : 1;
+        QCOMPARE(changed, 4);  // ...while it trains (and so changes) every other fold, so a leak would show
+        // ...and its fold is the detector built from a study that never held it.
+        const auto without = withoutRecording({a.request}, 4);
+        QVERIFY(sameDetector(buildDetector(without, findPatterns(without, cpu()), o.build, cpu()), ra.folds[4].detector));
+        // A seizure-free fold has nothing to find: only false alarms count, and the pool adds them.
+        QCOMPARE(ra.folds[4].event.reference, 0LL);
+        QVERIFY(std::isnan(ra.folds[4].event.sensitivity));
+        long long fp = 0;
+        for (const auto& f : ra.folds) fp += f.event.fp;
+        QCOMPARE(ra.event.fp, fp);
+        QCOMPARE(ra.testedS, ra.totalS);
+        report(ra, "synthetic, leave-one-recording-out");
+    }
+
+    void rescoreEqualsAFreshRunWithoutDistances() {
+        // Re-deciding at another operating point from the cache equals building the detector at
+        // that point from the start, and computes no distance.
+        CrossvalOptions o;
+        o.build.top = 3;
+        o.build.rule.votes = 1;
+        const Study s = syntheticStudy();
+        // One progress bar over all folds, only forward, ending at 1.
+        std::vector<double> progress;
+        std::mutex m;
+        RunOptions run = cpu();
+        run.progress = [&](double f) {
+            std::lock_guard<std::mutex> lock(m);
+            progress.push_back(f);
+        };
+        const auto cache = crossValidateCached({s.request}, o, run);
+        QVERIFY(progress.size() > 4);
+        QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+        QCOMPARE(progress.back(), 1.0);
+        QVERIFY(progress.front() < 0.25);
+        const std::pair<OperatingPoint, int> settings[] = {{{OperatingPoint::Kind::FalsePositiveRate, 0.001}, 1},
+                                                           {{OperatingPoint::Kind::FalsePositiveRate, 0.2}, 2},
+                                                           {{}, 3}};
+        for (const auto& [op, votes] : settings) {
+            {
+                const long long before = epochDistanceCalls();
+                const CrossvalResult r = rescore(cache, op, {votes, 1, 0}, o.event, o.sample);
+                QCOMPARE(epochDistanceCalls(), before);
+                CrossvalOptions fresh = o;
+                fresh.build.operatingPoint = op;
+                fresh.build.rule.votes = votes;
+                const CrossvalResult f = crossValidate({s.request}, fresh, cpu());
+                QCOMPARE(r.folds.size(), f.folds.size());
+                for (std::size_t k = 0; k < r.folds.size(); ++k) {
+                    QCOMPARE(r.folds[k].event.tp, f.folds[k].event.tp);
+                    QCOMPARE(r.folds[k].event.fp, f.folds[k].event.fp);
+                    QCOMPARE(r.folds[k].sample.tp, f.folds[k].sample.tp);
+                    QCOMPARE(r.folds[k].detections.size(), f.folds[k].detections.size());
+                }
+            }
+        }
     }
 
     void bonnSegmentsEndToEnd() {

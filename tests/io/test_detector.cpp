@@ -5,6 +5,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
+#include <numeric>
+
+#include <random>
+
 #include <cmath>
 
 #include "compute/detect/detector.h"
@@ -61,6 +67,51 @@ private slots:
         QCOMPARE(none.threshold, -1.0);  // no threshold keeps FPR at 0: the pattern never votes
         QCOMPARE(parseOperatingPoint("fpr:0.05")->target, 0.05);
         QVERIFY(!parseOperatingPoint("fpr:2") && !parseOperatingPoint("best"));
+    }
+
+    void thresholdsEqualAPlainScan() {
+        // The kept ROC's thresholds (Youden found once, a target rate by binary search) against
+        // the rule read plainly: scan the distances in order, every tie group at once.
+        std::mt19937 rng(5);
+        for (int trial = 0; trial < 300; ++trial) {
+            const std::size_t n = 2 + rng() % 60;
+            std::vector<double> d(n);
+            std::vector<unsigned char> ictal(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                d[i] = double(rng() % (trial % 3 == 0 ? 5 : 1000));  // many ties in a third of the trials
+                ictal[i] = (rng() % 4) == 0;
+            }
+            ictal[0] = 1;
+            ictal[1] = 0;
+            std::vector<std::size_t> order(n);
+            std::iota(order.begin(), order.end(), 0);
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
+            const long long nI = std::count(ictal.begin(), ictal.end(), 1), nN = (long long)n - nI;
+            const TrainingRoc roc = trainingRoc(d, ictal);
+            for (double target : {-1.0, 0.0, 0.01, 0.1, 0.25, 1.0 / 3.0, 0.5, 0.9, 1.0}) {
+                RocPoint want{-1, 0, 0};
+                long long tp = 0, fp = 0, bestJ = 0;
+                for (std::size_t i = 0; i < n;) {
+                    const double t = d[order[i]];
+                    for (; i < n && d[order[i]] == t; ++i) (ictal[order[i]] ? tp : fp) += 1;
+                    if (target < 0) {  // the Youden point
+                        if (tp * nN - fp * nI > bestJ) {
+                            bestJ = tp * nN - fp * nI;
+                            want = {t, double(tp) / double(nI), double(fp) / double(nN)};
+                        }
+                    } else if (double(fp) / double(nN) <= target) {
+                        want = {t, double(tp) / double(nI), double(fp) / double(nN)};
+                    } else {
+                        break;
+                    }
+                }
+                const OperatingPoint op = target < 0 ? OperatingPoint{} : OperatingPoint{OperatingPoint::Kind::FalsePositiveRate, target};
+                const RocPoint got = thresholdAt(roc, op);
+                QCOMPARE(got.threshold, want.threshold);
+                QCOMPARE(got.tpr, want.tpr);
+                QCOMPARE(got.fpr, want.fpr);
+            }
+        }
     }
 
     void findsTheSeizureOfAnUnseenRecording() {

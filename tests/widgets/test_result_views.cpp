@@ -5,6 +5,8 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QListWidget>
@@ -19,6 +21,7 @@
 #include "compute/cluster/hierarchical_clustering.h"
 #include "io/matrix_io.h"
 #include "io/matrix_order_io.h"
+#include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
 #include "compute/bench/sdtw_designs.h"
 #include "widgets/kernel_comparison_view.h"
@@ -35,6 +38,30 @@ void snap(QWidget* w, const QString& name) {
     if (dir.isEmpty()) return;
     QTest::qWait(100);
     w->grab().save(dir + "/" + name + ".png");
+}
+
+// Counts the times the widget it filters is hidden itself (not with a window around it).
+struct HideCounter : QObject {
+    int hides = 0;
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() == QEvent::Hide && static_cast<QWidget*>(o)->isHidden()) ++hides;
+        return false;
+    }
+};
+
+// A diagonal-ish pair of n x m with its accumulated cost when `withMatrix`.
+std::shared_ptr<compute::Alignment> pair(std::size_t n, std::size_t m, bool withMatrix) {
+    auto a = std::make_shared<compute::Alignment>();
+    a->n = n;
+    a->m = m;
+    a->distance = double(n + m);
+    for (std::size_t k = 0; k < std::max(n, m); ++k) a->path.push_back({std::min(k, n - 1), std::min(k, m - 1)});
+    if (withMatrix) {
+        a->matrix.resize(n * m);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < m; ++j) a->matrix[i * m + j] = double(i + j) * 1e5;
+    }
+    return a;
 }
 
 // Three groups of points on a line, interleaved in file order: |a - b| as the distance.
@@ -357,6 +384,73 @@ private slots:
         QCOMPARE(view.results().size(), std::size_t(1));
         QCOMPARE(view.linePlot()->graphCount(), 2);  // the kernel and the ceiling's legend entry
     }
+    // Cleared and drawn again many times, shown: the plot widget itself is never hidden (a
+    // QCustomPlot shown again from inside a result replotted half set up and corrupted the
+    // heap), only its axes; the colour scale goes with a kept matrix, never stays from another.
+    void costMatrixClearsAndRedrawsRepeatedly() {
+        widgets::CostMatrixView view;
+        view.resize(500, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        HideCounter hides;
+        view.plot()->installEventFilter(&hides);
+        QVERIFY(!view.axesShown());
+        QVERIFY(view.plot()->isVisible());
+        for (int round = 0; round < 40; ++round) {
+            const bool matrix = round % 3 != 2;
+            const std::size_t n = 20 + std::size_t(round) * 7, m = 30 + std::size_t(round % 5) * 11;
+            std::vector<float> x(n), y(m);
+            for (std::size_t k = 0; k < n; ++k) x[k] = float(std::sin(0.1 * double(k)) * 50);
+            for (std::size_t k = 0; k < m; ++k) y[k] = float(std::cos(0.1 * double(k)) * 50);
+            view.setAlignment(pair(n, m, matrix), x, y, "a", "b");
+            QVERIFY(view.axesShown());
+            QCOMPARE(view.colorScaleShown(), matrix);
+            view.plot()->replot();
+            QCoreApplication::processEvents();
+            if (round % 2 == 0) {
+                view.clear();
+                QVERIFY(!view.axesShown());
+                QVERIFY(!view.colorScaleShown());
+                QVERIFY(view.infoText().startsWith("No pair aligned yet"));
+                view.plot()->replot();
+                QCoreApplication::processEvents();
+            }
+            if (round % 7 == 0) view.resize(400 + round * 3, 500 + round);  // a pending resize, as a dock's
+        }
+        QCOMPARE(hides.hides, 0);
+        QVERIFY(view.plot()->isVisible());
+        snap(&view, "cost_matrix_redrawn");
+    }
+
+    // The search table's five columns fit a 1280 x 800 dock (about 500 px) without sideways
+    // scrolling, every header shown whole, each with a tooltip saying it in full.
+    void searchHeadersFitWithTooltips() {
+        widgets::SearchResultsView view;
+        compute::Params p;
+        view.setValueUnit(widgets::distanceUnit(p, "uV"), widgets::unitSymbol(p, "uV"));
+        view.resize(490, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        std::vector<compute::Match> matches;
+        for (int k = 0; k < 5; ++k) matches.push_back({11285.264 + 1000.0 * k, std::size_t(14922 + k * 100), std::size_t(15013 + k * 100)});
+        view.setMatches(matches, 1, 256, 0, "Top 5 matches");
+        QTest::qWait(50);
+        QTableWidget* table = view.table();
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        const QFontMetrics fm(table->horizontalHeader()->font());
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QTableWidgetItem* h = table->horizontalHeaderItem(c);
+            for (const QString& line : h->text().split('\n'))
+                QVERIFY2(table->columnWidth(c) >= fm.horizontalAdvance(line), qPrintable(line));
+            QVERIFY2(!h->toolTip().isEmpty(), qPrintable(h->text()));
+            for (int r = 0; r < table->rowCount(); ++r)
+                QVERIFY2(table->columnWidth(c) >= QFontMetrics(table->font()).horizontalAdvance(table->item(r, c)->text()),
+                         qPrintable(table->item(r, c)->text()));
+        }
+        QVERIFY(table->horizontalHeaderItem(1)->toolTip().contains(widgets::distanceUnit(p, "uV")));
+        snap(&view, "search_headers");
+    }
+
     void everyHeaderNamesItsUnit() {
         // Columns holding numbers name a unit in parentheses or say unitless; the others hold
         // names or counts.
@@ -368,6 +462,8 @@ private slots:
         widgets::KernelComparisonView kernels;
         check(kernels.tableHeaders());
         QVERIFY(kernels.tableHeaders().contains("max rel. error vs reference (unitless)"));
+        for (const QString& tip : kernels.tableHeaderToolTips()) QVERIFY(!tip.isEmpty());  // the table scrolls sideways
+        QCOMPARE(kernels.tableHeaderToolTips().at(8), QString("max rel. error vs reference (unitless)"));
         widgets::SearchResultsView search;
         check(search.headers());
         compute::Params p;

@@ -9,6 +9,8 @@
 #include <QSplitter>
 #include <QHeaderView>
 #include <QTableWidget>
+#include <QTabBar>
+#include <QRegularExpression>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
@@ -25,11 +27,13 @@
 
 #include "app/gui/analysis_controller.h"
 #include "app/gui/dock_layout.h"
+#include "app/gui/dock_tabs.h"
 #include "app/gui/document.h"
 #include "app/gui/job_runner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/montage_dialog.h"
 #include "app/gui/region_exchange.h"
+#include "app/gui/status_text.h"
 #include "app/gui/unsaved_guard.h"
 #include "widgets/alignment_view.h"
 #include "widgets/cost_matrix_view.h"
@@ -374,6 +378,20 @@ private Q_SLOTS:
             QVERIFY2(s.contains("dtw, no band"), qPrintable(s));
             QVERIFY2(s.contains(" s]"), qPrintable(s));  // the time ranges of x and y
         }
+        // Shown whole at 1280 x 800, on two lines where one is too short: the metric and band
+        // come last and were cut off.
+        for (QWidget* view : {static_cast<QWidget*>(w_->costView()), static_cast<QWidget*>(w_->alignmentView())}) {
+            auto* dock = qobject_cast<QDockWidget*>(view->parentWidget());
+            if (dock) dock->raise();
+            QTest::qWait(100);
+            auto* label = view->findChild<widgets::ElidedLabel*>("resultSource");
+            QVERIFY(label && label->isVisible());
+            QVERIFY2(!label->isElided(), qPrintable(label->text()));
+            QVERIFY2(label->text().contains("dtw, no band"), qPrintable(label->text()));
+            for (const QString& line : label->text().split('\n'))
+                QVERIFY2(label->fontMetrics().horizontalAdvance(line) <= label->contentsRect().width(), qPrintable(line));
+            QVERIFY(label->height() >= label->fontMetrics().height() * int(label->text().split('\n').size()));
+        }
         w_->signalView()->setWindow(10, 1);
         QVERIFY(w_->analysis()->channelDistanceMatrix() != 0);
         QVERIFY(finished.wait(120000));
@@ -404,8 +422,111 @@ private Q_SLOTS:
         const auto& first = ranking->ranked[0].nearest.at(0);
         const QString expected = start.addMSecs(qint64(std::llround(first.startS * 1000))).toString("hh:mm:ss.zzz");
         const QString item = w_->patternsView()->nearestList()->item(0)->text();
-        QVERIFY2(item.startsWith(expected), qPrintable(item + " / " + expected));
-        QVERIFY2(item.contains(QString::fromUtf8("\u00b5V\u00b2")), qPrintable(item));  // µV, never uV
+        QVERIFY2(item.startsWith(expected.section('.', 0, 0) + " "), qPrintable(item + " / " + expected));  // to the second, as the table
+        QVERIFY2(w_->patternsView()->nearestList()->item(0)->toolTip().startsWith(expected), qPrintable(expected));
+        const QString heading = w_->patternsView()->nearestHeading()->text();
+        QVERIFY2(heading.contains(QString::fromUtf8("\u00b5V\u00b2")), qPrintable(heading));  // µV, never uV
+    }
+
+    // The nearest epochs in one number format (the histogram's power of ten, two decimals),
+    // each on one line that fits the list at 1280 x 800, the whole entry in its tooltip; the
+    // histogram's axis title fits its plot.
+    void nearestEpochsFitInOneFormat() {
+        w_->document()->addRegion({io::RegionKind::Seizure, -1, 20.0, 41.0, ""});
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->findPatterns(0) != 0);
+        QVERIFY(finished.wait(120000));
+        w_->findChild<QDockWidget*>("patternsDock")->raise();
+        QTest::qWait(200);
+        auto* view = w_->patternsView();
+        QListWidget* list = view->nearestList();
+        QVERIFY(list->isVisible() && list->count() >= 2);
+        QVERIFY(!list->wordWrap());
+        const QRegularExpression format(QStringLiteral("^\\d\\d:\\d\\d:\\d\\d · #\\d+ · \\d+\\.\\d\\d · (ictal|interictal)$"));
+        const QFontMetrics fm(list->font());
+        for (int k = 0; k < list->count(); ++k) {
+            const QListWidgetItem* item = list->item(k);
+            QVERIFY2(format.match(item->text()).hasMatch(), qPrintable(item->text()));
+            QVERIFY2(fm.horizontalAdvance(item->text()) <= list->viewport()->width() - 8,
+                     qPrintable(QString("%1 > %2").arg(fm.horizontalAdvance(item->text())).arg(list->viewport()->width())));
+            QVERIFY2(item->toolTip().contains("distance") && item->toolTip().contains(QString::fromUtf8("\u00b5V\u00b2")), qPrintable(item->toolTip()));
+        }
+        const QString heading = view->nearestHeading()->text();
+        QVERIFY2(heading.contains(QString::fromUtf8("\u00d710")), qPrintable(heading));  // millions of µV², as the axis
+        QCustomPlot* hist = view->histogramPlot();
+        hist->replot();
+        const QString title = hist->xAxis->label();
+        const QString unit = heading.section('(', 1).section(')', 0, 0);  // "×10⁶ µV²"
+        QVERIFY2(title.endsWith("(" + unit + ")"), qPrintable(title + " / " + heading));
+        QVERIFY2(QFontMetrics(hist->xAxis->labelFont()).horizontalAdvance(title) <= hist->xAxis->axisRect()->width(),
+                 qPrintable(QString("%1: %2 px").arg(title).arg(hist->xAxis->axisRect()->width())));
+        // The legend's row above the bars holds both entries whole.
+        QVERIFY2(hist->legend->minimumOuterSizeHint().width() <= hist->legend->outerRect().width(),
+                 qPrintable(QString("legend %1 > %2 px").arg(hist->legend->minimumOuterSizeHint().width()).arg(hist->legend->outerRect().width())));
+        QVERIFY(!hist->legend->outerRect().intersects(hist->xAxis->axisRect()->rect()));
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            view->grab().save(dir + "/patterns_nearest.png");
+    }
+
+    // Every tab of the result docks reads whole at 1280 x 800: no scroll arrows, the tabs under
+    // the docks where they fit across, beside them where they do not; each names its dock in
+    // full in its tooltip. Then with the study, spectrum and band docks open too.
+    void dockTabsReadableAt1280() {
+        auto check = [this](const char* when) {
+            QTest::qWait(200);  // DockTabs arranges them on the next pass
+            int bars = 0;
+            for (QTabBar* bar : w_->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+                if (!bar->isVisible() || bar->count() < 2) continue;
+                ++bars;
+                const bool vertical = bar->shape() == QTabBar::RoundedEast || bar->shape() == QTabBar::RoundedWest;
+                const int room = vertical ? bar->height() : bar->width();
+                QVERIFY2(app::DockTabs::tabsLength(bar) <= room,
+                         qPrintable(QString("%1: tabs %2 px > %3 px (%4)").arg(when).arg(app::DockTabs::tabsLength(bar)).arg(room).arg(vertical)));
+                for (int i = 0; i < bar->count(); ++i) {
+                    QVERIFY2(!bar->tabToolTip(i).isEmpty(), qPrintable(bar->tabText(i)));
+                    const QRect r = bar->tabRect(i);
+                    const int length = vertical ? r.height() : r.width();
+                    QVERIFY2(length >= bar->fontMetrics().horizontalAdvance(bar->tabText(i)), qPrintable(bar->tabText(i)));
+                }
+            }
+            QVERIFY2(bars >= 1, when);
+            // The tabs beside the docks take width: the window still fits the screen's.
+            QVERIFY2(w_->width() <= 1280 && w_->minimumSizeHint().width() <= 1280,
+                     qPrintable(QString("%1: window %2 px, at least %3 px").arg(when).arg(w_->width()).arg(w_->minimumSizeHint().width())));
+        };
+        QSignalSpy finished(w_->jobs(), &app::JobRunner::jobFinished);
+        QVERIFY(w_->analysis()->alignExample() != 0);
+        QVERIFY(finished.wait(60000));
+        check("first result");
+        auto* patterns = w_->findChild<QDockWidget*>("patternsDock");
+        QVERIFY2(patterns->property("tabToolTip").toString().contains("Seizure patterns"), "the tab's tooltip has the whole name");
+        for (const char* name : {"studyResultsDock", "spectrumDock", "bandsDock"}) w_->findChild<QDockWidget*>(name)->show();
+        check("every result dock open");
+        w_->findChild<QDockWidget*>("studyDock")->show();  // the study strip above, as with a study open
+        check("every result dock and the study strip open");
+        if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
+            w_->grab().save(dir + "/dock_tabs_1280.png");
+    }
+
+    // A status message longer than the room beside the progress strip is cut with "…" (not
+    // mid-letter), the whole message in the status bar's tooltip; the Devices row fits.
+    void statusMessagesAndDevicesFit() {
+        auto* text = w_->statusBar()->findChild<app::StatusText*>();
+        QVERIFY(text);
+        const QString message = QString("Montage applied: 3 channels; time window kept; ").repeated(12) + "end";
+        w_->statusBar()->showMessage(message, 10000);
+        QTest::qWait(50);
+        const QString shown = text->shownText();
+        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+        QVERIFY(w_->statusBar()->fontMetrics().horizontalAdvance(shown) <= text->messageRect().width());
+        QCOMPARE(w_->statusBar()->toolTip(), message);
+        w_->statusBar()->grab();  // paints through StatusText
+        w_->statusBar()->showMessage("Cancelled", 5000);
+        QCOMPARE(text->shownText(), QString("Cancelled"));
+        QCOMPARE(w_->statusBar()->toolTip(), QString("Cancelled"));
+        auto* devices = w_->findChild<widgets::ElidedLabel*>("devices");
+        QVERIFY(devices && devices->isVisible());
+        QVERIFY2(!devices->isElided(), qPrintable(devices->fullText()));
     }
 
     void exportedPlotCarriesItsTitle() {

@@ -1,0 +1,105 @@
+#include "app/gui/detection_jobs.h"
+
+#include <algorithm>
+
+#include "app/gui/job_runner.h"
+#include "app/gui/study_controller.h"
+#include "compute/patterns/pattern_discovery.h"
+#include "io/io_error.h"
+#include "widgets/detection_view.h"
+#include "widgets/metric_panel.h"
+#include "widgets/signal_view.h"
+#include "widgets/study_access.h"
+
+namespace warplab::app {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+}  // namespace
+
+DetectionJobs::DetectionJobs(StudyController* study, JobRunner* runner, widgets::MetricPanel* metric,
+                             widgets::SignalView* signal, widgets::DetectionView* view, QObject* parent)
+    : QObject(parent), study_(study), runner_(runner), metric_(metric), signal_(signal), view_(view) {
+    connect(view_, &widgets::DetectionView::placeActivated, this, [this](const widgets::DetectionPlace& p) { show(p); });
+    // A result names the recordings of its study: another study (or none) makes it meaningless.
+    connect(study_, &StudyController::studyChanged, this, [this] { view_->clear(); });
+}
+
+quint64 DetectionJobs::crossValidate(const QString& channelName, compute::CrossvalOptions options, int epoch, int stride) {
+    const auto study = study_->study();
+    const QString title = tr("Seizure detector");
+    if (!study) {
+        Q_EMIT errorOccurred(title, tr("Open a study first (File ▸ Open study)."));
+        return 0;
+    }
+    compute::PatternRequest req;
+    std::vector<std::string> skipped;
+    int withSeizures = 0;
+    try {
+        const int sc = study->findChannel(channelName.toStdString());
+        if (sc < 0) throw io::IoError(study->sourcePath(), "channel", "the study has no channel " + channelName.toStdString());
+        req = io::studyPatternRequest(*study, sc, &skipped);
+        for (compute::PatternSegment& seg : req.segments) {
+            seg.seizures.clear();
+            const int signal = study->channels()[std::size_t(sc)].signalOf[std::size_t(seg.recordingIndex)];
+            for (const io::Region& r : study_->regionsOf(seg.recordingIndex))
+                if (r.kind == io::RegionKind::Seizure && (r.channel < 0 || r.channel == signal))
+                    seg.seizures.push_back({r.startS, r.endS});
+            withSeizures += seg.seizures.empty() ? 0 : 1;
+        }
+        req.epoch = epoch;
+        req.stride = stride;
+        req.band = metric_->params().band;
+        req.keepMatrixUpToBytes = 0;
+        compute::validatePatternRequest(req);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(title, q(e.what()));
+        return 0;
+    }
+    if (withSeizures < 2) {
+        Q_EMIT errorOccurred(title, tr("Cross-validation needs seizures marked in at least two recordings of the study "
+                                       "(recordings with a seizure now: %1): each fold trains on the others. Mark "
+                                       "seizures as Seizure regions, or open the study with its summary.")
+                                        .arg(withSeizures));
+        return 0;
+    }
+    QString skippedText;
+    for (const auto& s : skipped) skippedText += (skippedText.isEmpty() ? "" : ", ") + q(s);
+    const bool byRecording = options.folds == compute::CrossvalFolds::Recording;
+    const QString desc =
+        tr("%1 cross-validation of a detector on %2 over %3 recordings (%4 with seizures): top %5 patterns per fold, "
+           "e = %6, s = %7, w = %8")
+            .arg(byRecording ? tr("Leave-one-recording-out") : tr("Leave-one-seizure-out"), channelName)
+            .arg(req.segments.size()).arg(withSeizures).arg(options.build.top).arg(epoch).arg(stride).arg(req.band) +
+        (skippedText.isEmpty() ? QString() : tr("; skipped: %1").arg(skippedText));
+    auto* view = view_;
+    Q_EMIT viewRequested(view);
+    // The request reads through the study: the job keeps it alive.
+    return runner_->submit("study.detection", desc, metric_->runOptions(),
+                           [=](const compute::RunOptions& o) -> JobRunner::Apply {
+                               auto cache = std::make_shared<const compute::CrossvalCache>(
+                                   compute::crossValidateCached({req}, options, o));
+                               (void)study;
+                               return [=] { view->setCache(cache, desc); };
+                           });
+}
+
+void DetectionJobs::show(const widgets::DetectionPlace& place) {
+    if (place.recording < 0) return;
+    if (!study_->goTo(place.recording, place.startS, place.endS, place.channel)) return;
+    if (place.pattern.empty()) {
+        signal_->clearOverlayTrace();
+        return;
+    }
+    const auto study = study_->study();
+    int channel = -1;
+    if (study && study_->currentRecording() == place.recording)
+        channel = signal_->currentChannel();
+    // The matched epoch in the middle of the window (an event may be longer than the window).
+    const double epochS = double(place.pattern.size()) / place.rateHz, len = signal_->windowLength();
+    signal_->setWindow(std::max(0.0, place.patternStartS + epochS / 2 - len / 2), len);
+    signal_->setOverlayTrace(channel, place.patternStartS, place.rateHz, place.pattern,
+                             tr("matched pattern: distance %1, threshold %2").arg(place.distance, 0, 'g', 3).arg(place.threshold, 0, 'g', 3));
+}
+
+}  // namespace warplab::app

@@ -1,0 +1,41 @@
+// The main window's seizure detector parts, kept out of main_window.cpp: the Detection dock and
+// the Analysis actions that cross-validate a detector over the open study. DetectionJobs does
+// the work and DetectionView shows and re-scores it; this only places and connects them.
+#include <QDockWidget>
+
+#include "app/gui/detection_jobs.h"
+#include "app/gui/document.h"
+#include "app/gui/main_window.h"
+#include "widgets/detection_view.h"
+#include "widgets/signal_view.h"
+
+namespace warplab::app {
+
+void MainWindow::buildDetection() {
+    detectionView_ = new widgets::DetectionView;
+    auto* dock = new QDockWidget(tr("Detection"), this);
+    dock->setObjectName("detectionDock");
+    dock->setWidget(detectionView_);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (!resultDocks_.isEmpty()) tabifyDockWidget(resultDocks_.front(), dock);
+    resultDocks_ << dock;
+    detection_ = new DetectionJobs(study_, runner_, metric_, signal_, detectionView_, this);
+    connect(detection_, &DetectionJobs::errorOccurred, this, &MainWindow::showError);
+    connect(detection_, &DetectionJobs::viewRequested, this, &MainWindow::showView);
+}
+
+void MainWindow::addDetectionActions(const QString& analysis) {
+    auto add = [this, &analysis](QString id, QString text, compute::CrossvalFolds folds) {
+        actions_.add({std::move(id), analysis, std::move(text), {}, [this, folds] {
+                          compute::CrossvalOptions o;
+                          o.folds = folds;
+                          detection_->crossValidate(doc_->channelName(std::max(0, signal_->currentChannel())), o);
+                      }, false, {}});
+    };
+    add("analysis.studyDetector", tr("Cross-validate a seizure &detector over the study (current channel)"),
+        compute::CrossvalFolds::Seizure);
+    add("analysis.studyDetectorRecordings", tr("Cross-validate a seizure detector, every recording held out in turn"),
+        compute::CrossvalFolds::Recording);
+}
+
+}  // namespace warplab::app
