@@ -94,9 +94,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     QDockWidget* metricDock = dock(metric_, tr("Metric"), "metricDock", Qt::LeftDockWidgetArea);
     dock(regionList_, tr("Regions"), "regionsDock", Qt::LeftDockWidgetArea);
-    QDockWidget* costDock = dock(cost_, tr("Cost matrix"), "costDock", Qt::RightDockWidgetArea);
+    QDockWidget* costDock = dock(cost_, tr("Cost"), "costDock", Qt::RightDockWidgetArea);
     resultDocks_ << costDock;
-    costDock->setProperty("tabToolTip", tr("Cost matrix of the aligned pair"));
+    costDock->setProperty("tabToolTip", tr("Cost matrix of the aligned pair (accumulated cost and warping path)"));
     // Titles as short as the toolbar's words, so that the tabs fit the result area at
     // 1280 x 800 (dock_tabs.h); the tab's tooltip says it in full.
     for (auto [w, title, name, full] : {std::tuple<QWidget*, QString, QString, QString>{alignment_, tr("Alignment"), "alignmentDock", tr("Alignment of the query and the reference")},

@@ -4,6 +4,7 @@
 #include <QDockWidget>
 
 #include "app/gui/detection_jobs.h"
+#include "app/gui/dock_layout.h"
 #include "app/gui/document.h"
 #include "app/gui/main_window.h"
 #include "widgets/detection_view.h"
@@ -18,6 +19,7 @@ void MainWindow::buildDetection() {
     dock->setWidget(detectionView_);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     if (!resultDocks_.isEmpty()) tabifyDockWidget(resultDocks_.front(), dock);
+    dock->setProperty(DockLayout::kOpensWithItsResult, true);  // not an empty tab on first use
     resultDocks_ << dock;
     detection_ = new DetectionJobs(study_, runner_, metric_, signal_, detectionView_, this);
     connect(detection_, &DetectionJobs::errorOccurred, this, &MainWindow::showError);

@@ -504,6 +504,8 @@ private Q_SLOTS:
         check("every result dock open");
         w_->findChild<QDockWidget*>("studyDock")->show();  // the study strip above, as with a study open
         check("every result dock and the study strip open");
+        w_->findChild<QDockWidget*>("detectionDock")->show();
+        check("every result dock, the Detection dock too, and the study strip open");
         if (const QString dir = qEnvironmentVariable("WARPLAB_TEST_SCREENSHOTS"); !dir.isEmpty())
             w_->grab().save(dir + "/dock_tabs_1280.png");
     }
