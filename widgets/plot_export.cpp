@@ -78,9 +78,9 @@ QString exportPlot(QCustomPlot* plot, const QString& path) {
     });
 }
 
-void installPlotExportMenu(QCustomPlot* plot, const QString& baseName) {
+void installPlotExportMenu(QCustomPlot* plot, const QString& baseName, std::function<QString(const QString&)> exportCsv) {
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot, baseName](const QPoint& pos) {
+    QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot, baseName, exportCsv](const QPoint& pos) {
         QMenu menu(plot);
         for (const char* ext : {"png", "svg", "pdf"}) {
             const QString e = QString::fromLatin1(ext);
@@ -92,6 +92,14 @@ void installPlotExportMenu(QCustomPlot* plot, const QString& baseName) {
                 if (!err.isEmpty()) QMessageBox::warning(plot, QObject::tr("Export failed"), err);
             });
         }
+        if (exportCsv)
+            menu.addAction(QObject::tr("Export data as CSV…"), plot, [plot, baseName, exportCsv] {
+                const QString path = QFileDialog::getSaveFileName(plot, QObject::tr("Export data"), baseName + ".csv",
+                                                                  QObject::tr("CSV files (*.csv)"));
+                if (path.isEmpty()) return;
+                const QString err = exportCsv(path);
+                if (!err.isEmpty()) QMessageBox::warning(plot, QObject::tr("Export failed"), err);
+            });
         menu.exec(plot->mapToGlobal(pos));
     });
 }

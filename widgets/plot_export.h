@@ -6,6 +6,8 @@
 #pragma once
 #include <QString>
 
+#include <functional>
+
 class QCustomPlot;
 
 namespace warplab::widgets {
@@ -15,7 +17,10 @@ inline constexpr const char* kExportTitleProperty = "warplabExportTitle";
 // Returns an empty string on success, else why the file could not be written.
 QString exportPlot(QCustomPlot* plot, const QString& path);
 
-// Adds "Export plot as PNG/SVG/PDF…" to the plot's context menu (a file dialog asks where).
-void installPlotExportMenu(QCustomPlot* plot, const QString& baseName);
+// Adds "Export plot as PNG/SVG/PDF…" to the plot's context menu (a file dialog asks where);
+// with `exportCsv` also "Export data as CSV…", which writes what the plot shows (it returns an
+// empty string on success, else why not).
+void installPlotExportMenu(QCustomPlot* plot, const QString& baseName,
+                           std::function<QString(const QString& path)> exportCsv = {});
 
 }  // namespace warplab::widgets

@@ -9,9 +9,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QTextStream>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "widgets/atomic_file.h"
 #include "widgets/plot_export.h"
 #include "widgets/region_style.h"
 
@@ -82,7 +84,7 @@ SpectrogramView::SpectrogramView(QWidget* parent)
     scale_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);
-    installPlotExportMenu(plot_, "spectrogram");
+    installPlotExportMenu(plot_, "spectrogram", [this](const QString& path) { return exportCsv(path); });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 0, 2, 2);
@@ -349,6 +351,28 @@ bool SpectrogramView::eventFilter(QObject* watched, QEvent* event) {
         Q_EMIT cursorMoved(-1);
     }
     return QWidget::eventFilter(watched, event);
+}
+
+QString SpectrogramView::exportCsv(const QString& path) const {
+    if (shown_.frames == 0 || shown_.bins == 0) return tr("%1: no spectrogram on screen to export").arg(path);
+    QString text;
+    QTextStream out(&text);
+    out << "# spectrogram of " << channelName_ << ", " << QString::number(start_, 'f', 3) << "-"
+        << QString::number(start_ + length_, 'f', 3) << " s\n";
+    out << "# Welch frames of " << shown_.segmentLength << " samples every " << shown_.hop << " at "
+        << QString::number(shown_.rateHz, 'g', 10) << " Hz; power spectral density in "
+        << (unit_.isEmpty() ? QStringLiteral("unit") : unit_) << "^2/Hz\n";
+    out << "time_s";
+    for (std::size_t b = 0; b < shown_.bins; ++b) out << "," << QString::number(shown_.binHz(b), 'g', 10) << " Hz";
+    out << "\n";
+    for (std::size_t f = 0; f < shown_.frames; ++f) {
+        out << QString::number(shown_.frameCentreS(f), 'g', 12);
+        for (std::size_t b = 0; b < shown_.bins; ++b) out << "," << QString::number(double(shown_.at(f, b)), 'g', 9);
+        out << "\n";
+    }
+    out.flush();
+    const QByteArray bytes = text.toUtf8();
+    return writeFileAtomically(path, [&](QIODevice& device) { return device.write(bytes) == bytes.size(); });
 }
 
 }  // namespace warplab::widgets

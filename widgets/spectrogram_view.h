@@ -57,6 +57,9 @@ public:
     const compute::spectral::Spectrogram& shown() const { return shown_; }
     double lastRedrawMs() const { return lastRedrawMs_; }
     QString message() const;  // "" or why nothing is drawn
+    // The frames on screen as CSV (one row per frame: its centre in seconds, then the power of
+    // each frequency bin), written whole or not at all; "" on success, else why not.
+    QString exportCsv(const QString& path) const;
     // The segment and hop (samples) used for a window of `lengthS` at `rateHz`.
     static compute::spectral::SpectrogramOptions optionsFor(double rateHz, double lengthS);
 

@@ -239,6 +239,32 @@ private slots:
         QCOMPARE(spec->cache().blocksComputed(), computed);
         qInfo("spectrogram redraw of a 30 s window: %.2f ms computing new frames, %.2f ms from the cache", missMs,
               spec->lastRedrawMs());
+        // The frames on screen export as CSV: one row per frame, its centre and every bin's power.
+        {
+            QTemporaryDir dir;
+            const QString csv = dir.filePath("spectrogram.csv");
+            QCOMPARE(spec->exportCsv(csv), QString());
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+            const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+            const auto& shown = spec->shown();
+            QCOMPARE(qsizetype(lines.size()), qsizetype(2 + 1 + shown.frames));
+            QVERIFY2(lines[1].contains(QString::fromUtf8("µV^2/Hz")), qPrintable(lines[1]));
+            const QStringList header = lines[2].split(',');
+            QCOMPARE(qsizetype(header.size()), qsizetype(1 + shown.bins));
+            QCOMPARE(header[0], QString("time_s"));
+            QCOMPARE(header.last(), QString::number(shown.binHz(shown.bins - 1), 'g', 10) + " Hz");
+            for (std::size_t fr : {std::size_t(0), shown.frames / 2, shown.frames - 1}) {
+                const QStringList row = lines[qsizetype(3 + fr)].split(',');
+                QCOMPARE(qsizetype(row.size()), qsizetype(1 + shown.bins));
+                QVERIFY(std::abs(row[0].toDouble() - shown.frameCentreS(fr)) < 1e-9);
+                for (std::size_t b = 0; b < shown.bins; ++b)
+                    QVERIFY(std::abs(row[qsizetype(1 + b)].toDouble() - double(shown.at(fr, b))) <= 1e-7 * std::abs(double(shown.at(fr, b))));
+            }
+            widgets::SpectrogramView empty;
+            QVERIFY(!empty.exportCsv(dir.filePath("none.csv")).isEmpty());
+            QVERIFY(!QFile::exists(dir.filePath("none.csv")));
+        }
         // The seizure region is outlined; the cursor is shared both ways.
         signal->setWindow(30, 30);
         QSignalSpy moved(signal, &widgets::SignalView::cursorMoved);
