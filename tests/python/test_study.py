@@ -87,6 +87,24 @@ def test_find_patterns_on_a_study_equals_the_cli(chbmit):
         warplab.find_patterns(study, channel="FP1-F7", epoch=256, stride=128)  # no seizure at all
 
 
+def test_find_patterns_on_a_study_in_a_band_equals_the_cli(chbmit):
+    # Each recording's channel filtered on its own, as warplab-cli patterns --study --freq-band.
+    args = ["--epoch", 256, "--stride", 128, "--band", 8, "--top", 10, "--freq-band", "theta"]
+    p = cli("patterns", "--study", chbmit, "--channel", "FP1-F7", "--seizures", f"{SEIZURE_FILE}:1-41", *args)
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    study = warplab.open_study(chbmit)
+    common = dict(channel="FP1-F7", seizures=[(SEIZURE_FILE, 1, 41)], epoch=256, stride=128, band=8, top=10)
+    got = warplab.find_patterns(study, freq_band="theta", **common)
+    assert len(got) == len(rows) == 10
+    assert [int(r["pattern_index"]) for r in rows] == got["pattern_index"].tolist()
+    np.testing.assert_allclose(got["quality"], [float(r["quality"]) for r in rows], rtol=1e-15)
+    raw = warplab.find_patterns(study, **common)
+    assert not np.array_equal(raw["quality"], got["quality"])
+    with pytest.raises(ValueError, match="alfa"):
+        warplab.find_patterns(study, freq_band="alfa", **common)
+    assert study.seizures == []
+
+
 def test_mne_epochs_are_sets_of_series(chbmit):
     mne = pytest.importorskip("mne")
     raw = mne.io.read_raw_edf(os.path.join(chbmit, SEIZURE_FILE), preload=True, verbose="error")

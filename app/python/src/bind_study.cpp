@@ -8,6 +8,7 @@
 
 #include "compute/core/error.h"
 #include "compute/patterns/pattern_discovery.h"
+#include "compute/spectral/band_filter.h"
 #include "io/io_error.h"
 #include "io/study.h"
 #include "py_common.h"
@@ -102,7 +103,7 @@ py::object studyRankingArray(const io::Study& study, const compute::PatternRanki
 py::object studyFindPatterns(PyStudy& s, const py::handle& channelObj, const py::handle& seizures, int epoch,
                              int stride, int band, const std::string& quality, int top, const std::string& backend,
                              const std::string& kernel, int threads, const py::handle& devices,
-                             const py::handle& progress) {
+                             const py::handle& progress, const py::handle& freqBand, int freqBandOrder) {
     io::Study& study = *s.study;
     const auto q = compute::parseQuality(quality);
     if (!q) throw py::value_error("quality: unknown quality '" + quality + "' (auc, infogain)");
@@ -142,6 +143,23 @@ py::object studyFindPatterns(PyStudy& s, const py::handle& channelObj, const py:
     request.stride = stride;
     request.band = band;
     request.quality = *q;
+    // A band: every recording's channel read and filtered on its own, as warplab-cli patterns
+    // --study --freq-band does (no filter runs across the end of one file into the next).
+    compute::LoadedSamples loaded;
+    if (!freqBand.is_none()) {
+        const compute::spectral::FrequencyBand b = toBand(freqBand);
+        loaded = compute::loadSegments(request);
+        if (loaded.samples)
+            for (auto& seg : request.segments) {
+                std::vector<float> f;
+                try {
+                    f = compute::spectral::bandFilter(seg.samples, request.rateHz, b, freqBandOrder);
+                } catch (const compute::EngineError& e) {
+                    throw compute::EngineError(e.kind(), "freq_band", seg.recording + ": " + e.what());
+                }
+                std::copy(f.begin(), f.end(), loaded.samples.get() + (seg.samples.data() - loaded.samples.get()));
+            }
+    }
     compute::PatternRanking ranking;
     runJob(run, true, [&] { ranking = compute::findPatterns(request, run); }, progress);
     return studyRankingArray(study, ranking, top);
@@ -201,7 +219,8 @@ void bindStudy(py::module_& m) {
         });
     m.def("open_study", &openStudy, "path"_a, "summary"_a, "annotation"_a, "recursive"_a);
     m.def("study_find_patterns", &studyFindPatterns, "study"_a, "channel"_a, "seizures"_a, "epoch"_a, "stride"_a,
-          "band"_a, "quality"_a, "top"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "progress"_a);
+          "band"_a, "quality"_a, "top"_a, "backend"_a, "kernel"_a, "threads"_a, "devices"_a, "progress"_a,
+          "freq_band"_a = py::none(), "freq_band_order"_a = compute::spectral::kDefaultBandOrder);
 }
 
 }  // namespace warplab::python

@@ -280,7 +280,8 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
     freq_band : str or (low, high), optional
         Rank the patterns of the channel filtered to this frequency band ("alpha", "8-13",
         "mu=8-12" or a pair in Hz; zero-phase Butterworth of order ``freq_band_order``), the
-        whole channel filtered once, as ``warplab-cli patterns --freq-band`` does. Not for a study.
+        whole channel filtered once, as ``warplab-cli patterns --freq-band`` does; in a study each
+        recording's channel is filtered on its own.
 
     Returns
     -------
@@ -293,12 +294,9 @@ def find_patterns(source, *, seizures=None, annotation=None, summary=None, chann
             raise ValueError("annotation: a study takes annotation= and summary= when opened (open_study)")
         if rate:
             raise ValueError("rate: a study's channels have their own rates")
-        if freq_band is not None:
-            raise ValueError("freq_band: find_patterns filters one recording or array; for a study use "
-                             "warplab-cli patterns --study --freq-band")
         return _warplab.study_find_patterns(source, channel, seizures, int(epoch), int(stride), int(band), quality,
                                             int(top), backend, kernel or "", int(threads), devices,
-                                            _progress(progress, "find_patterns"))
+                                            _progress(progress, "find_patterns"), freq_band, int(freq_band_order))
     if isinstance(source, (str, bytes, _os.PathLike)):
         source = open_recording(source)
     if mne_bridge.is_raw(source):
