@@ -10,7 +10,8 @@ namespace {
 long long firstSignalSamples(const std::string& path) { return warplab::io::Recording::open(path)->signals().front().samples; }
 std::vector<std::string> channelNames(const std::string& path) {
     std::vector<std::string> out;
-    for (const auto& s : warplab::io::Recording::open(path)->signals()) out.push_back(s.displayName);
+    const auto rec = warplab::io::Recording::open(path);  // alive for the loop: a temporary's signals would dangle
+    for (const auto& s : rec->signals()) out.push_back(s.displayName);
     return out;
 }
 }  // namespace
