@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "compute/detect/crossval.h"
 #include "compute/scoring/scoring.h"
 
 namespace warplab::io {
@@ -34,6 +35,28 @@ inline nlohmann::ordered_json seizureOutcomesJson(const std::vector<compute::Sei
         out.push_back(std::move(j));
     }
     return out;
+}
+
+// A cross-validation's folds and pooled scores appended to `j` (after whatever the caller put
+// first): folds [{recording, duration_s, training, event, sample, seizures}], event, sample,
+// tested_s, study_s; `crossval --json` and the Detection view's score export write the same.
+inline void appendCrossvalJson(nlohmann::ordered_json& j, const compute::CrossvalResult& r) {
+    auto folds = nlohmann::ordered_json::array();
+    for (const auto& f : r.folds) {
+        nlohmann::ordered_json fj;
+        fj["recording"] = f.recording;
+        fj["duration_s"] = f.durationS;
+        fj["training"] = f.training;
+        fj["event"] = scoresJson(f.event);
+        fj["sample"] = scoresJson(f.sample);
+        fj["seizures"] = seizureOutcomesJson(f.outcomes);
+        folds.push_back(std::move(fj));
+    }
+    j["folds"] = std::move(folds);
+    j["event"] = scoresJson(r.event);
+    j["sample"] = scoresJson(r.sample);
+    j["tested_s"] = r.testedS;
+    j["study_s"] = r.totalS;
 }
 
 }  // namespace warplab::io

@@ -417,22 +417,7 @@ QString DetectionView::exportScores(const QString& path) const {
         nlohmann::ordered_json j;
         j["operating_point"] = compute::operatingPointName(operatingPoint());
         j["votes"] = votes();
-        auto folds = nlohmann::ordered_json::array();
-        for (const auto& f : result_.folds) {
-            nlohmann::ordered_json fj;
-            fj["recording"] = f.recording;
-            fj["duration_s"] = f.durationS;
-            fj["training"] = f.training;
-            fj["event"] = io::scoresJson(f.event);
-            fj["sample"] = io::scoresJson(f.sample);
-            fj["seizures"] = io::seizureOutcomesJson(f.outcomes);
-            folds.push_back(std::move(fj));
-        }
-        j["folds"] = std::move(folds);
-        j["event"] = io::scoresJson(result_.event);
-        j["sample"] = io::scoresJson(result_.sample);
-        j["tested_s"] = result_.testedS;
-        j["study_s"] = result_.totalS;
+        io::appendCrossvalJson(j, result_);
         text = j.dump(2) + "\n";
     } else {
         auto num = [](double v) { return std::isnan(v) ? std::string() : nlohmann::json(v).dump(); };

@@ -47,23 +47,8 @@ void runCrossval(const CrossvalFlags& o) {
     finishProgress();
     if (o.json) {
         nlohmann::ordered_json j;
-        auto folds = nlohmann::ordered_json::array();
-        for (const auto& f : res.folds) {
-            nlohmann::ordered_json fj;
-            fj["recording"] = f.recording;
-            fj["duration_s"] = f.durationS;
-            fj["training"] = f.training;
-            fj["event"] = io::scoresJson(f.event);
-            fj["sample"] = io::scoresJson(f.sample);
-            fj["seizures"] = io::seizureOutcomesJson(f.outcomes);
-            folds.push_back(std::move(fj));
-        }
         j["fold_kind"] = o.folds;
-        j["folds"] = std::move(folds);
-        j["event"] = io::scoresJson(res.event);
-        j["sample"] = io::scoresJson(res.sample);
-        j["tested_s"] = res.testedS;
-        j["study_s"] = res.totalS;
+        io::appendCrossvalJson(j, res);
         std::cout << j.dump(2) << '\n';
     } else {
         std::cout << "recording\tduration_s\tseizures\tdetected\ttp\tfp\tsensitivity\tprecision\tf1\tfp_per_day\t"
