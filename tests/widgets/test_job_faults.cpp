@@ -30,6 +30,7 @@
 #include "app/gui/study_controller.h"
 #include "app/gui/unsaved_guard.h"
 #include "compute/core/device_error.h"
+#include "compute/engine/device_list.h"
 #include "compute/registry/registry.h"
 #include "widgets/cost_matrix_view.h"
 #include "widgets/distance_matrix_view.h"
@@ -46,6 +47,11 @@ namespace {
 const QString kRecording = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
 const QString kOther = QStringLiteral(WARPLAB_TEST_DATA "/chbmit/chb01_03_NonSeizure.edf");
 constexpr const char* kStandIn = "cuda.fault-stand-in";
+#if WARPLAB_HAVE_GPU
+constexpr bool kGpuBuild = true;
+#else
+constexpr bool kGpuBuild = false;
+#endif
 constexpr std::size_t kAsked = std::size_t(3) << 30;  // what the stand-in's allocation asks
 
 compute::EngineError deviceFault() {
@@ -59,7 +65,13 @@ public:
     static inline std::atomic<int> tilesLeft{-1};
     std::string name() const override { return kStandIn; }
     std::string description() const override { return "a GPU kernel that runs out of device memory (tests only)"; }
-    compute::Backend backend() const override { return compute::Backend::Cuda; }
+    // A GPU build on a machine without a usable device refuses every CUDA kernel before its
+    // first tile (no device to spread the tiles over); there the stand-in goes as a CPU kernel
+    // and its tiles fail all the same.
+    compute::Backend backend() const override {
+        static const bool anyDevice = !compute::gpuDeviceLabels().empty();
+        return anyDevice || !kGpuBuild ? compute::Backend::Cuda : compute::Backend::Cpu;
+    }
     bool supports(compute::Metric m) const override { return reference()->supports(m); }
     int priority() const override { return -1000; }
     std::size_t preferredTileRows() const override { return 4; }
