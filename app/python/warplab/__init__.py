@@ -28,11 +28,13 @@ from . import mne_bridge
 from ._warplab import DeviceError, Recording, Study
 from .spectral import filter, frequency_band, frequency_bands, psd, spectrogram  # noqa: A004
 from .spectral import _filtered_series, _filtered_set
+from .detector import Detector, crossval
 
 __all__ = [
     "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
     "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
     "frequency_bands", "frequency_band", "filter", "psd", "spectrogram", "score", "read_events", "detect",
+    "Detector", "crossval",
 ]
 
 __version__ = "0.1.0"
@@ -487,13 +489,13 @@ def score(reference, hypothesis, duration=None, *, recording=None, tolerance_bef
 
 
 def detect(detector, recording, *, events_out=None, backend="auto", threads=0, devices=None):
-    """Apply a detector saved by ``warplab-cli detect --save`` to a recording.
+    """Apply a detector file (``warplab-cli detect --save``, :meth:`Detector.save`) to a recording:
+    ``Detector.load(detector).apply(recording, ...)``.
 
     Returns
     -------
     list of (onset, duration, confidence) in seconds, one per detected event; with ``events_out``
     they are also written there as a BIDS events table that :func:`score` reads.
     """
-    events, _ = _warplab.detect(_path_or_none(detector), _path_or_none(recording), _path_or_none(events_out) or "",
-                                backend, int(threads), devices)
-    return events
+    return Detector.load(detector).apply(recording, events_out=events_out, backend=backend, threads=threads,
+                                         devices=devices)
