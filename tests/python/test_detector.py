@@ -220,3 +220,19 @@ def test_bad_crossval_arguments_are_named(study):
         warplab.crossval(os.path.join(STUDY, "nothere"), seizures=SEIZURES)
     with pytest.raises(TypeError, match="Detector.build"):
         warplab.Detector(None)
+
+
+def test_stub_keywords_match_the_functions():
+    import ast
+    import inspect
+    tree = ast.parse(open(os.path.join(os.path.dirname(warplab.__file__), "__init__.pyi")).read())
+    stubs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    methods = {n.name: n for n in stubs["Detector"].body if isinstance(n, ast.FunctionDef)}
+
+    def keywords(node):
+        return [a.arg for a in node.args.args + node.args.kwonlyargs if a.arg not in ("self", "cls")]
+
+    for stub, func in ((stubs["crossval"], warplab.crossval), (methods["build"], warplab.Detector.build),
+                       (methods["apply"], warplab.Detector.apply), (methods["load"], warplab.Detector.load)):
+        assert keywords(stub) == [p for p in inspect.signature(func).parameters if p != "self"], stub.name
+    assert inspect.getdoc(warplab.Detector.build) and inspect.getdoc(warplab.Detector.apply)
