@@ -236,3 +236,20 @@ def test_stub_keywords_match_the_functions():
                        (methods["apply"], warplab.Detector.apply), (methods["load"], warplab.Detector.load)):
         assert keywords(stub) == [p for p in inspect.signature(func).parameters if p != "self"], stub.name
     assert inspect.getdoc(warplab.Detector.build) and inspect.getdoc(warplab.Detector.apply)
+
+
+@pytest.mark.parametrize("freq_band", [None, "alpha"])
+def test_a_fold_scores_what_its_detector_applied_by_hand_finds(freq_band):
+    # The fold that holds out NON trains on SZ alone: the detector built on SZ alone, applied to
+    # NON through the recording (the band filter of the sweep), scores as the fold (the band
+    # filter of the study's segments).
+    got = warplab.crossval(STUDY, seizures=SEIZURES, top=3, freq_band=freq_band, backend="cpu")
+    assert got["study_s"] == 82 and got["tested_s"] == 82
+    fold = next(f for f in got["folds"] if f["recording"] == NON)
+    assert fold["training"] == [SZ] and fold["duration_s"] == 41
+    alone = warplab.Detector.build([os.path.join(STUDY, SZ)], seizures=SEIZURES[:1], top=3, freq_band=freq_band,
+                                   backend="cpu")
+    events = alone.apply(os.path.join(STUDY, NON), backend="cpu")
+    scores = warplab.score([SEIZURES[1][1:]], [(a, a + d) for a, d, _ in events], fold["duration_s"])
+    assert scores["event"] == fold["event"] and scores["sample"] == fold["sample"]
+    assert scores["seizures"] == fold["seizures"]
