@@ -69,7 +69,9 @@ def test_apply_equals_cli_detect(tmp_path, study, sample_path):
         assert out.read_text() == want
         rows = [line.split("\t") for line in want.strip().split("\n")[1:]]
         assert [(float(r[0]), float(r[1])) for r in rows] == [(a, b) for a, b, _ in events]
-        assert d.apply(warplab.open_recording(rec), backend="cpu") == events
+        seen = []
+        assert d.apply(warplab.open_recording(rec), backend="cpu", progress=seen.append) == events
+        assert seen[0] == 0.0 and seen[-1] == 1.0
         assert warplab.detect(tmp_path / "d.json", rec, backend="cpu") == events
     assert events  # the seizure recording's detector finds something in the other recording
 
@@ -249,6 +251,10 @@ def test_a_fold_scores_what_its_detector_applied_by_hand_finds(freq_band):
     assert fold["training"] == [SZ] and fold["duration_s"] == 41
     alone = warplab.Detector.build([os.path.join(STUDY, SZ)], seizures=SEIZURES[:1], top=3, freq_band=freq_band,
                                    backend="cpu")
+    # One recording: a path or a Recording, its seizures as (start, end) pairs.
+    for source in (os.path.join(STUDY, SZ), warplab.open_recording(os.path.join(STUDY, SZ))):
+        assert warplab.Detector.build(source, seizures=[SEIZURES[0][1:]], top=3, freq_band=freq_band,
+                                      backend="cpu") == alone
     events = alone.apply(os.path.join(STUDY, NON), backend="cpu")
     scores = warplab.score([SEIZURES[1][1:]], [(a, a + d) for a, d, _ in events], fold["duration_s"])
     assert scores["event"] == fold["event"] and scores["sample"] == fold["sample"]

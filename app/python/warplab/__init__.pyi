@@ -134,8 +134,8 @@ def detect(detector: _Path, recording: _Path, *, events_out: _Path | None = None
 # The seizure detector and its cross-validation (warplab/detector.py)
 _OperatingPoint = Union[str, float]
 _Channels = Union[None, str, int, Sequence[Union[str, int]]]
-_StudySeizures = Sequence[tuple[Union[str, int], float, float]]
-_StudySource = Union[Study, _Path, Sequence[_Path]]
+_StudySeizures = Union[Sequence[tuple[Union[str, int], float, float]], Sequence[tuple[float, float]]]
+_StudySource = Union[Study, Recording, _Path, Sequence[_Path]]
 
 class Detector:
     @classmethod

@@ -14,13 +14,24 @@ def _path(value, name):
 
 
 def _study(source):
-    """A Study as it is; a path (folder, CHB-MIT summary, one recording) or a list of paths opened."""
+    """A Study as it is; a Recording, a path (folder, CHB-MIT summary, one recording) or a list of
+    paths opened as one."""
     if isinstance(source, _warplab.Study):
         return source
     from . import open_study
+    if isinstance(source, _warplab.Recording):
+        return open_study(source.path)
     if isinstance(source, (list, tuple)):
         return open_study(source)
     return open_study(_path(source, "study"))
+
+
+def _seizures(study, seizures):
+    """(recording, start, end) triples as they are; for a study of one recording, (start, end)
+    pairs of that recording too."""
+    if seizures is None or len(study) != 1:
+        return seizures
+    return [(0, *s) if len(s) == 2 else s for s in seizures]
 
 
 def _operating_point(value):
@@ -72,11 +83,12 @@ class Detector:
 
         Parameters
         ----------
-        study : Study, path or list of paths
-            A :class:`Study` (:func:`open_study`), or what ``open_study`` opens: a folder, a
-            CHB-MIT summary, one recording, a list of recordings. Its marked seizures train the
-            detector; ``seizures`` adds (recording, start, end) triples (seconds from that
-            recording's start) for this call, as ``--seizures FILE:START-END``.
+        study : Study, Recording, path or list of paths
+            A :class:`Study` (:func:`open_study`), a :class:`Recording`, or what ``open_study``
+            opens: a folder, a CHB-MIT summary, one recording, a list of recordings. Its marked
+            seizures train the detector; ``seizures`` adds (recording, start, end) triples
+            (seconds from that recording's start) for this call, as ``--seizures
+            FILE:START-END``; for a single recording (start, end) pairs will do.
         channel : str, int or list of them, optional
             Default FP1-F7 when the study has it, else its first channel; several channels each
             give their ``top`` patterns, which vote together.
@@ -100,7 +112,7 @@ class Detector:
             As for :func:`distance_matrix`.
         """
         st = _study(study)
-        opts = _options(channel, seizures, epoch, stride, band, top, operating_point, votes, min_epochs, event_gap,
+        opts = _options(channel, _seizures(st, seizures), epoch, stride, band, top, operating_point, votes, min_epochs, event_gap,
                         skip_missing, freq_band)
         from . import _progress
         return cls(_warplab.detector_build(st, opts, backend, kernel or "", int(threads), devices,
@@ -176,7 +188,7 @@ def crossval(study, *, channel=None, seizures=None, folds="seizure", epoch=1024,
     if folds not in _FOLDS:
         raise ValueError(f"folds: \"seizure\" or \"recording\", not {folds!r}")
     st = _study(study)
-    opts = _options(channel, seizures, epoch, stride, band, top, operating_point, votes, min_epochs, event_gap,
+    opts = _options(channel, _seizures(st, seizures), epoch, stride, band, top, operating_point, votes, min_epochs, event_gap,
                     skip_missing, freq_band)
     scoring = {"tolerance_before": float(tolerance_before), "tolerance_after": float(tolerance_after),
                "merge_gap": float(merge_gap), "max_event": float(max_event), "min_overlap": float(min_overlap),
