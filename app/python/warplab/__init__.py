@@ -8,6 +8,12 @@ The same engine as ``warplab-cli`` and the desktop application, with NumPy in an
     cost, path = warplab.align(X[0], X[1], metric="dtw")        # path: n x 2 (i, j)
     hits = warplab.search(X[0], X.ravel(), k=3)                  # rank, cost, start, end
 
+Seizure detection over a study (``warplab-cli detect`` and ``crossval``)::
+
+    d = warplab.Detector.build("chb01/", top=5, operating_point="fpr:0.01")
+    d.save("fp1.json"); events = d.apply("chb01_04.edf")        # (onset, duration, confidence)
+    scores = warplab.crossval("chb01/", folds="seizure")         # the dict of crossval --json
+
 Series are float32 or float64 arrays: one series is a 1-D array (samples) or a 2-D array
 (samples x channels); a set is a 2-D array (series x samples), a 3-D array (series x samples
 x channels) or a list of series of any lengths. The engine computes in float32 (its series
