@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <cmath>
 
+#include <fast_float/fast_float.h>
 #include <tbb/parallel_for.h>
 
 #include "compute/core/huge_pages.h"
@@ -60,6 +60,43 @@ bool parseShortDecimal(const char* s, const char* t, double& out) {
 
 namespace {
 
+// The number at the start of [s, t) as fast_float reads it where from_chars would take it
+// without error and it is finite: where it stops, or nullptr (`out` then untouched).
+const char* finitePrefix(const char* s, const char* t, double& out) {
+    double v;
+    const auto [p, ec] = fast_float::from_chars(s, t, v);
+    if (ec != std::errc()) return nullptr;
+    if (v == 0) {
+        // fast_float rounds an underflow to zero where from_chars reports it out of range:
+        // zero only when every digit before the exponent is a zero.
+        for (const char* q = s; q < p && *q != 'e' && *q != 'E'; ++q)
+            if (unsigned(*q - '1') < 9u) return nullptr;
+    } else if (!std::isfinite(v)) {  // NaN, an infinity, or an overflow (fast_float: no error)
+        return nullptr;
+    }
+    out = v;
+    return p;
+}
+
+bool lineEnd(const char* p, const char* e) { return p == e || *p == '\n' || *p == '\r'; }
+
+// The number at the start of a line: the short form, else any form; where it stops or nullptr.
+const char* numberPrefix(const char* s, const char* t, double& out) {
+    const char* p = shortDecimalPrefix(s, t, out);
+    return p && lineEnd(p, t) ? p : finitePrefix(s, t, out);
+}
+
+}  // namespace
+
+bool parseFiniteDouble(const char* s, const char* t, double& out) {
+    double v;
+    if (numberPrefix(s, t, v) != t) return false;
+    out = v;
+    return true;
+}
+
+namespace {
+
 // The LFs in [b, e): a 32-bit count per block, which the compiler vectorises (std::count's
 // 64-bit count it does not: three times the instructions).
 std::size_t countLineEnds(const char* b, const char* e) {
@@ -79,16 +116,30 @@ std::size_t countLineEnds(const char* b, const char* e) {
 bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
     std::size_t n = 0;
     while (b < e) {
-        // The common line, a short decimal and its LF, in one pass; any other line below.
+        // The common line, a number and its LF (or CR LF): the parser's stop is the line end.
         double v = 0;
         if (n < room) {
             const char* stop = shortDecimalPrefix(b, e, v);
-            if (stop && (stop == e || *stop == '\n')) {
+            if (stop && (stop == e || *stop == '\n')) {  // the commonest line first
                 out[n++] = float(v);
                 b = stop == e ? e : stop + 1;
                 continue;
             }
+            if (!stop || *stop != '\r') stop = finitePrefix(b, e, v);
+            if (stop) {
+                if (stop == e || *stop == '\n') {
+                    out[n++] = float(v);
+                    b = stop == e ? e : stop + 1;
+                    continue;
+                }
+                if (*stop == '\r' && e - stop >= 2 && stop[1] == '\n') {
+                    out[n++] = float(v);
+                    b = stop + 2;
+                    continue;
+                }
+            }
         }
+        // Any other line: blanks around the number, a '+', or something to refuse.
         const char* nl = static_cast<const char*>(std::memchr(b, '\n', std::size_t(e - b)));
         const char* le = nl ? nl : e;
         const char* s = b;
@@ -96,11 +147,7 @@ bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
         while (s < t && blank(*s)) ++s;
         while (t > s && blank(t[-1])) --t;
         if (s < t && *s == '+') ++s;  // from_chars refuses it; parseTextTable accepts it
-        if (s == t || n == room) return false;
-        if (!parseShortDecimal(s, t, v)) {
-            auto [p, ec] = std::from_chars(s, t, v);
-            if (ec != std::errc() || p != t || !std::isfinite(v)) return false;
-        }
+        if (s == t || n == room || !parseFiniteDouble(s, t, v)) return false;
         out[n++] = float(v);
         b = nl ? nl + 1 : e;
     }

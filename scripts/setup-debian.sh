@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
-  libedf-dev libcli11-dev nlohmann-json3-dev libhdf5-dev libtbb-dev libfftw3-dev
+  libedf-dev libcli11-dev nlohmann-json3-dev libfast-float-dev libhdf5-dev libtbb-dev libfftw3-dev
   hipcc libamdhip64-dev
   clang libclang-rt-14-dev
   xvfb xauth x11-apps imagemagick xdotool

@@ -16,9 +16,9 @@ JOBS=$(nproc)
 BUILD=${WARPLAB_BUILD_DIR:-build-device}
 CLI=$ROOT/$BUILD/app/cli/warplab-cli
 
-# What the GPU machine lacks for the engine, io/ and the CLI (EDFlib, TBB, HDF5, CLI11, JSON, FFTW, Ninja).
+# What the GPU machine lacks for the engine, io/ and the CLI (EDFlib, TBB, HDF5, CLI11, JSON, fast_float, FFTW, Ninja).
 DEVICE_DEBS="libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libhwloc15 libedf-dev libedf1 libcli11-dev
-  nlohmann-json3-dev libhdf5-dev libhdf5-103-1 libhdf5-hl-100 libhdf5-cpp-103-1 libhdf5-hl-cpp-100 libsz2 libaec0
+  nlohmann-json3-dev libfast-float-dev libhdf5-dev libhdf5-103-1 libhdf5-hl-100 libhdf5-cpp-103-1 libhdf5-hl-cpp-100 libsz2 libaec0
   libaec-dev ninja-build libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 libfftw3-quad3 libfftw3-bin"
 
 if [ -f .device-debs/activate ]; then
