@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -11,7 +12,10 @@
 #include "compute/core/error.h"
 
 #if WARPLAB_HAVE_MPI
-#include <mpi.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "app/cli/mpi_calls.h"
 #endif
 
 namespace warplab::cli::mpi {
@@ -57,22 +61,43 @@ namespace {
 constexpr int kTagProgress = 71;
 constexpr int kTagBytes = 72;
 constexpr double kDone = 2.0;  // a progress message meaning "this rank has finished"
+
+const MpiCalls* g_mpi = nullptr;  // the MPI module, once started
+
+// The MPI module (mpi_calls.h): beside this program in the build tree, in its library folder
+// once installed. Without it a rank cannot take part: it says why and ends (mpirun then ends
+// the job).
+const MpiCalls* loadMpiModule() {
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string dir = n > 0 ? std::string(self, std::size_t(n)) : std::string();
+    dir = dir.substr(0, dir.find_last_of('/') + 1);
+    std::string why;
+    for (const char* rel : {WARPLAB_MPI_MODULE_NEAR, WARPLAB_MPI_MODULE_INSTALLED}) {
+        const std::string path = dir + rel;
+        // Global: Open MPI's own plugins, which it opens later, resolve symbols of its libraries.
+        if (void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+            if (auto entry = reinterpret_cast<const MpiCalls* (*)()>(::dlsym(h, "warplab_mpi_calls"))) return entry();
+        }
+        const char* e = ::dlerror();
+        why += std::string(why.empty() ? "" : "; ") + (e ? e : path + ": no entry point");
+    }
+    std::fprintf(stderr, "warplab-cli: started by an MPI launcher, but its MPI module cannot be loaded: %s\n", why.c_str());
+    std::exit(kExitFailure);
+}
 }  // namespace
 
 void start(int* argc, char*** argv) {
     if (!launchedByMpi()) return;
-    int provided = 0;
-    MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+    g_mpi = loadMpiModule();
+    g_threadsOk = g_mpi->init(argc, argv, &g_rank, &g_size);
     g_started = true;
-    g_threadsOk = provided >= MPI_THREAD_SERIALIZED;
-    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
 }
 
 int finish(int code) {
     if (!g_started) return code;
-    if (code != 0 && !g_agreedFailure && g_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
-    MPI_Finalize();
+    if (code != 0 && !g_agreedFailure && g_size > 1) g_mpi->abort(code);
+    g_mpi->finalize();
     return code;
 }
 
@@ -83,14 +108,13 @@ void agree(std::exception_ptr local) {
         if (local) std::rethrow_exception(local);
         return;
     }
-    int worst = 0;
-    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const int worst = g_mpi->maxOfAll(mine);
     if (worst == 0) return;
     g_agreedFailure = true;
     // Rank 0 collects every failing rank's message.
     const int len = mine ? int(message.size()) : 0;
     std::vector<int> lens(std::size_t(g_size), 0);
-    MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    g_mpi->gatherInts(len, lens.data());
     std::vector<int> displs(std::size_t(g_size), 0);
     int total = 0;
     for (int r = 0; r < g_size; ++r) {
@@ -98,7 +122,7 @@ void agree(std::exception_ptr local) {
         total += lens[std::size_t(r)];
     }
     std::string all(std::size_t(std::max(total, 1)), '\0');
-    MPI_Gatherv(message.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    g_mpi->gatherChars(message.data(), len, all.data(), lens.data(), displs.data());
     if (g_rank != 0) throw QuietExit{worst};
     // One line per distinct message, naming the ranks that gave it ("ranks 0, 1, 2: ..." when
     // every rank read the same bad file).
@@ -119,9 +143,9 @@ void agree(std::exception_ptr local) {
 void broadcast(std::string& s) {
     if (!active()) return;
     unsigned long long n = s.size();
-    MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    g_mpi->broadcastBytes(&n, sizeof n);
     s.resize(std::size_t(n));
-    if (n) MPI_Bcast(s.data(), int(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (n) g_mpi->broadcastBytes(s.data(), n);
 }
 
 void sendBytes(const void* data, std::size_t bytes, int to) {
@@ -129,7 +153,7 @@ void sendBytes(const void* data, std::size_t bytes, int to) {
     constexpr std::size_t kPiece = std::size_t(1) << 30;
     do {
         const std::size_t n = std::min(bytes, kPiece);
-        MPI_Send(p, int(n), MPI_BYTE, to, kTagBytes, MPI_COMM_WORLD);
+        g_mpi->send(p, int(n), to, kTagBytes, nullptr);
         p += n;
         bytes -= n;
     } while (bytes > 0);
@@ -140,19 +164,24 @@ void recvBytes(void* data, std::size_t bytes, int from) {
     constexpr std::size_t kPiece = std::size_t(1) << 30;
     do {
         const std::size_t n = std::min(bytes, kPiece);
-        MPI_Recv(p, int(n), MPI_BYTE, from, kTagBytes, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        g_mpi->recv(p, int(n), from, kTagBytes, nullptr, nullptr);
         p += n;
         bytes -= n;
     } while (bytes > 0);
 }
 
 void allgather(const void* mine, std::size_t bytes, void* all) {
-    MPI_Allgather(mine, int(bytes), MPI_BYTE, all, int(bytes), MPI_BYTE, MPI_COMM_WORLD);
+    if (!g_started) {  // one process (not under an MPI launcher): the gather is a copy
+        const char* p = static_cast<const char*>(mine);
+        std::copy(p, p + bytes, static_cast<char*>(all));
+        return;
+    }
+    g_mpi->allgatherBytes(mine, int(bytes), all);
 }
 
 struct ProgressRelay::State {
     compute::ProgressFn printer;
-    MPI_Comm comm = MPI_COMM_NULL;
+    void* channel = nullptr;  // a communicator of its own
     std::mutex mutex;
     std::vector<double> fractions;  // rank 0: the last fraction of every rank
     std::chrono::steady_clock::time_point lastSend{};
@@ -168,17 +197,15 @@ struct ProgressRelay::State {
     // Rank 0: take every progress message that has arrived; `block` waits for one.
     void drain(bool block) {
         for (;;) {
-            int flag = 1;
-            MPI_Status st;
-            if (!block) MPI_Iprobe(MPI_ANY_SOURCE, kTagProgress, comm, &flag, &st);
-            if (!flag) break;
+            int source = -1;
+            if (!block && !g_mpi->probe(kTagProgress, channel, &source)) break;
             double f = 0;
-            MPI_Recv(&f, 1, MPI_DOUBLE, block ? MPI_ANY_SOURCE : st.MPI_SOURCE, kTagProgress, comm, &st);
+            g_mpi->recv(&f, sizeof f, source, kTagProgress, channel, &source);
             if (f >= kDone) {
                 ++finished;
-                fractions[std::size_t(st.MPI_SOURCE)] = 1.0;
+                fractions[std::size_t(source)] = 1.0;
             } else {
-                fractions[std::size_t(st.MPI_SOURCE)] = f;
+                fractions[std::size_t(source)] = f;
             }
             if (block) break;
         }
@@ -189,11 +216,11 @@ ProgressRelay::ProgressRelay(compute::ProgressFn printer) : state_(std::make_sha
     state_->printer = std::move(printer);
     state_->on = active() && g_threadsOk;
     state_->fractions.assign(std::size_t(g_size), 0.0);
-    if (state_->on) MPI_Comm_dup(MPI_COMM_WORLD, &state_->comm);
+    if (state_->on) state_->channel = g_mpi->newChannel();
 }
 
 ProgressRelay::~ProgressRelay() {
-    if (state_->comm != MPI_COMM_NULL) MPI_Comm_free(&state_->comm);
+    if (state_->channel) g_mpi->freeChannel(state_->channel);
 }
 
 compute::ProgressFn ProgressRelay::fn() {
@@ -211,7 +238,7 @@ compute::ProgressFn ProgressRelay::fn() {
         const auto now = std::chrono::steady_clock::now();
         if (f < 1.0 && now - st->lastSend < std::chrono::milliseconds(100)) return;
         st->lastSend = now;
-        MPI_Send(&f, 1, MPI_DOUBLE, 0, kTagProgress, st->comm);
+        g_mpi->send(&f, sizeof f, 0, kTagProgress, st->channel);
     };
 }
 
@@ -221,7 +248,7 @@ void ProgressRelay::finish() {
     std::lock_guard lock(st.mutex);
     if (g_rank != 0) {
         const double done = kDone;
-        MPI_Send(&done, 1, MPI_DOUBLE, 0, kTagProgress, st.comm);
+        g_mpi->send(&done, sizeof done, 0, kTagProgress, st.channel);
         return;
     }
     st.fractions[0] = 1.0;
