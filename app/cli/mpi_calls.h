@@ -1,7 +1,7 @@
 // The MPI calls of warplab-cli's MPI job (mpi_job.cpp), in a module of their own
 // (libwarplab-mpi.so, mpi_calls.cpp) that warplab-cli opens only when an MPI launcher started
 // it: linked into warplab-cli, the MPI library and the six it needs were loaded on every start,
-// which cost 3-4 ms of CPU on every command. Plain C types only, so that the module and the
+// about 1 ms of CPU on every command. Plain C types only, so that the module and the
 // program share no MPI header or C++ type.
 #pragma once
 
