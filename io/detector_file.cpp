@@ -2,8 +2,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
+#include "compute/spectral/band_filter.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/io_error.h"
 
 namespace warplab::io {
@@ -84,6 +87,13 @@ compute::Detector loadDetector(const std::string& path) {
     d.stride = field<int>(j, "stride", "", path);
     d.band = field<int>(j, "band", "", path);
     d.filter = j.contains("filter") ? field<std::string>(j, "filter", "", path) : "";
+    if (!d.filter.empty()) {
+        try {
+            compute::spectral::parseFrequencyBand(d.filter, {}, "filter");
+        } catch (const compute::EngineError& e) {
+            throw IoError(path, "filter", std::string("not a frequency band: ") + e.what());
+        }
+    }
     const auto op = compute::parseOperatingPoint(field<std::string>(j, "operating_point", "", path));
     if (!op) throw IoError(path, "operating_point", "must be \"youden\" or \"fpr:<rate>\"");
     d.operatingPoint = *op;
@@ -130,11 +140,20 @@ compute::Detection detectInRecording(const compute::Detector& d, const Recording
                               ": resample the recording first");
         rate = r;
     }
+    // A detector trained on a band-filtered channel sweeps the channel filtered the same way.
+    std::optional<compute::spectral::FrequencyBand> band;
+    if (!d.filter.empty()) band = compute::spectral::parseFrequencyBand(d.filter, {}, "filter");
     return compute::applyDetector(
         d,
         [&](const std::string& ch) {
             const int s = rec.findSignal(ch);
-            return rec.read(s, 0, rec.signals()[std::size_t(s)].samples);
+            auto x = rec.read(s, 0, rec.signals()[std::size_t(s)].samples);
+            if (!band) return x;
+            try {
+                return compute::spectral::bandFilter(x, rate, *band);
+            } catch (const compute::EngineError& e) {
+                throw IoError(rec.path(), "filter", e.what());
+            }
         },
         rate, options);
 }

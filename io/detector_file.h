@@ -4,6 +4,8 @@
 //    "filter", "operating_point", "rule": {"votes", "min_epochs", "merge_gap_s"},
 //    "patterns": [{"channel", "threshold", "quality", "training_tpr", "training_fpr",
 //                  "recording", "start_s", "samples": [...]}]}
+// "filter" is "" or the band ("8-13", "alpha=8-13" in Hz) the training channel was filtered to;
+// the sweep filters each channel of the recording the same way (zero-phase Butterworth, order 4).
 #pragma once
 #include <string>
 

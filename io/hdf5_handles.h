@@ -49,6 +49,10 @@ inline std::recursive_mutex& hdf5Mutex() {
 // by return codes and become IoError. Called first by every entry point, before any other
 // HDF5 call, as it also turns off libhdf5's clean-up at exit (hdf5_handles.cpp says why).
 void silenceHdf5();
+// Why the last HDF5 call failed, from the library's error stack (which it then clears): the
+// system's reason where a system call failed ("No space left on device"), else the innermost
+// description; "no reason given" when the stack is empty.
+std::string hdf5Reason();
 
 // Creates `file` (truncating) with an empty chunked rows x cols dataset /distance (float64, or
 // float32: writeMatrixBlock's doubles are then rounded by HDF5) and its attributes. Returns the

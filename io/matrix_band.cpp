@@ -50,7 +50,7 @@ void writeMatrixBand(const std::string& matrixPath, const MatrixBand& band, cons
         if (!d.valid()) throw IoError(matrixPath, "distance", "no dataset /distance");
         if (H5Aexists(d.get(), kAttribute) > 0) H5Adelete(d.get(), kAttribute);
         stringAttribute(matrixPath, d.get(), kAttribute, matrixBandToJson(band).dump());
-        if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(matrixPath, "", "HDF5 flush failed");
+        if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(matrixPath, "", "HDF5 flush failed: " + hdf5Reason());
         return;
     }
     const std::string sidecar = matrixSidecarPath(matrixPath);

@@ -62,7 +62,7 @@ void writeMatrixHdf5(const std::string& path, const compute::DistanceMatrix& m, 
         writeNames(path, file.get(), "/row_names", m.rowNames);
         writeNames(path, file.get(), "/col_names", m.colNames);
         dset.reset();
-        if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path, "", "HDF5 flush failed");
+        if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path, "", "HDF5 flush failed: " + hdf5Reason());
         const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
         if (size <= 0) throw IoError(path, "", "HDF5 could not give the file's bytes");
         image.resize(std::size_t(size));
@@ -124,7 +124,7 @@ compute::DistanceMatrix readMatrixHdf5(const std::string& path) {
     }
     m.values.resize(m.rows * m.cols);
     if (H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.values.data()) < 0)
-        throw IoError(path, "distance", "HDF5 read failed");
+        throw IoError(path, "distance", "HDF5 read failed: " + hdf5Reason());
     const std::string params = readStringAttribute(d.get(), "parameters");
     if (!params.empty()) {
         auto j = nlohmann::json::parse(params, nullptr, false);

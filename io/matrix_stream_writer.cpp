@@ -179,7 +179,7 @@ private:
     void close() override {
         std::lock_guard lock(hdf5Mutex());
         dset_.reset();
-        if (file_.valid() && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path_, "", "HDF5 flush failed");
+        if (file_.valid() && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) throw IoError(path_, "", "HDF5 flush failed: " + hdf5Reason());
         file_.reset();
     }
     H5Handle file_, dset_;

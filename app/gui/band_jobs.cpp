@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include <QStringList>
 
@@ -36,6 +37,32 @@ const io::Region* lastOfKind(const std::vector<io::Region>& regions, io::RegionK
 // same zero-phase band-pass); a band the series cannot hold throws, naming the band.
 compute::Series inBand(const compute::Series& s, double rate, const FrequencyBand& band) {
     return compute::Series(compute::spectral::bandFilter(std::span<const float>(s.values), rate, band), 1, s.name);
+}
+
+// One row per band, each filled by `fill(row, band, options)` with its own share of the job's
+// progress. A band the engine refuses (too narrow for the rate, a series too short for it)
+// is that row's error; anything else, a device fault, is the job's. Empty when cancelled.
+template <class Row, class Fill>
+std::optional<std::vector<Row>> eachBand(const std::vector<FrequencyBand>& bands, const compute::RunOptions& o, Fill fill) {
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < bands.size(); ++i) {
+        Row r{};
+        r.band = bands[i];
+        compute::RunOptions sub = o;
+        sub.progress = [&o, i, n = bands.size()](double f) {
+            if (o.progress) o.progress((double(i) + std::clamp(f, 0.0, 1.0)) / double(n));
+        };
+        try {
+            fill(r, bands[i], sub);
+        } catch (const compute::EngineError& e) {
+            if (!e.isBadInput()) throw;
+            r.error = QString::fromStdString(e.what());
+        }
+        rows.push_back(std::move(r));
+        if (o.cancel && o.cancel->cancelled()) return std::nullopt;
+    }
+    if (o.progress) o.progress(1.0);
+    return rows;
 }
 
 }  // namespace
@@ -94,24 +121,14 @@ quint64 BandJobs::findPatterns(int channel, int epoch, int stride) {
         // The channel once, as analysed without a band; each band filters its own copy.
         std::vector<float> raw = rec->read(channel, 0, info.samples);
         if (filtered) raw = io::applyFilters(std::move(raw), info.rateHz, filters, true);
-        std::vector<widgets::BandPatterns> results;
-        for (std::size_t i = 0; i < bands.size(); ++i) {
-            widgets::BandPatterns r{bands[i], nullptr, {}};
-            try {
-                const std::vector<float> x = compute::spectral::bandFilter(std::span<const float>(raw), info.rateHz, bands[i]);
-                compute::PatternRequest q = req;
-                q.samples = std::span<const float>(x);
-                compute::RunOptions sub = o;
-                sub.progress = [&, i](double f) { if (o.progress) o.progress((double(i) + f) / double(bands.size())); };
-                r.ranking = std::make_shared<compute::PatternRanking>(compute::findPatterns(q, sub));
-            } catch (const compute::EngineError& e) {
-                if (!e.isBadInput()) throw;  // a refused band is its row's; a device fault the job's
-                r.error = QString::fromStdString(e.what());
-            }
-            results.push_back(std::move(r));
-            if (o.cancel && o.cancel->cancelled()) return {};
-        }
-        return [=] { view->setPatterns(results, source); };
+        auto results = eachBand<widgets::BandPatterns>(bands, o, [&](auto& r, const FrequencyBand& band, const compute::RunOptions& sub) {
+            const std::vector<float> x = compute::spectral::bandFilter(std::span<const float>(raw), info.rateHz, band);
+            compute::PatternRequest q = req;
+            q.samples = std::span<const float>(x);
+            r.ranking = std::make_shared<compute::PatternRanking>(compute::findPatterns(q, sub));
+        });
+        if (!results) return {};
+        return [=, rows = std::move(*results)] { view->setPatterns(rows, source); };
     });
 }
 
@@ -158,21 +175,12 @@ quint64 BandJobs::searchQuery(int topK) {
     auto* view = view_;
     Q_EMIT viewRequested(view);
     return runner_->submit("bands", what, metric_->runOptions(), [=](const compute::RunOptions& o) -> JobRunner::Apply {
-        std::vector<widgets::BandMatches> results;
-        for (std::size_t i = 0; i < bands.size(); ++i) {
-            widgets::BandMatches r{bands[i], {}, {}};
-            try {
-                const compute::Series qb = inBand(query, rate, bands[i]), rb = inBand(reference, rate, bands[i]);
-                r.matches = window ? compute::Engine::windowSearch(qb, rb, p, o, scope) : compute::Engine::search(qb, rb, p, o, scope);
-            } catch (const compute::EngineError& e) {
-                if (!e.isBadInput()) throw;  // a refused band is its row's; a device fault the job's
-                r.error = QString::fromStdString(e.what());
-            }
-            results.push_back(std::move(r));
-            if (o.progress) o.progress(double(i + 1) / double(bands.size()));
-            if (o.cancel && o.cancel->cancelled()) return {};
-        }
-        return [=] { view->setSearch(results, channel, rate, queryS, seizures, duration, source); };
+        auto results = eachBand<widgets::BandMatches>(bands, o, [&](auto& r, const FrequencyBand& band, const compute::RunOptions& sub) {
+            const compute::Series qb = inBand(query, rate, band), rb = inBand(reference, rate, band);
+            r.matches = window ? compute::Engine::windowSearch(qb, rb, p, sub, scope) : compute::Engine::search(qb, rb, p, sub, scope);
+        });
+        if (!results) return {};
+        return [=, rows = std::move(*results)] { view->setSearch(rows, channel, rate, queryS, seizures, duration, source); };
     });
 }
 
@@ -205,26 +213,17 @@ quint64 BandJobs::channelDistanceMatrix() {
     Q_EMIT viewRequested(view);
     return runner_->submit("bands", tr("Distance matrices (%1)").arg(what), metric_->runOptions(),
                            [=](const compute::RunOptions& o) -> JobRunner::Apply {
-        std::vector<widgets::BandMatrix> results;
-        for (std::size_t i = 0; i < bands.size(); ++i) {
-            widgets::BandMatrix r{bands[i], nullptr, {}};
-            try {
-                compute::SeriesSet filtered;
-                for (std::size_t c = 0; c < set.size(); ++c) filtered.push_back(inBand(set[c], rates[c], bands[i]));
-                auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(filtered, nullptr, p, o));
-                m->rowNames.clear();
-                for (const auto& series : set) m->rowNames.push_back(series.name);
-                m->colNames = m->rowNames;
-                r.matrix = m;
-            } catch (const compute::EngineError& e) {
-                if (!e.isBadInput()) throw;  // a refused band is its row's; a device fault the job's
-                r.error = QString::fromStdString(e.what());
-            }
-            results.push_back(std::move(r));
-            if (o.progress) o.progress(double(i + 1) / double(bands.size()));
-            if (o.cancel && o.cancel->cancelled()) return {};
-        }
-        return [=] { view->setMatrices(results, source); };
+        auto results = eachBand<widgets::BandMatrix>(bands, o, [&](auto& r, const FrequencyBand& band, const compute::RunOptions& sub) {
+            compute::SeriesSet filtered;
+            for (std::size_t c = 0; c < set.size(); ++c) filtered.push_back(inBand(set[c], rates[c], band));
+            auto m = std::make_shared<compute::DistanceMatrix>(compute::Engine::distanceMatrix(filtered, nullptr, p, sub));
+            m->rowNames.clear();
+            for (const auto& series : set) m->rowNames.push_back(series.name);
+            m->colNames = m->rowNames;
+            r.matrix = m;
+        });
+        if (!results) return {};
+        return [=, rows = std::move(*results)] { view->setMatrices(rows, source); };
     });
 }
 

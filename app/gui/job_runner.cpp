@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <new>
+#include <utility>
 
 #include "compute/core/error.h"
 
@@ -12,12 +14,25 @@ namespace {
 constexpr qint64 kProgressIntervalMs = 40;  // about 25 updates per second
 }
 
+// What the worker hands the GUI thread goes through `mutex` (a lock ThreadSanitizer sees), and
+// the worker only wakes the GUI thread up (pollJobs); a queued lambda carrying the data would
+// be built on the worker and run on the GUI thread through Qt's event queue, a hand-off that
+// uninstrumented Qt hides from the race checks.
 struct JobRunner::Job {
     quint64 id = 0;
     QString slot, title;
     compute::CancelToken token;
     QElapsedTimer timer;
     std::atomic<qint64> lastProgressMs{-kProgressIntervalMs};
+
+    std::mutex mutex;
+    bool progressNew = false;  // guarded by mutex, as everything below
+    double progress = 0;
+    qint64 progressMs = 0;
+    bool done = false;
+    Apply apply;
+    QString error;
+    bool cancelled = false;
 };
 
 JobRunner::JobRunner(QObject* parent) : QObject(parent) {
@@ -53,12 +68,16 @@ quint64 JobRunner::submit(const QString& slot, const QString& title, compute::Ru
         qint64 last = job->lastProgressMs.load();
         if (now - last < kProgressIntervalMs && fraction < 1.0) return;
         if (!job->lastProgressMs.compare_exchange_strong(last, now)) return;
-        const quint64 id = job->id;
-        QMetaObject::invokeMethod(this, [this, id, fraction, now] {
-            if (jobs_.count(id)) Q_EMIT jobProgress(id, fraction, now);
-        }, Qt::QueuedConnection);
+        {
+            std::lock_guard<std::mutex> lock(job->mutex);
+            job->progressNew = true;
+            job->progress = fraction;
+            job->progressMs = now;
+        }
+        QMetaObject::invokeMethod(this, "pollJobs", Qt::QueuedConnection);
     };
     ++workers_;
+    running_.push_back(job);
     Q_EMIT jobStarted(job->id, slot, title);
     pool_.start([this, job, options, work = std::move(work)] {
         Apply apply;
@@ -77,11 +96,54 @@ quint64 JobRunner::submit(const QString& slot, const QString& title, compute::Ru
         } catch (...) {
             error = tr("an unknown error stopped the job");
         }
-        QMetaObject::invokeMethod(this, [this, job, apply = std::move(apply), error, cancelled] {
-            deliver(job, apply, error, cancelled);
-        }, Qt::QueuedConnection);
+        {
+            std::lock_guard<std::mutex> lock(job->mutex);
+            job->done = true;
+            job->apply = std::move(apply);
+            job->error = std::move(error);
+            job->cancelled = cancelled;
+        }
+        QMetaObject::invokeMethod(this, "pollJobs", Qt::QueuedConnection);
     });
     return job->id;
+}
+
+void JobRunner::pollJobs() {
+    // Progress first, so that a job's last report comes before its end; a job delivered here
+    // leaves running_ before its Apply runs (an Apply may submit the next job).
+    std::vector<std::shared_ptr<Job>> ended;
+    for (auto it = running_.begin(); it != running_.end();) {
+        const std::shared_ptr<Job> job = *it;
+        bool report = false, done = false;
+        double fraction = 0;
+        qint64 ms = 0;
+        {
+            std::lock_guard<std::mutex> lock(job->mutex);
+            report = std::exchange(job->progressNew, false);
+            fraction = job->progress;
+            ms = job->progressMs;
+            done = job->done;
+        }
+        if (report && jobs_.count(job->id)) Q_EMIT jobProgress(job->id, fraction, ms);
+        if (done) {
+            ended.push_back(job);
+            it = running_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (const auto& job : ended) {
+        Apply apply;
+        QString error;
+        bool cancelled = false;
+        {
+            std::lock_guard<std::mutex> lock(job->mutex);
+            apply = std::move(job->apply);
+            error = job->error;
+            cancelled = job->cancelled;
+        }
+        deliver(job, std::move(apply), error, cancelled);
+    }
 }
 
 void JobRunner::deliver(const std::shared_ptr<Job>& job, Apply apply, QString error, bool cancelled) {

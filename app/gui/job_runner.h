@@ -2,7 +2,8 @@
 // thread. Every job has an id and a slot (the view it writes to): a newer job for the same
 // slot supersedes the older one, whose result is dropped (hotspot's pattern). Progress is
 // throttled to ~25 updates/s. Workers never touch widgets: the work returns an `Apply`
-// closure that runs on the GUI thread through a queued call, only if the job is still current.
+// closure that the GUI thread collects (under the job's lock, woken by a queued call) and
+// runs only if the job is still current.
 // A job that fails (a device error, memory that ran out, anything thrown by the work or by its
 // Apply) ends with jobFailed and its reason; it never takes the window down, and the views keep
 // what they showed before it.
@@ -10,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -57,11 +59,14 @@ Q_SIGNALS:
 
 private:
     struct Job;
+    // On the GUI thread, woken by the workers: passes on new progress and delivers ended jobs.
+    Q_INVOKABLE void pollJobs();
     void deliver(const std::shared_ptr<Job>& job, Apply apply, QString error, bool cancelled);
 
     QThreadPool pool_;
     std::map<quint64, std::shared_ptr<Job>> jobs_;  // jobs whose result is still wanted
     std::map<QString, quint64> current_;            // slot -> newest job id
+    std::vector<std::shared_ptr<Job>> running_;     // jobs whose worker has not been delivered
     quint64 nextId_ = 1;
     int workers_ = 0;
     std::shared_ptr<const ProgressProbe> probe_;  // shared with the jobs submitted while set

@@ -16,6 +16,8 @@
 #include "compute/detect/detector.h"
 #include "compute/patterns/synthetic_channel.h"
 #include "compute/scoring/scoring.h"
+#include "compute/spectral/band_filter.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/detector_file.h"
 #include "io/recording.h"
 #include "io_test_util.h"
@@ -219,6 +221,38 @@ private slots:
                  rec->path() + ": rate: channel 'FP1-F7' is sampled at 256 Hz, the detector at 512 Hz: resample the recording first");
         const auto det = io::detectInRecording(d, *rec, cpu());  // the right channel and rate: it runs
         QCOMPARE(det.votes.size(), std::size_t((41 * 256 - 4) / 2 + 1));
+    }
+
+    void sweepsInTheDetectorsBand() {
+        // A detector trained in a band sweeps the channel filtered to it: the same distances as
+        // the band-free detector on the channel filtered beforehand.
+        Detector d;
+        d.rateHz = 256;
+        d.epoch = 64;
+        d.stride = 32;
+        d.band = 4;
+        std::vector<float> pattern(64);
+        for (std::size_t k = 0; k < pattern.size(); ++k) pattern[k] = float(20 * std::sin(0.3 * double(k)));
+        d.patterns.push_back({"FP1-F7", pattern, 5e4, 0.9, 0.8, 0.1, "a.edf", 3});
+        const auto rec = io::Recording::open(WARPLAB_TEST_DATA "/chbmit/chb01_03_Seizure.edf");
+        Detector alpha = d;
+        alpha.filter = "alpha=8-13";
+        const Detection filtered = io::detectInRecording(alpha, *rec, cpu());
+        const int s = rec->findSignal("FP1-F7");
+        const auto x = spectral::bandFilter(rec->read(s, 0, 41 * 256), 256, spectral::parseFrequencyBand("8-13"));
+        const Detection byHand = applyDetector(d, [&](const std::string&) { return x; }, 256, cpu());
+        QCOMPARE(filtered.distances, byHand.distances);
+        QVERIFY(filtered.distances != io::detectInRecording(d, *rec, cpu()).distances);
+        // The band survives the file, and a band that is none is refused by name.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("alpha.json").toStdString();
+        io::saveDetector(path, alpha);
+        QCOMPARE(io::loadDetector(path).filter, std::string("alpha=8-13"));
+        std::string text = iotest::readFile(path);
+        text.replace(text.find("alpha=8-13"), 10, "zeta");
+        const std::string bad = iotest::writeIn(dir, "zeta.json", text);
+        QVERIFY2(errorOf([&] { io::loadDetector(bad); }).rfind(bad + ": filter: not a frequency band", 0) == 0,
+                 errorOf([&] { io::loadDetector(bad); }).c_str());
     }
 };
 

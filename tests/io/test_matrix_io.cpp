@@ -5,6 +5,9 @@
 #undef signals
 
 #include <hdf5.h>
+#include <sys/resource.h>
+
+#include <csignal>
 
 #include <cmath>
 #include <cstdlib>
@@ -202,6 +205,35 @@ private slots:
         const auto m = readMatrix(p);
         for (std::size_t r = 0; r < N; ++r)
             for (std::size_t c = 0; c < N; ++c) QCOMPARE(m.at(r, c), std::min(r, c) * 10.0 + std::max(r, c));
+    }
+
+    // A disk that fills while a streamed .h5 is written (a file-size limit stands for it, with
+    // SIGXFSZ ignored so that the write fails instead of the process): the message names the
+    // file and the system's reason, which HDF5 keeps on its error stack, and nothing is left.
+    void streamedHdf5OnFullDiskSaysWhy() {
+        QTemporaryDir sub;
+        const std::string p = sub.filePath("big.h5").toStdString();
+        const std::size_t N = 512;
+        std::vector<double> row(N, 1.5);
+        std::string message;
+        {
+            const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+            rlimit old{};
+            getrlimit(RLIMIT_FSIZE, &old);
+            rlimit tight = old;
+            tight.rlim_cur = 64 * 1024;
+            QVERIFY(setrlimit(RLIMIT_FSIZE, &tight) == 0);
+            message = errorOf([&] {
+                auto w = MatrixStreamWriter::create(p, N, N, compute::Params{});
+                for (std::size_t r = 0; r < N; ++r) w->writeTile({r, r + 1, 0, N}, row.data());
+                w->finish();
+            });
+            setrlimit(RLIMIT_FSIZE, &old);
+            std::signal(SIGXFSZ, oldHandler);
+        }
+        QVERIFY2(message.find("big.h5") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("File too large") != std::string::npos, message.c_str());
+        QCOMPARE(filesIn(sub.path().toStdString()), std::size_t(0));
     }
 
     void abandonedStreamLeavesNothing() {

@@ -1,14 +1,11 @@
-// score(), read_events() and detect(): SzCORE scoring (compute/scoring), reference and
-// detection events (io/events_tsv.h, io/reference_events.h) and a saved detector applied to a
-// recording (io/detector_file.h), with the keys of `warplab-cli score --json` and `detect`.
+// score() and read_events(): SzCORE scoring (compute/scoring) of reference and detection events
+// (io/events_tsv.h, io/reference_events.h), with the keys of `warplab-cli score --json`. The
+// detector itself is bind_detector.cpp.
 #include <pybind11/stl.h>
 
 #include <nlohmann/json.hpp>
 
 #include "compute/scoring/scoring.h"
-#include "io/detector_file.h"
-#include "io/events_tsv.h"
-#include "io/recording.h"
 #include "io/reference_events.h"
 #include "io/score_json.h"
 #include "py_common.h"
@@ -52,38 +49,11 @@ py::tuple readReference(const std::string& path, const std::string& recording) {
     return py::make_tuple(spans, r.durationS ? py::object(py::float_(*r.durationS)) : py::object(py::none()), r.source);
 }
 
-// (events as (onset, duration, confidence), the recording's length); events also written to
-// `eventsOut` as a BIDS events table when not empty.
-py::tuple detect(const std::string& detectorPath, const std::string& recordingPath, const std::string& eventsOut,
-                 const std::string& backend, int threads, const py::handle& devices) {
-    requireExistingFile(detectorPath, "detector");
-    requireExistingFile(recordingPath, "recording");
-    const compute::Detector d = io::loadDetector(detectorPath);
-    io::OpenOptions open;
-    open.readAnnotations = false;
-    const auto rec = io::Recording::open(recordingPath, open);
-    compute::RunOptions ro = toRunOptions(backend, "", threads, devices);
-    compute::Detection det;
-    runJob(ro, true, [&] { det = io::detectInRecording(d, *rec, ro); });
-    std::vector<std::tuple<double, double, double>> out;
-    io::EventTable table;
-    table.recordingDurationS = rec->durationS();
-    std::string channels;
-    for (const auto& c : d.channels()) channels += (channels.empty() ? "" : ",") + c;
-    for (const auto& e : det.events) {
-        out.emplace_back(e.startS, e.endS - e.startS, e.confidence);
-        table.rows.push_back({e.startS, e.endS - e.startS, "sz", channels, e.confidence, ""});
-    }
-    if (!eventsOut.empty()) io::writeEventsTsv(eventsOut, table);
-    return py::make_tuple(out, rec->durationS());
-}
-
 }  // namespace
 
 void bindDetection(py::module_& m) {
     m.def("score", &score);
     m.def("read_reference", &readReference);
-    m.def("detect", &detect);
 }
 
 }  // namespace warplab::python

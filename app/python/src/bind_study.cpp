@@ -1,51 +1,34 @@
 // open_study (a folder, a CHB-MIT summary or a list of files, as io::Study opens them) and
 // find_patterns over a study, as `warplab-cli info` and `warplab-cli patterns --study` see them.
 #include <filesystem>
-#include <map>
 #include <memory>
 
 #include <pybind11/stl.h>
 
-#include "compute/core/error.h"
 #include "compute/patterns/pattern_discovery.h"
-#include "compute/spectral/band_filter.h"
+#include "compute/spectral/frequency_band.h"
 #include "io/io_error.h"
 #include "io/study.h"
 #include "py_common.h"
+#include "py_study.h"
 
 namespace warplab::python {
 
 namespace {
 
-using K = compute::EngineError::Kind;
-
-struct PyStudy {
-    std::shared_ptr<io::Study> study;
-
-    int recording(const py::handle& r) const {
-        return indexOrName(r, study->recordings().size(), [&](const std::string& n) { return study->findRecording(n); },
-                           study->sourcePath(), "recording", "recordings", "the study has no recording");
+py::array_t<float> readStudy(const PyStudy& s, const py::handle& rec, const py::handle& chan, long long start,
+                             const py::handle& stopObj) {
+    const int r = s.recording(rec), c = s.channel(chan);
+    const long long samples = s.study->sampleCount(r, c);
+    const long long stop = readStop(start, stopObj, samples, s.study->recordings()[std::size_t(r)].path);
+    py::array_t<float> out = newArray<float>({py::ssize_t(stop - start)});
+    float* dst = out.mutable_data();
+    {
+        py::gil_scoped_release release;
+        if (stop > start) s.study->read(r, c, start, stop - start, dst);
     }
-
-    int channel(const py::handle& c) const {
-        return indexOrName(c, study->channels().size(), [&](const std::string& n) { return study->findChannel(n); },
-                           study->sourcePath(), "channel", "channels", "no recording of the study has a channel");
-    }
-
-    py::array_t<float> read(const py::handle& rec, const py::handle& chan, long long start,
-                            const py::handle& stopObj) const {
-        const int r = recording(rec), c = channel(chan);
-        const long long samples = study->sampleCount(r, c);
-        const long long stop = readStop(start, stopObj, samples, study->recordings()[std::size_t(r)].path);
-        py::array_t<float> out = newArray<float>({py::ssize_t(stop - start)});
-        float* dst = out.mutable_data();
-        {
-            py::gil_scoped_release release;
-            if (stop > start) study->read(r, c, start, stop - start, dst);
-        }
-        return out;
-    }
-};
+    return out;
+}
 
 PyStudy openStudy(const py::handle& pathOrList, const py::handle& summary, const py::handle& annotation,
                   bool recursive) {
@@ -108,58 +91,15 @@ py::object studyFindPatterns(PyStudy& s, const py::handle& channelObj, const py:
     const auto q = compute::parseQuality(quality);
     if (!q) throw py::value_error("quality: unknown quality '" + quality + "' (auc, infogain)");
     compute::RunOptions run = toRunOptions(backend, kernel, threads, devices);
-    int c = -1;
-    if (channelObj.is_none()) {
-        if (study.channels().empty())
-            throw compute::EngineError(K::BadInput, "channel", study.sourcePath() + ": the study has no channel");
-        c = std::max(0, study.findChannel("FP1-F7"));
-    } else {
-        c = s.channel(channelObj);
-    }
-    // The user regions before this call, restored afterwards (the study object stays as opened).
-    std::map<int, std::vector<io::Region>> before;
-    struct Restore {
-        io::Study& study;
-        std::map<int, std::vector<io::Region>>& before;
-        ~Restore() {
-            for (auto& [r, regions] : before) study.setRegions(r, regions);
-        }
-    } restore{study, before};
-    if (!seizures.is_none()) {
-        std::size_t i = 0;
-        for (const py::handle item : seizures) {
-            const std::string field = "seizures[" + std::to_string(i++) + "]";
-            const auto seq = item.cast<py::sequence>();
-            if (seq.size() != 3)
-                throw py::value_error(field + ": give (recording, start, end), seconds from that recording's start");
-            const int r = s.recording(seq[0]);
-            if (!before.count(r)) before[r] = study.regionsOf(r);
-            study.addRegions(r, {{io::RegionKind::Seizure, -1, seq[1].cast<double>(), seq[2].cast<double>(), "seizures"}});
-        }
-    }
+    const int c = s.channelOrDefault(channelObj);
+    const ExtraSeizures extra(s, seizures);
     compute::PatternRequest request = io::studyPatternRequest(study, c);
     request.keepMatrixUpToBytes = 0;
     request.epoch = epoch;
     request.stride = stride;
     request.band = band;
     request.quality = *q;
-    // A band: every recording's channel read and filtered on its own, as warplab-cli patterns
-    // --study --freq-band does (no filter runs across the end of one file into the next).
-    compute::LoadedSamples loaded;
-    if (!freqBand.is_none()) {
-        const compute::spectral::FrequencyBand b = toBand(freqBand);
-        loaded = compute::loadSegments(request);
-        if (loaded.samples)
-            for (auto& seg : request.segments) {
-                std::vector<float> f;
-                try {
-                    f = compute::spectral::bandFilter(seg.samples, request.rateHz, b, freqBandOrder);
-                } catch (const compute::EngineError& e) {
-                    throw compute::EngineError(e.kind(), "freq_band", seg.recording + ": " + e.what());
-                }
-                std::copy(f.begin(), f.end(), loaded.samples.get() + (seg.samples.data() - loaded.samples.get()));
-            }
-    }
+    const compute::LoadedSamples loaded = filteredSegments(request, freqBand, freqBandOrder);
     compute::PatternRanking ranking;
     runJob(run, true, [&] { ranking = compute::findPatterns(request, run); }, progress);
     return studyRankingArray(study, ranking, top);
@@ -208,7 +148,7 @@ void bindStudy(py::module_& m) {
                                    return out;
                                })
         .def_property_readonly("warnings", [](const PyStudy& s) { return s.study->warnings(); })
-        .def("read", &PyStudy::read, "recording"_a, "channel"_a, "start"_a = 0, "stop"_a = py::none(),
+        .def("read", &readStudy, "recording"_a, "channel"_a, "start"_a = 0, "stop"_a = py::none(),
              "Samples [start, stop) of a channel (name, label, \"#N\" or index) of one recording (file name or "
              "index) as float32 physical values.")
         .def("__len__", [](const PyStudy& s) { return s.study->recordings().size(); })

@@ -4,7 +4,8 @@
 #include "py_common.h"
 
 namespace warplab::python {
-void bindDetection(py::module_& m);  // bind_detection.cpp: score, read_reference, detect
+void bindDetection(py::module_& m);  // bind_detection.cpp: score, read_reference
+void bindDetector(py::module_& m);   // bind_detector.cpp: the detector, detect, crossval
 }
 
 PYBIND11_MODULE(_warplab, m) {
@@ -17,4 +18,5 @@ PYBIND11_MODULE(_warplab, m) {
     warplab::python::bindStudy(m);
     warplab::python::bindSpectral(m);
     warplab::python::bindDetection(m);
+    warplab::python::bindDetector(m);
 }

@@ -8,6 +8,12 @@ The same engine as ``warplab-cli`` and the desktop application, with NumPy in an
     cost, path = warplab.align(X[0], X[1], metric="dtw")        # path: n x 2 (i, j)
     hits = warplab.search(X[0], X.ravel(), k=3)                  # rank, cost, start, end
 
+Seizure detection over a study (``warplab-cli detect`` and ``crossval``)::
+
+    d = warplab.Detector.build("chb01/", top=5, operating_point="fpr:0.01")
+    d.save("fp1.json"); events = d.apply("chb01_04.edf")        # (onset, duration, confidence)
+    scores = warplab.crossval("chb01/", folds="seizure")         # the dict of crossval --json
+
 Series are float32 or float64 arrays: one series is a 1-D array (samples) or a 2-D array
 (samples x channels); a set is a 2-D array (series x samples), a 3-D array (series x samples
 x channels) or a list of series of any lengths. The engine computes in float32 (its series
@@ -28,11 +34,13 @@ from . import mne_bridge
 from ._warplab import DeviceError, Recording, Study
 from .spectral import filter, frequency_band, frequency_bands, psd, spectrogram  # noqa: A004
 from .spectral import _filtered_series, _filtered_set
+from .detector import Detector, crossval
 
 __all__ = [
     "DeviceError", "Recording", "Study", "distance", "distance_matrix", "align", "soft_dtw", "search",
     "open_recording", "open_study", "find_patterns", "kernels", "devices", "bench",
     "frequency_bands", "frequency_band", "filter", "psd", "spectrogram", "score", "read_events", "detect",
+    "Detector", "crossval",
 ]
 
 __version__ = "0.1.0"
@@ -487,13 +495,13 @@ def score(reference, hypothesis, duration=None, *, recording=None, tolerance_bef
 
 
 def detect(detector, recording, *, events_out=None, backend="auto", threads=0, devices=None):
-    """Apply a detector saved by ``warplab-cli detect --save`` to a recording.
+    """Apply a detector file (``warplab-cli detect --save``, :meth:`Detector.save`) to a recording:
+    ``Detector.load(detector).apply(recording, ...)``.
 
     Returns
     -------
     list of (onset, duration, confidence) in seconds, one per detected event; with ``events_out``
     they are also written there as a BIDS events table that :func:`score` reads.
     """
-    events, _ = _warplab.detect(_path_or_none(detector), _path_or_none(recording), _path_or_none(events_out) or "",
-                                backend, int(threads), devices)
-    return events
+    return Detector.load(detector).apply(recording, events_out=events_out, backend=backend, threads=threads,
+                                         devices=devices)
