@@ -65,14 +65,14 @@ void runBench(const CrossvalBenchFlags& o) {
     };
     // The one matrix first: the recordings' pages are then cold for it and warm for the folds.
     const auto [one, oneS] = timed([&] { return compute::crossValidateCached(requests, co, run); });
-    std::size_t epochs = 0;
-    for (const auto& f : one.folds) epochs += f.detection.distances.empty() ? 0 : f.detection.distances.front().size();
     std::printf("cross-validation, %zu channel(s), %zu folds (leave-one-%s-out), %.0f s of recording:\n", requests.size(),
                 one.folds.size(), o.folds.c_str(), one.totalS);
-    std::printf("one matrix of the whole study: %.2f s\n", oneS);
+    std::printf("one matrix of the whole study: %.2f s (the matrix %.2f s, the folds from it %.2f s)\n", oneS,
+                one.matrixSeconds, one.foldSeconds);
     if (o.skipPerFold) return;
     const auto [per, perS] = timed([&] { return compute::crossValidatePerFold(requests, co, run); });
-    std::printf("one discovery per fold:        %.2f s\n", perS);
+    std::printf("one discovery per fold:        %.2f s (the folds' matrices %.2f s, their sweeps %.2f s)\n", perS,
+                per.matrixSeconds, per.foldSeconds);
     std::printf("per fold / one matrix: %.2fx; results %s\n", perS / oneS,
                 same(one, per) ? "identical (detectors, training and held-out distances, scores)" : "DIFFER");
 }

@@ -1,6 +1,7 @@
 #include "compute/detect/crossval.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 #include "compute/core/error.h"
@@ -100,12 +101,16 @@ CrossvalCache crossValidatePerFold(const std::vector<PatternRequest>& requests, 
         auto stage = [&, k](double lo, double hi) { return progress.stage((double(k) + lo) / n, (double(k) + hi) / n); };
         const auto training = withoutRecording(requests, test->recordingIndex);
         CachedFold fold = foldOf(*test, training, requests.front().rateHz);
+        const auto t0 = std::chrono::steady_clock::now();
         const auto rankings = findPatterns(training, stage(0.0, 0.7));
+        const auto t1 = std::chrono::steady_clock::now();
         fold.detector = buildDetector(training, rankings, o.build, stage(0.7, 0.95), &fold.rocs);
         // The held-out recording, channel by channel, from the full requests only.
         fold.detection = applyDetector(
             fold.detector, [&](const std::string& channel) { return heldOutSamples(requests, *test, channel); },
             requests.front().rateHz, stage(0.95, 1.0));
+        cache.matrixSeconds += std::chrono::duration<double>(t1 - t0).count();
+        cache.foldSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         cache.folds.push_back(std::move(fold));
     }
     progress.done();

@@ -76,6 +76,9 @@ struct CrossvalCache {
     CrossvalOptions options;
     std::vector<CachedFold> folds;
     double totalS = 0;
+    // Wall seconds spent on pattern matrices (findPatterns: the study's one, or one per fold)
+    // and on the rest (rankings, thresholds, sweeps).
+    double matrixSeconds = 0, foldSeconds = 0;
 };
 
 // Every fold from one matrix of the whole study (per channel: every pattern against every

@@ -2,6 +2,7 @@
 // channel's patterns x epochs matrix is computed once, and every fold ranks, builds its detector
 // and sweeps its held-out recording from rows and columns of it.
 #include <algorithm>
+#include <chrono>
 
 #include "compute/core/error.h"
 #include "compute/detect/crossval.h"
@@ -69,7 +70,10 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
         r.matrixSink = {};
         r.patternBegin = r.patternEnd = 0;
     }
+    const auto t0 = std::chrono::steady_clock::now();
     const std::vector<PatternRanking> matrices = findPatterns(study, progress.stage(0.0, kMatrixShare));
+    const auto t1 = std::chrono::steady_clock::now();
+    cache.matrixSeconds = std::chrono::duration<double>(t1 - t0).count();
     for (const auto& m : matrices)
         if (m.matrix.rows != m.patternCount || m.matrix.cols != m.epochCount)
             throw EngineError(K::BadInput, "matrix", "the study's pattern matrix of channel '" + m.channel + "' was not kept");
@@ -161,6 +165,7 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
         cache.folds.push_back(std::move(fold));
         if (run.progress) progress.stage(lo, lo + step).progress(1.0);
     }
+    cache.foldSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     progress.done();
     return cache;
 }
