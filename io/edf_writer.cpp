@@ -9,6 +9,20 @@
 
 namespace warplab::io {
 
+std::optional<EdfRecordShape> edfRecordFor(double rateHz) {
+    if (!(rateHz > 0) || !std::isfinite(rateHz)) return std::nullopt;
+    const double whole = std::round(rateHz);
+    if (whole >= 1 && std::fabs(whole - rateHz) <= 1e-9 * rateHz) return EdfRecordShape{int(whole), 1.0};
+    // n samples last n / rate seconds: a record when that is a whole number of 10-us units.
+    const long long most = (long long)std::floor(60.0 * rateHz);
+    for (long long n = 1; n <= most; ++n) {
+        const double units = double(n) / rateHz * 1e5;
+        const double u = std::round(units);
+        if (u >= 100 && std::fabs(units - u) <= 1e-6) return EdfRecordShape{int(n), u / 1e5};
+    }
+    return std::nullopt;
+}
+
 EdfWriter::EdfWriter(const std::string& path, const EdfWriterHeader& h, const std::vector<EdfWriterSignal>& signals)
     : path_(path) {
     if (signals.empty()) throw IoError(path, "signals", "a recording needs at least one signal");

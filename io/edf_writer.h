@@ -2,6 +2,7 @@
 // sample (a splice of two real CHB-MIT excerpts) and the generated long recording of the
 // scale measurement. Digital samples are written as given, so a copy is bit-exact.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,15 @@ struct EdfWriterHeader {
     std::string patientCode, patientName, recordingAdditional, equipment;
     int annotationSignals = 1;      // more when annotations outnumber data records
 };
+
+// A data record that holds whole samples at `rateHz`: 1 s where the rate is whole, else the
+// shortest duration EDFlib can write (10-us steps, up to 60 s) that holds a whole number of
+// samples (250.5 Hz: 2 s of 501). None where no such record exists (173.61 Hz needs 100 s).
+struct EdfRecordShape {
+    int samplesPerRecord = 0;
+    double durationS = 0;
+};
+std::optional<EdfRecordShape> edfRecordFor(double rateHz);
 
 class EdfWriter {
 public:

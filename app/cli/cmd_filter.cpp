@@ -49,15 +49,15 @@ void writeCsv(const std::string& path, const std::vector<float>& x, const std::s
 
 void writeEdf(const std::string& path, const std::vector<float>& x, double rateHz, const std::string& label,
               const std::string& unit, const sp::FrequencyBand& band, bool bdf) {
-    const double perRecord = std::round(rateHz);
-    if (std::fabs(perRecord - rateHz) > 1e-9 * rateHz || perRecord < 1)
-        throw io::IoError(path, "--out", "EDF/BDF holds whole samples per 1 s record; the rate " + formatDouble(rateHz) +
-                                             " Hz is not whole: write .npy or .csv");
+    const auto shape = io::edfRecordFor(rateHz);
+    if (!shape)
+        throw io::IoError(path, "--out", "EDF/BDF holds whole samples per data record of at most 60 s; none holds a whole number at " +
+                                             formatDouble(rateHz) + " Hz: write .npy or .csv");
     io::EdfWriterSignal s;
     s.label = label.substr(0, 16);
     s.unit = unit;
     s.prefilter = ("BP:" + formatDouble(band.lowHz) + "-" + formatDouble(band.highHz) + "Hz").substr(0, 80);
-    s.samplesPerRecord = int(perRecord);
+    s.samplesPerRecord = shape->samplesPerRecord;
     const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
     const double span = std::max(double(*hi) - double(*lo), 1e-6);
     s.physicalMin = double(*lo) - 1e-3 * span;
@@ -68,9 +68,10 @@ void writeEdf(const std::string& path, const std::vector<float>& x, double rateH
     }
     io::EdfWriterHeader h;
     h.bdf = bdf;
+    h.recordDurationS = shape->durationS;
     h.recordingAdditional = "filtered " + band.describe();
     io::EdfWriter w(path, h, {s});
-    const std::size_t n = std::size_t(perRecord);
+    const std::size_t n = std::size_t(shape->samplesPerRecord);
     std::vector<double> record(n);
     for (std::size_t at = 0; at < x.size(); at += n) {
         // The last record is completed with its last sample (an EDF record is whole).
@@ -78,7 +79,8 @@ void writeEdf(const std::string& path, const std::vector<float>& x, double rateH
         w.writeRecordPhysical(record.data());
     }
     if (x.size() % n)
-        std::cerr << "note: " << path << ": the last 1 s record is completed with the last sample (" << n - x.size() % n
+        std::cerr << "note: " << path << ": the last " << formatDouble(shape->durationS)
+                  << " s record is completed with the last sample (" << n - x.size() % n
                   << " samples added)\n";
     w.close();
 }

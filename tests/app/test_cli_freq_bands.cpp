@@ -8,6 +8,7 @@
 #include "../io/study_fixture.h"
 namespace {
 long long firstSignalSamples(const std::string& path) { return warplab::io::Recording::open(path)->signals().front().samples; }
+double firstSignalRate(const std::string& path) { return warplab::io::Recording::open(path)->signals().front().rateHz; }
 std::vector<std::string> channelNames(const std::string& path) {
     std::vector<std::string> out;
     const auto rec = warplab::io::Recording::open(path);  // alive for the loop: a temporary's signals would dangle
@@ -72,6 +73,7 @@ private slots:
     void studySearchPerBandEqualsEachReference();
     void refusesBadBandsByName();
     void filterAndPsdWrite();
+    void filterEdfRecordsHoldWholeSamples();
 };
 
 void TestCliFreqBands::dmPerBandEqualsPrefiltered() {
@@ -350,4 +352,35 @@ void TestCliFreqBands::filterAndPsdWrite() {
 }
 
 QTEST_GUILESS_MAIN(TestCliFreqBands)
+
+// A rate that is not whole is written with longer records (250.5 Hz: 2 s of 501 samples),
+// read back at that rate with the filtered samples; a rate no record of 60 s or less holds
+// (173.61 Hz, the Bonn sets') is refused by name before anything is written.
+void TestCliFreqBands::filterEdfRecordsHoldWholeSamples() {
+    warplab::compute::SeriesSet set;
+    std::vector<float> x(3000);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(std::sin(0.3 * double(i)) + 0.2 * std::cos(0.05 * double(i)));
+    set.push_back(warplab::compute::Series(x, 1, "x"));
+    writeSet(at("odd.csv"), set);
+    auto r = runCli({"filter", "--input", at("odd.csv"), "--rate", "250.5", "--freq-band", "1-40", "--out", at("odd.edf")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto rec = warplab::io::Recording::open(at("odd.edf").toStdString());
+    QCOMPARE(firstSignalRate(at("odd.edf").toStdString()), 250.5);
+    QCOMPARE(firstSignalSamples(at("odd.edf").toStdString()), (long long)3006);  // 6 records of 501
+    QVERIFY2(r.err.contains("the last 2 s record is completed"), r.err.constData());
+    const auto expected = sp::bandFilter(x, 250.5, sp::parseFrequencyBand("1-40"));
+    const auto back = rec->read(0, 0, 3000);
+    double worst = 0, peak = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        worst = std::max(worst, std::fabs(double(back[i]) - double(expected[i])));
+        peak = std::max(peak, std::fabs(double(expected[i])));
+    }
+    QVERIFY2(worst <= 1e-4 * peak, qPrintable(QString::number(worst)));  // 16-bit EDF samples
+
+    r = runCli({"filter", "--input", at("odd.csv"), "--rate", "173.61", "--freq-band", "1-40", "--out", at("bonn.edf")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("bonn.edf") && r.err.contains("173.61 Hz") && r.err.contains(".npy"), r.err.constData());
+    QVERIFY(!QFile::exists(at("bonn.edf")));
+}
+
 #include "test_cli_freq_bands.moc"

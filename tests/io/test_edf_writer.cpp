@@ -104,6 +104,23 @@ private slots:
         }
     }
 
+    void recordShapeHoldsWholeSamples() {
+        auto is = [](double rate, int n, double d) {
+            const auto r = edfRecordFor(rate);
+            return r && r->samplesPerRecord == n && r->durationS == d;
+        };
+        QVERIFY(is(256, 256, 1.0));
+        QVERIFY(is(160, 160, 1.0));
+        QVERIFY(is(250.5, 501, 2.0));
+        QVERIFY(is(0.5, 1, 2.0));
+        QVERIFY(is(1000.25, 4001, 4.0));
+        QVERIFY(is(12.8, 2, 0.15625));  // the shortest: 2 samples in 15,625 units of 10 us
+        QVERIFY(!edfRecordFor(173.61));  // needs 100 s records; EDFlib writes up to 60 s
+        QVERIFY(!edfRecordFor(0.01));    // one sample lasts 100 s
+        QVERIFY(!edfRecordFor(0));
+        QVERIFY(!edfRecordFor(std::nan("")));
+    }
+
     void refusedSettings() {
         const std::string p = dir_.filePath("bad.edf").toStdString();
         EdfWriterHeader h;

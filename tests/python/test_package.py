@@ -11,6 +11,17 @@ def test_stub_parses_and_covers_the_api():
     stub = os.path.join(os.path.dirname(warplab.__file__), "__init__.pyi")
     tree = ast.parse(open(stub).read())
     names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    # Re-exported from a submodule's stubs ("from .spectral import psd as psd"), each of which
+    # must exist and name the function.
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            sub = os.path.join(os.path.dirname(stub), node.module + ".pyi")
+            subtree = ast.parse(open(sub).read())
+            defined = {n.name for n in subtree.body if isinstance(n, ast.FunctionDef)}
+            defined |= {t.id for n in subtree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+            for alias in node.names:
+                assert alias.asname == alias.name and alias.name in defined, (node.module, alias.name)
+                names.add(alias.name)
     assert set(warplab.__all__) <= names, set(warplab.__all__) - names
 
 

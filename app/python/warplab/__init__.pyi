@@ -5,6 +5,8 @@ from typing import Any, Callable, Literal, Sequence, Union, overload
 import numpy as np
 import numpy.typing as npt
 
+from .spectral import _Band as _Band
+
 _Series = npt.ArrayLike
 _SeriesSet = Union[npt.ArrayLike, Sequence[npt.ArrayLike]]
 _Metric = Literal["euclidean", "dtw", "cdtw", "sdtw", "softdtw", "twed"]
@@ -111,18 +113,9 @@ def bench(metric: _Metric = "dtw", *, kernels: str | Sequence[str] = "all", leng
           reference_length: int = 100000, top: int = 5, devices: _Devices = None, as_array: bool = False,
           progress: _Progress = None) -> Any: ...
 
-# Frequency bands, band filter, PSD, spectrogram (warplab/spectral.py)
-_Band = Union[str, tuple[float, float], Sequence[float]]
-_Detrend = Literal["none", "constant", "linear"]
-_Scaling = Literal["density", "spectrum"]
-def frequency_bands() -> list[dict[str, Any]]: ...
-def frequency_band(band: _Band, rate: float = 0.0, *, length: int = 0, order: int = 4) -> dict[str, Any]: ...
-def filter(x: npt.ArrayLike, rate: float, band: _Band, *, order: int = 4) -> npt.NDArray[np.float32]: ...
-def psd(x: npt.ArrayLike, rate: float, *, nperseg: int = 256, noverlap: int | None = None, detrend: _Detrend = "constant",
-        scaling: _Scaling = "density") -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
-def spectrogram(x: npt.ArrayLike, rate: float, *, nperseg: int = 256, noverlap: int | None = None,
-                detrend: _Detrend = "constant", scaling: _Scaling = "density"
-                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+# Frequency bands, band filter, PSD, spectrogram: typed once, in warplab/spectral.pyi
+from .spectral import filter as filter, frequency_band as frequency_band, frequency_bands as frequency_bands
+from .spectral import psd as psd, spectrogram as spectrogram
 def read_events(path: _Path, *, recording: _Path | None = None) -> tuple[list[tuple[float, float]], float | None, str]: ...
 def score(reference: _Path | Sequence[tuple[float, float]], hypothesis: _Path | Sequence[tuple[float, float]],
           duration: float | None = None, *, recording: _Path | None = None, tolerance_before: float = 30.0,
