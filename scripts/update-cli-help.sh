@@ -19,7 +19,7 @@ emit() {  # the words after warplab-cli
 {
   emit
   for c in info dm align search patterns filter psd detect crossval score bench; do emit "$c"; done
-  for b in gpu multi cpu window study long-recording spectrogram rescore; do emit bench "$b"; done
+  for b in gpu multi cpu window study long-recording spectrogram rescore crossval; do emit bench "$b"; done
 } > "$section"
 python3 - docs/CLI.md "$section" <<'PY'
 import sys

@@ -112,6 +112,7 @@ void addBenchCommand(CLI::App& app) {
     addBenchLongRecordingCommand(*cmd);
     addBenchSpectrogramCommand(*cmd);
     addBenchRescoreCommand(*cmd);
+    addBenchCrossvalCommand(*cmd);
     // CLI11 runs this after a subcommand's own callback: the table is plain `bench` only.
     cmd->callback([o, cmd] {
         if (cmd->get_subcommands().empty()) runBenchCommand(*o);

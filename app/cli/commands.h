@@ -33,6 +33,7 @@ void addBenchStudyCommand(CLI::App& bench);          // bench study: pattern dis
 void addBenchLongRecordingCommand(CLI::App& bench);  // bench long-recording: reading very long EDF files
 void addBenchSpectrogramCommand(CLI::App& bench);    // bench spectrogram: the view's spectrogram per redraw
 void addBenchRescoreCommand(CLI::App& bench);        // bench rescore: the Detection view re-scoring a kept cross-validation
+void addBenchCrossvalCommand(CLI::App& bench);       // bench crossval: cross-validation one discovery per fold vs one matrix
 
 // Throws EngineError(Device) naming `command` when this build has no GPU backend or no usable
 // device: the GPU subcommands fail with exit code 1 and that message (cmd_bench.cpp).

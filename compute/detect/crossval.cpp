@@ -1,22 +1,17 @@
 #include "compute/detect/crossval.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 #include "compute/core/error.h"
+#include "compute/detect/crossval_folds.h"
 
 namespace warplab::compute {
 
 namespace {
 
 using K = EngineError::Kind;
-
-std::vector<float> samplesOf(const PatternSegment& s) {
-    if (!s.samples.empty()) return {s.samples.begin(), s.samples.end()};
-    std::vector<float> out(std::size_t(std::max(0LL, s.sampleCount)));
-    if (s.sampleCount > 0) s.reader(0, s.sampleCount, out.data());
-    return out;
-}
 
 }  // namespace
 
@@ -27,8 +22,7 @@ std::vector<PatternRequest> withoutRecording(const std::vector<PatternRequest>& 
     return out;
 }
 
-CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, const CrossvalOptions& o,
-                                  const RunOptions& run) {
+std::vector<const PatternSegment*> heldOutRecordings(const std::vector<PatternRequest>& requests, CrossvalFolds folds) {
     if (requests.empty() || requests.front().segments.empty())
         throw EngineError(K::BadInput, "study", "cross-validation needs a study (one segment per recording)");
     const PatternRequest& first = requests.front();
@@ -40,53 +34,86 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
                               " has one): each fold trains on the others");
     std::vector<const PatternSegment*> held;
     for (const auto& s : first.segments)
-        if (o.folds == CrossvalFolds::Recording || !s.seizures.empty()) held.push_back(&s);
-    // Progress only goes forward (the engine's threads report concurrently).
-    std::mutex progressMutex;
-    double progressAt = 0;
+        if (folds == CrossvalFolds::Recording || !s.seizures.empty()) held.push_back(&s);
+    return held;
+}
+
+CachedFold foldOf(const PatternSegment& test, const std::vector<PatternRequest>& training, double rateHz) {
+    CachedFold fold;
+    fold.recordingIndex = test.recordingIndex;
+    fold.recording = test.recording;
+    for (const auto& s : test.seizures) fold.seizures.push_back({s.start, s.end});
+    for (const auto& s : training.front().segments) fold.training.push_back(s.recording);
+    fold.durationS = double(test.sampleCount) / rateHz;
+    return fold;
+}
+
+double studySeconds(const std::vector<PatternRequest>& requests) {
+    double total = 0;
+    for (const auto& s : requests.front().segments) total += double(s.sampleCount) / requests.front().rateHz;
+    return total;
+}
+
+std::vector<float> heldOutSamples(const std::vector<PatternRequest>& requests, const PatternSegment& test,
+                                  const std::string& channel) {
+    for (const auto& r : requests)
+        if (r.channel == channel)
+            for (const auto& s : r.segments)
+                if (s.recordingIndex == test.recordingIndex) {
+                    if (!s.samples.empty()) return {s.samples.begin(), s.samples.end()};
+                    std::vector<float> out(std::size_t(std::max(0LL, s.sampleCount)));
+                    if (s.sampleCount > 0) s.reader(0, s.sampleCount, out.data());
+                    return out;
+                }
+    throw EngineError(K::BadInput, "channel", test.recording + " has no channel '" + channel + "'");
+}
+
+RunOptions JobProgress::stage(double lo, double hi) const {
+    RunOptions r = run_;
+    if (run_.progress)
+        r.progress = [run = run_, state = state_, lo, hi](double f) {
+            const double at = lo + (hi - lo) * std::clamp(f, 0.0, 1.0);
+            std::lock_guard<std::mutex> lock(state->mutex);
+            if (at > state->at) {
+                state->at = at;
+                run.progress(at);
+            }
+        };
+    return r;
+}
+
+void checkCancelled(const RunOptions& run) {
+    if (run.cancel && run.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
+}
+
+CrossvalCache crossValidatePerFold(const std::vector<PatternRequest>& requests, const CrossvalOptions& o,
+                                   const RunOptions& run) {
+    const std::vector<const PatternSegment*> held = heldOutRecordings(requests, o.folds);
+    const JobProgress progress(run);
     CrossvalCache cache;
     cache.options = o;
-    for (const auto& s : first.segments) cache.totalS += double(s.sampleCount) / first.rateHz;
+    cache.totalS = studySeconds(requests);
+    const double n = double(held.size());
     for (std::size_t k = 0; k < held.size(); ++k) {
         const PatternSegment* test = held[k];
         // Each fold's share of the one progress bar: discovery most of it, then the training
         // sweep and the held-out one, each of which reports 0..1 again per block.
-        auto stage = [&, k](double lo, double hi) {
-            RunOptions r = run;
-            if (run.progress)
-                r.progress = [&, k, lo, hi](double f) {
-                    const double at = (double(k) + lo + (hi - lo) * std::clamp(f, 0.0, 1.0)) / double(held.size());
-                    std::lock_guard<std::mutex> lock(progressMutex);
-                    if (at > progressAt) {
-                        progressAt = at;
-                        run.progress(at);
-                    }
-                };
-            return r;
-        };
-        CachedFold fold;
-        fold.recordingIndex = test->recordingIndex;
-        fold.recording = test->recording;
-        for (const auto& s : test->seizures) fold.seizures.push_back({s.start, s.end});
+        auto stage = [&, k](double lo, double hi) { return progress.stage((double(k) + lo) / n, (double(k) + hi) / n); };
         const auto training = withoutRecording(requests, test->recordingIndex);
-        for (const auto& s : training.front().segments) fold.training.push_back(s.recording);
+        CachedFold fold = foldOf(*test, training, requests.front().rateHz);
+        const auto t0 = std::chrono::steady_clock::now();
         const auto rankings = findPatterns(training, stage(0.0, 0.7));
+        const auto t1 = std::chrono::steady_clock::now();
         fold.detector = buildDetector(training, rankings, o.build, stage(0.7, 0.95), &fold.rocs);
         // The held-out recording, channel by channel, from the full requests only.
         fold.detection = applyDetector(
-            fold.detector,
-            [&](const std::string& channel) {
-                for (const auto& r : requests)
-                    if (r.channel == channel)
-                        for (const auto& s : r.segments)
-                            if (s.recordingIndex == test->recordingIndex) return samplesOf(s);
-                throw EngineError(K::BadInput, "channel", test->recording + " has no channel '" + channel + "'");
-            },
-            first.rateHz, stage(0.95, 1.0));
-        fold.durationS = double(test->sampleCount) / first.rateHz;
+            fold.detector, [&](const std::string& channel) { return heldOutSamples(requests, *test, channel); },
+            requests.front().rateHz, stage(0.95, 1.0));
+        cache.matrixSeconds += std::chrono::duration<double>(t1 - t0).count();
+        cache.foldSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         cache.folds.push_back(std::move(fold));
     }
-    if (run.progress) run.progress(1.0);
+    progress.done();
     return cache;
 }
 

@@ -76,10 +76,31 @@ struct CrossvalCache {
     CrossvalOptions options;
     std::vector<CachedFold> folds;
     double totalS = 0;
+    // Wall seconds spent on pattern matrices (findPatterns: the study's one, or one per fold)
+    // and on the rest (rankings, thresholds, sweeps).
+    double matrixSeconds = 0, foldSeconds = 0;
 };
 
+// Every fold from one matrix of the whole study (per channel: every pattern against every
+// epoch, computed once by findPatterns, so GPUs, --devices, threads, cancel and progress are the
+// pattern run's). A fold's discovery matrix is the sub-matrix of the patterns and epochs not from
+// its held-out recording: each distance depends on its pattern and epoch alone, and the fold's
+// layout (labels per recording, patterns never crossing recordings) is the study's without that
+// recording. The fold's ranking, its detector's training distances and its held-out sweep are
+// read from that matrix, so no DTW runs per fold. A detector pattern that is not a matrix row
+// (one spanning two seizures of a recording: discovery compares their concatenation, the
+// detector the recording's own samples there) is swept apart as buildDetector and applyDetector
+// would. Gives what crossValidatePerFold gives, bit for bit. Holds one matrix of doubles per
+// channel (415 patterns x 589,823 epochs: 1.96 GB).
 CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, const CrossvalOptions& options,
                                   const RunOptions& run);
+
+// The same by the definition: each fold discovers its patterns anew on its training recordings
+// (findPatterns), builds its detector (buildDetector) and sweeps the held-out recording
+// (applyDetector), one pattern matrix per fold. The reference the one-matrix path is checked
+// and timed against.
+CrossvalCache crossValidatePerFold(const std::vector<PatternRequest>& requests, const CrossvalOptions& options,
+                                   const RunOptions& run);
 
 // Every fold decided again with each pattern's threshold at `op` on its training ROC and
 // `rule`, then scored with `event` and `sample`: host work only, no distance is computed.

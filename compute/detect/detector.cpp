@@ -175,8 +175,23 @@ std::vector<std::vector<double>> epochDistances(const std::vector<std::vector<fl
 
 long long epochDistanceCalls() { return distanceCalls.load(std::memory_order_relaxed); }
 
+std::vector<std::vector<double>> trainingDistances(const PatternRequest& r, const PatternRanking& rk,
+                                                   const std::vector<std::vector<float>>& patterns, const RunOptions& options) {
+    std::vector<std::vector<double>> dist(patterns.size(), std::vector<double>(rk.epochCount));
+    for (std::size_t k = 0; k < rk.segments.size(); ++k) {
+        const auto& seg = rk.segments[k];
+        if (seg.epochCount == 0 || patterns.empty()) continue;
+        const std::vector<float> x = segmentSamples(r, k);
+        const auto part = epochDistances(patterns, x, rk.epoch, rk.stride, rk.band, options);
+        for (std::size_t p = 0; p < patterns.size(); ++p)
+            std::copy(part[p].begin(), part[p].end(), dist[p].begin() + std::ptrdiff_t(seg.epochBegin));
+    }
+    return dist;
+}
+
 Detector buildDetector(const std::vector<PatternRequest>& requests, const std::vector<PatternRanking>& rankings,
-                       const BuildOptions& build, const RunOptions& options, std::vector<TrainingRoc>* rocs) {
+                       const BuildOptions& build, const RunOptions& options, std::vector<TrainingRoc>* rocs,
+                       const TrainingSweep& sweep) {
     if (requests.size() != rankings.size() || requests.empty())
         throw EngineError(K::BadInput, "rankings", "one ranking per request is needed");
     if (rocs) rocs->clear();
@@ -200,7 +215,7 @@ Detector buildDetector(const std::vector<PatternRequest>& requests, const std::v
         const std::size_t top = std::min(build.top, rk.ranked.size());
         // The chosen patterns' samples, cut from the training channel.
         std::vector<std::vector<float>> samples(top);
-        std::vector<std::vector<double>> dist(top, std::vector<double>(rk.epochCount));
+        std::vector<std::vector<double>> dist;
         for (std::size_t k = 0; k < segs; ++k) {
             bool holdsOne = false;
             for (std::size_t p = 0; p < top; ++p) holdsOne = holdsOne || rk.ranked[p].segment == k;
@@ -212,15 +227,13 @@ Detector buildDetector(const std::vector<PatternRequest>& requests, const std::v
                     samples[p].assign(first, first + d.epoch);
                 }
         }
-        // Then every training epoch against all of them, segment by segment.
-        for (std::size_t k = 0; k < segs; ++k) {
-            const auto& seg = rk.segments[k];
-            if (seg.epochCount == 0) continue;
-            const std::vector<float> x = segmentSamples(r, k);
-            const auto part = epochDistances(samples, x, d.epoch, d.stride, d.band, options);
-            for (std::size_t p = 0; p < top; ++p)
-                std::copy(part[p].begin(), part[p].end(), dist[p].begin() + std::ptrdiff_t(seg.epochBegin));
-        }
+        // Then every training epoch against all of them (or the caller's distances for them).
+        dist = sweep ? sweep(c, samples) : trainingDistances(r, rk, samples, options);
+        if (dist.size() != top)
+            throw EngineError(K::BadInput, "rankings", "the training sweep of channel '" + r.channel + "' gave no row per pattern");
+        for (const auto& row : dist)
+            if (row.size() != rk.epochCount)
+                throw EngineError(K::BadInput, "rankings", "a training sweep row of channel '" + r.channel + "' is not one per epoch");
         for (std::size_t p = 0; p < top; ++p) {
             const PatternScore& s = rk.ranked[p];
             TrainingRoc sorted = trainingRoc(dist[p], rk.epochIctal);

@@ -96,12 +96,26 @@ struct BuildOptions {
     DetectorRule rule;
     std::string filter;
 };
+// The training sweep of one channel: `patterns` (cut from the recordings) against every epoch
+// of `ranking` (the request's epochs, segment by segment), result[p][j] in the ranking's epoch
+// order. What buildDetector computes unless given the distances.
+std::vector<std::vector<double>> trainingDistances(const PatternRequest& request, const PatternRanking& ranking,
+                                                   const std::vector<std::vector<float>>& patterns,
+                                                   const RunOptions& options);
+// The same rows from elsewhere (cross-validation reads them from one matrix of the whole study):
+// channel c's chosen patterns (rankings[c].ranked[0..patterns.size()), samples as cut) -> their
+// distances to every epoch of rankings[c]; equal to trainingDistances' for the same detector.
+using TrainingSweep = std::function<std::vector<std::vector<double>>(std::size_t channel,
+                                                                      const std::vector<std::vector<float>>& patterns)>;
+
 // One ranking per request (findPatterns' results, same order). The training epochs are the
 // requests' own. Throws EngineError (BadParameter "top", "votes"; BadInput when a ranking does
 // not belong to its request).
 // `rocs` (may be null) receives each detector pattern's TrainingRoc, in pattern order.
+// `sweep` (may be empty: trainingDistances) gives the training distances.
 Detector buildDetector(const std::vector<PatternRequest>& requests, const std::vector<PatternRanking>& rankings,
-                       const BuildOptions& build, const RunOptions& options, std::vector<TrainingRoc>* rocs = nullptr);
+                       const BuildOptions& build, const RunOptions& options, std::vector<TrainingRoc>* rocs = nullptr,
+                       const TrainingSweep& sweep = {});
 
 // Checks a detector is usable (sizes, thresholds, rule). Throws EngineError naming the field.
 void validateDetector(const Detector& d);

@@ -8,7 +8,9 @@
 #include <numeric>
 #include <string>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
 #include "compute/patterns/device_epochs.h"
@@ -138,9 +140,8 @@ PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, s
     return s.floats ? scoreSorted(r, L, i, s.viewF()) : scoreSorted(r, L, i, s.viewD());
 }
 
-PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& options, double progressBase,
-                   double progressScale) {
-    const auto t0 = std::chrono::steady_clock::now();
+// What a ranking says of its request before any distance: channel, sizes, labels, segments.
+PatternRanking rankingHeader(const PatternRequest& r, const Layout& L) {
     PatternRanking out;
     out.channel = r.channel;
     out.rateHz = r.rateHz;
@@ -157,6 +158,20 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     for (const auto& p : L.segments)
         out.segments.push_back({p.recording, p.recordingIndex, p.clockStartS, p.n, p.patternBegin, std::size_t(p.patterns),
                                 p.epochBegin, std::size_t(p.epochs), p.ictalCount, p.spans});
+    return out;
+}
+
+// The best first, ties by the lower pattern index: a total order, so every path ranks alike.
+void sortRanked(std::vector<PatternScore>& ranked) {
+    std::stable_sort(ranked.begin(), ranked.end(), [](const PatternScore& a, const PatternScore& b) {
+        return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
+    });
+}
+
+PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& options, double progressBase,
+                   double progressScale) {
+    const auto t0 = std::chrono::steady_clock::now();
+    PatternRanking out = rankingHeader(r, L);
 
     Params params;
     params.metric = Metric::Cdtw;
@@ -189,9 +204,7 @@ PatternRanking run(const PatternRequest& r, const Layout& L, const RunOptions& o
     const std::size_t pBegin = std::min(r.patternBegin, nP), pEnd = r.patternEnd ? std::clamp(r.patternEnd, pBegin, nP) : nP;
     const double total = std::max(1.0, double(pEnd - pBegin) * double(nE));
     const auto finish = [&] {
-        std::stable_sort(out.ranked.begin(), out.ranked.end(), [](const PatternScore& a, const PatternScore& b) {
-            return a.quality > b.quality || (a.quality == b.quality && a.index < b.index);
-        });
+        sortRanked(out.ranked);
         if (keep) {
             for (std::size_t i = 0; i < nP; ++i) out.matrix.rowNames.push_back("pattern " + std::to_string(i));
             for (std::size_t j = 0; j < nE; ++j) out.matrix.colNames.push_back("epoch " + std::to_string(j));
@@ -320,6 +333,35 @@ std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requ
         out.push_back(run(requests[k], layouts[k], options, base, share));
         base += share;
     }
+    return out;
+}
+
+PatternRanking rankPatternRows(const PatternRequest& request, const PatternRowSource& row, const RunOptions& options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Layout L = layoutOf(request);
+    PatternRanking out = rankingHeader(request, L);
+    const std::size_t nP = out.patternCount, nE = out.epochCount;
+    out.ranked.resize(nP);
+    // Rows are independent: each is filled and reduced on one core, as findPatterns reduces its
+    // blocks of rows (the same scoreRow, so the same scores for the same distances).
+    auto rankAll = [&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nP, 1), [&](const tbb::blocked_range<std::size_t>& b) {
+            std::vector<double> v(nE);
+            for (std::size_t i = b.begin(); i < b.end(); ++i) {
+                if (options.cancel && options.cancel->cancelled()) return;
+                row(i, v);
+                out.ranked[i] = scoreRow(request, L, i, v);
+            }
+        });
+    };
+    if (options.threads > 0)
+        tbb::task_arena(options.threads).execute(rankAll);
+    else
+        rankAll();
+    checkCancel(options);
+    sortRanked(out.ranked);
+    out.rankSeconds = out.seconds = secondsSince(t0);
+    if (options.progress) options.progress(1.0);
     return out;
 }
 

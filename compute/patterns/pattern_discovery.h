@@ -173,6 +173,16 @@ PatternRanking findPatterns(const PatternRequest& request, const RunOptions& opt
 // Several channels as one job (one ranking per channel); progress covers the whole job.
 std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requests, const RunOptions& options);
 
+// Ranks the patterns of `request` from distances already computed, without any DTW: row(i, v)
+// fills v (one value per epoch, the request's own numbering: validatePatternRequest's shape)
+// with pattern i's distances. The scores and order are findPatterns' for the same distances
+// (the same reduction of each row); the matrix, kernel and device figures are left empty.
+// Called from several threads at once, one row each. Cross-validation ranks each fold this way
+// from one matrix of the whole study (compute/detect/crossval.h). Throws layout errors as
+// findPatterns does, and Cancelled.
+using PatternRowSource = std::function<void(std::size_t pattern, std::span<double> row)>;
+PatternRanking rankPatternRows(const PatternRequest& request, const PatternRowSource& row, const RunOptions& options);
+
 // Reads every segment of a study request through its reader into one buffer, segment after
 // segment (recordings in parallel, each segment's reader from one thread, in order), and makes
 // the segments views of it. A caller does this while the GPUs start (warmUpGpus, device_list.h)

@@ -32,7 +32,9 @@
 #   study [test|bench|all]   the published pattern workload from 42 generated EDF+ files on disk
 #                            (warplab-make-study, then `bench study`), GPU and CPU
 #   detect [DEVICE-LIST...]  leave-one-seizure-out crossval on the 42-file study (wall, per --devices
-#                            list, default 0), and a 7-file subset on the CPU and the GPU
+#                            list, default 0), `bench crossval` on it (one discovery per fold against
+#                            one matrix, same process, results compared), and a 7-file subset on
+#                            the CPU and the GPU
 #   window                   the window search: its GPU test, then `bench window` on 1e9, 1e7
 #                            and 1e6-sample references, GPU and CPU
 #   answer [DEVICE-LIST...]  the time to the answer: the user's commands (patterns --study on the
@@ -322,6 +324,11 @@ detect_step() {
       log "crossval, 42-file study, --devices $dev (run $run): wall $(tail -1 "$o/wall_${dev}_$run") s; $(pooled "$o/crossval_${dev}_$run.json")"
     done
   done
+  # Both designs in one process on the same study: one discovery per fold (the reference) and one
+  # matrix of the whole study; says whether the detectors, distances and scores are identical.
+  timeout 300 "$CLI" bench crossval --study "$study/chb99-summary.txt" --channel FP1-F7 --devices "${lists[0]}" \
+    > "$o/bench_crossval.txt" 2> "$o/bench_crossval.log"
+  log "bench crossval, 42-file study, --devices ${lists[0]}: $(tail -3 "$o/bench_crossval.txt" | tr '\n' ';')"
   rm -rf "$small"
   "$BUILD/app/tools/warplab-make-study" "$small" --files 7 --seconds 900 --last-seconds 900 --channels 2 > /dev/null
   for be in cpu cuda; do

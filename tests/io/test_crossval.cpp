@@ -13,6 +13,7 @@
 
 #include "compute/detect/crossval.h"
 #include "compute/patterns/synthetic_channel.h"
+#include "tests/io/bonn_study.h"
 #include "tests/io/synthetic_study.h"
 
 using namespace warplab::compute;
@@ -29,14 +30,6 @@ using warplab::testing::addRecording;
 using warplab::testing::finish;
 using warplab::testing::syntheticStudy;
 using Study = warplab::testing::SyntheticStudy;
-
-std::vector<float> bonnSegment(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<float> x;
-    double v = 0;
-    while (in >> v) x.push_back(float(v));
-    return x;
-}
 
 bool sameDetector(const Detector& a, const Detector& b) {
     if (a.patterns.size() != b.patterns.size()) return false;
@@ -91,6 +84,34 @@ private slots:
         QCOMPARE(ra.event.tp, 4LL);  // every planted seizure is found in its unseen recording
         QCOMPARE(ra.testedS, 4 * 240.0);
         QCOMPARE(ra.totalS, 5 * 240.0);
+    }
+
+    void heldOutSeizureSamplesNeverTrain() {
+        // Only the samples of r1's seizure change: r1's fold (one matrix of the whole study, r1's
+        // rows and columns in it) keeps its detector and every training distance, while its
+        // held-out sweep sees the change and the folds r1 trains change with it.
+        CrossvalOptions o;
+        o.build.top = 3;
+        o.build.rule.votes = 2;
+        const Study a = syntheticStudy();
+        Study b = a;
+        finish(b, 256);  // b's segments view b's own samples
+        const auto& sz = b.request.segments[1].seizures.front();
+        for (long long k = std::llround(sz.start * 256); k < std::llround(sz.end * 256); ++k)
+            b.samples[1][std::size_t(k)] = 3 * b.samples[1][std::size_t(k)] + 5;
+        const auto ca = crossValidateCached({a.request}, o, cpu()), cb = crossValidateCached({b.request}, o, cpu());
+        QCOMPARE(ca.folds[1].recording, std::string("r1.edf"));
+        auto sameTraining = [](const CachedFold& x, const CachedFold& y) {
+            if (!sameDetector(x.detector, y.detector) || x.rocs.size() != y.rocs.size()) return false;
+            for (std::size_t p = 0; p < x.rocs.size(); ++p)
+                if (x.rocs[p].distances != y.rocs[p].distances || x.rocs[p].ictal != y.rocs[p].ictal) return false;
+            return true;
+        };
+        QVERIFY(sameTraining(ca.folds[1], cb.folds[1]));
+        QVERIFY(ca.folds[1].detection.distances != cb.folds[1].detection.distances);
+        int changed = 0;
+        for (std::size_t k : {0u, 2u, 3u}) changed += sameTraining(ca.folds[k], cb.folds[k]) ? 0 : 1;
+        QCOMPARE(changed, 3);
     }
 
     void leaveOneRecordingOutHoldsOutSeizureFreeRecordings() {
@@ -185,20 +206,8 @@ private slots:
         const std::string root = env && *env ? env : WARPLAB_TEST_DATA "/bonn";
         int count = 5;
         if (env && *env) count = std::atoi(std::getenv("WARPLAB_BONN_COUNT") ? std::getenv("WARPLAB_BONN_COUNT") : "20");
-        Study s;
-        const double rate = 173.61, segS = 4097 / rate;
-        char name[32];
-        for (int i = 1; i <= count; ++i) {
-            std::vector<float> x;
-            for (const char* set : {"Z", "S", "F"}) {
-                std::snprintf(name, sizeof name, "/%s/%s%03d.txt", set, set, i);
-                const auto seg = bonnSegment(root + name);
-                QCOMPARE(seg.size(), std::size_t(4097));
-                x.insert(x.end(), seg.begin(), seg.end());
-            }
-            addRecording(s, std::move(x), {{segS, 2 * segS}}, "bonn" + std::to_string(i));
-        }
-        finish(s, rate);
+        const Study s = warplab::testing::bonnStudy(root, count);
+        QCOMPARE(s.request.segments.size(), std::size_t(count));
         CrossvalOptions o;
         o.build.top = 5;
         o.build.rule.votes = 3;

@@ -1,0 +1,239 @@
+// Cross-validation from one matrix of the whole study (crossValidateCached) against the
+// definition (crossValidatePerFold: each fold discovers, builds and sweeps anew): the same folds,
+// detectors, training ROCs, held-out distances, detections and scores, bit for bit, on the Bonn
+// segments of tests/data, on synthetic studies with planted seizures (one and two channels, one
+// recording read lazily) and on a study whose detectors hold patterns that run from one seizure
+// into the next (not rows of the matrix: swept apart). And a ranking made from given rows
+// (rankPatternRows) is findPatterns' for the same request, score for score.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "compute/detect/crossval.h"
+#include "io/score_json.h"
+#include "tests/io/bonn_study.h"
+#include "tests/io/synthetic_study.h"
+
+using namespace warplab::compute;
+using Study = warplab::testing::SyntheticStudy;
+
+namespace {
+
+RunOptions cpu() {
+    RunOptions o;
+    o.backend = Backend::Cpu;
+    return o;
+}
+
+// The first difference between two caches, or "" when they are the same bit for bit.
+std::string difference(const CrossvalCache& a, const CrossvalCache& b) {
+    std::ostringstream d;
+    if (a.folds.size() != b.folds.size() || a.totalS != b.totalS) return "fold count or study time";
+    for (std::size_t k = 0; k < a.folds.size(); ++k) {
+        const CachedFold &x = a.folds[k], &y = b.folds[k];
+        const std::string f = "fold " + std::to_string(k) + " (" + x.recording + "): ";
+        if (x.recordingIndex != y.recordingIndex || x.recording != y.recording || x.training != y.training ||
+            x.durationS != y.durationS || x.seizures.size() != y.seizures.size())
+            return f + "what it holds out or trains on";
+        const Detector &p = x.detector, &q = y.detector;
+        if (p.rateHz != q.rateHz || p.epoch != q.epoch || p.stride != q.stride || p.band != q.band || p.filter != q.filter ||
+            p.patterns.size() != q.patterns.size())
+            return f + "detector settings or pattern count";
+        for (std::size_t i = 0; i < p.patterns.size(); ++i) {
+            const auto &u = p.patterns[i], &v = q.patterns[i];
+            if (u.channel != v.channel || u.samples != v.samples || u.recording != v.recording || u.startS != v.startS)
+                return f + "pattern " + std::to_string(i) + " is another pattern";
+            if (u.threshold != v.threshold || u.quality != v.quality || u.trainingTpr != v.trainingTpr ||
+                u.trainingFpr != v.trainingFpr) {
+                d << f << "pattern " << i << ": threshold " << u.threshold << " vs " << v.threshold << ", quality "
+                  << u.quality << " vs " << v.quality;
+                return d.str();
+            }
+        }
+        if (x.rocs.size() != y.rocs.size()) return f + "ROC count";
+        for (std::size_t i = 0; i < x.rocs.size(); ++i) {
+            const auto &u = x.rocs[i], &v = y.rocs[i];
+            if (u.distances != v.distances || u.ictal != v.ictal || u.ictalCount != v.ictalCount ||
+                u.interictalAt != v.interictalAt || u.youden.threshold != v.youden.threshold)
+                return f + "training ROC of pattern " + std::to_string(i);
+        }
+        const Detection &s = x.detection, &t = y.detection;
+        if (s.distances != t.distances) return f + "held-out distances";
+        if (s.votes != t.votes || s.events.size() != t.events.size()) return f + "votes or events";
+        for (std::size_t e = 0; e < s.events.size(); ++e)
+            if (s.events[e].startS != t.events[e].startS || s.events[e].endS != t.events[e].endS ||
+                s.events[e].confidence != t.events[e].confidence)
+                return f + "event " + std::to_string(e);
+    }
+    // And the scores as the CLI writes them (folds, outcomes, pooled).
+    nlohmann::ordered_json ja, jb;
+    warplab::io::appendCrossvalJson(ja, rescore(a));
+    warplab::io::appendCrossvalJson(jb, rescore(b));
+    if (ja != jb) return "scores: " + ja.dump() + " vs " + jb.dump();
+    return {};
+}
+
+// Whether a detector pattern starts inside a marked seizure of its recording and ends past it
+// (then discovery's pattern there ran on into the next seizure).
+bool spansTwoSeizures(const Study& s, const DetectorPattern& p, int epoch) {
+    for (const auto& seg : s.request.segments) {
+        if (seg.recording != p.recording) continue;
+        const long long a = std::llround(p.startS * s.request.rateHz), b = a + epoch;
+        for (const auto& z : seg.seizures) {
+            const long long z0 = std::llround(z.start * s.request.rateHz), z1 = std::llround(z.end * s.request.rateHz);
+            if (a >= z0 && a < z1) return b > z1;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+class TestCrossvalMatrix : public QObject {
+    Q_OBJECT
+private slots:
+    void syntheticStudyEqualsPerFold() {
+        const Study s = warplab::testing::syntheticStudy();
+        for (const auto folds : {CrossvalFolds::Seizure, CrossvalFolds::Recording}) {
+            CrossvalOptions o;
+            o.folds = folds;
+            o.build.top = 4;
+            o.build.rule.votes = 2;
+            const long long before = epochDistanceCalls();
+            const CrossvalCache one = crossValidateCached({s.request}, o, cpu());
+            // No DTW per fold: every training and held-out distance came from the one matrix.
+            QCOMPARE(epochDistanceCalls(), before);
+            const CrossvalCache per = crossValidatePerFold({s.request}, o, cpu());
+            QCOMPARE(one.folds.size(), folds == CrossvalFolds::Seizure ? std::size_t(4) : std::size_t(5));
+            const std::string d = difference(one, per);
+            QVERIFY2(d.empty(), d.c_str());
+            // Another operating point re-decided from both caches agrees too.
+            const CrossvalResult a = rescore(one, {OperatingPoint::Kind::FalsePositiveRate, 0.05}, {1, 1, 0}, o.event, o.sample);
+            const CrossvalResult b = rescore(per, {OperatingPoint::Kind::FalsePositiveRate, 0.05}, {1, 1, 0}, o.event, o.sample);
+            nlohmann::ordered_json ja, jb;
+            warplab::io::appendCrossvalJson(ja, a);
+            warplab::io::appendCrossvalJson(jb, b);
+            QCOMPARE(ja.dump(), jb.dump());
+        }
+    }
+
+    void twoChannelsAndALazyRecordingEqualPerFold() {
+        // Two channels vote (the second from other seeds), and one recording of the first is
+        // read through a reader, as a study on disk is.
+        Study a = warplab::testing::syntheticStudy(101, 200), b = warplab::testing::syntheticStudy(301, 400);
+        b.request.channel = "EEG2";
+        auto& lazy = a.request.segments[2];
+        const std::vector<float>* x = &a.samples[2];
+        lazy.samples = {};
+        lazy.sampleCount = (long long)x->size();
+        lazy.reader = [x](long long start, long long count, float* out) {
+            std::copy(x->begin() + start, x->begin() + start + count, out);
+        };
+        CrossvalOptions o;
+        o.build.top = 3;
+        o.build.rule.votes = 3;
+        const CrossvalCache one = crossValidateCached({a.request, b.request}, o, cpu());
+        const CrossvalCache per = crossValidatePerFold({a.request, b.request}, o, cpu());
+        QCOMPARE(one.folds.front().detector.channels().size(), std::size_t(2));
+        const std::string d = difference(one, per);
+        QVERIFY2(d.empty(), d.c_str());
+    }
+
+    void patternsAcrossTwoSeizuresEqualPerFold() {
+        // Each recording has two short seizures (1.5 epochs each): discovery's patterns in
+        // between run from the first into the second (their concatenation), which the detector
+        // cuts from the recording instead. With every pattern in the detector, some are such.
+        Study s;
+        for (int i = 0; i < 4; ++i) {
+            SyntheticChannel c;
+            c.samples = 120 * 256;
+            c.seizureSamples = 2 * 1536;
+            c.seizureCount = 2;
+            c.seed = 500 + std::uint64_t(i);
+            warplab::testing::addRecording(s, syntheticSamples(c), syntheticSeizures(c), "two" + std::to_string(i) + ".edf");
+        }
+        warplab::testing::finish(s, 256);
+        CrossvalOptions o;
+        o.build.top = 100;
+        o.build.rule.votes = 4;
+        const CrossvalCache one = crossValidateCached({s.request}, o, cpu());
+        const CrossvalCache per = crossValidatePerFold({s.request}, o, cpu());
+        int across = 0;
+        for (const auto& f : one.folds)
+            for (const auto& p : f.detector.patterns) across += spansTwoSeizures(s, p, f.detector.epoch) ? 1 : 0;
+        QVERIFY(across > 0);
+        const std::string d = difference(one, per);
+        QVERIFY2(d.empty(), d.c_str());
+    }
+
+    void bonnStudyEqualsPerFold() {
+        const Study s = warplab::testing::bonnStudy(WARPLAB_TEST_DATA "/bonn", 5);
+        QCOMPARE(s.request.segments.size(), std::size_t(5));
+        CrossvalOptions o;
+        o.build.top = 5;
+        o.build.rule.votes = 3;
+        const CrossvalCache one = crossValidateCached({s.request}, o, cpu());
+        const CrossvalCache per = crossValidatePerFold({s.request}, o, cpu());
+        QCOMPARE(one.folds.size(), std::size_t(5));
+        const std::string d = difference(one, per);
+        QVERIFY2(d.empty(), d.c_str());
+        QVERIFY(rescore(one).sample.sensitivity > 0.5);
+    }
+
+    void rankingFromRowsEqualsFindPatterns() {
+        // Every score of a ranking made from given rows (the fold's sub-matrix) equals
+        // findPatterns' over the same request: order, quality, histogram, means, nearest epochs.
+        const Study s = warplab::testing::bonnStudy(WARPLAB_TEST_DATA "/bonn", 5);
+        for (const int heldOut : {-1, 2}) {
+            PatternRequest r = withoutRecording({s.request}, heldOut).front();
+            r.keepMatrix = true;
+            const PatternRanking direct = findPatterns(r, cpu());
+            QCOMPARE(direct.matrix.rows, direct.patternCount);
+            const PatternRanking fromRows = rankPatternRows(
+                r,
+                [&](std::size_t i, std::span<double> row) {
+                    std::copy_n(direct.matrix.values.begin() + std::ptrdiff_t(i * direct.epochCount), direct.epochCount,
+                                row.begin());
+                },
+                cpu());
+            QCOMPARE(fromRows.ranked.size(), direct.ranked.size());
+            QCOMPARE(fromRows.epochIctal, direct.epochIctal);
+            for (std::size_t k = 0; k < direct.ranked.size(); ++k) {
+                const PatternScore &a = fromRows.ranked[k], &b = direct.ranked[k];
+                QCOMPARE(a.index, b.index);
+                QCOMPARE(a.segment, b.segment);
+                QCOMPARE(a.quality, b.quality);
+                QCOMPARE(a.recordingSample, b.recordingSample);
+                QCOMPARE(a.meanIctal, b.meanIctal);
+                QCOMPARE(a.meanInterictal, b.meanInterictal);
+                QCOMPARE(a.histogram.ictal, b.histogram.ictal);
+                QCOMPARE(a.histogram.interictal, b.histogram.interictal);
+                QCOMPARE(a.nearest.size(), b.nearest.size());
+                for (std::size_t q = 0; q < a.nearest.size(); ++q) {
+                    QCOMPARE(a.nearest[q].epoch, b.nearest[q].epoch);
+                    QCOMPARE(a.nearest[q].distance, b.nearest[q].distance);
+                }
+            }
+        }
+    }
+
+    void cancelStopsTheOneMatrix() {
+        const Study s = warplab::testing::syntheticStudy();
+        CancelToken cancel;
+        cancel.cancel();
+        RunOptions run = cpu();
+        run.cancel = &cancel;
+        try {
+            crossValidateCached({s.request}, CrossvalOptions{}, run);
+            QFAIL("a cancelled cross-validation returned");
+        } catch (const EngineError& e) {
+            QCOMPARE(e.kind(), EngineError::Kind::Cancelled);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCrossvalMatrix)
+#include "test_crossval_matrix.moc"
