@@ -1,9 +1,10 @@
 // The bounds of the window search (LB_Kim, LB_Keogh of the query envelope against the window,
 // LB_Keogh of the reference's envelope against the query) for four consecutive windows at once, in AVX2 (window_bounds_avx2.cpp,
-// compiled for it alone; `window_search.cpp` asks `available()` before calling). Consecutive
-// windows start one sample apart, so their i-th z-values come from one unaligned load of four
-// samples: the bound costs a quarter of the instructions, and no data-dependent branch (the
-// scalar bound mispredicts about half of its "above, below or inside the envelope" tests).
+// compiled for it alone; `window_search.cpp` asks `available()` before calling), or eight in
+// AVX-512 (window_bounds_avx512.cpp; `available512()`). Consecutive windows start one sample
+// apart, so their i-th z-values come from one unaligned load of four (eight) samples: the bound
+// costs a quarter (an eighth) of the instructions, and no data-dependent branch (the scalar
+// bound mispredicts about half of its "above, below or inside the envelope" tests).
 #pragma once
 #include <cstddef>
 
@@ -12,6 +13,9 @@ namespace warplab::compute::windowbounds {
 // True when this CPU runs the AVX2 + FMA code (defined in window_search.cpp, which is compiled
 // for any x86-64, so that asking never executes an AVX instruction).
 bool available();
+// True when this CPU runs the AVX-512 code (oct, octWindow) and WARPLAB_SIMD does not lower
+// the instruction set below it (compute/cpu/dtw_lanes.h's bestIsa).
+bool available512();
 
 // The statistics and the first bounds of four windows (quad), then the last bound of those that
 // passed them (quadWindow). Lane l (bit l of the masks) is the window
@@ -46,5 +50,19 @@ unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, do
                     unsigned active);
 unsigned quadWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& lanes,
                     unsigned active);
+
+// The same for eight consecutive windows in AVX-512 (window_bounds_avx512.cpp): `a` holds the
+// windows starting at x + 0..3, `b` those at x + 4..7, with b.upper == a.upper + 4 and b.lower
+// == a.lower + 4. Each Quad gets what quad and quadWindow give it (the same statistics, bounds
+// and masks, bit for bit, for the lanes that pass); the returned masks hold a's lanes in bits
+// 0-3 and b's in bits 4-7, as does octWindow's `active`. Reads x[0 .. m + 6].
+unsigned oct(const float* x, std::size_t m, const double* q, const double* qU, const double* qL,
+             const std::size_t* order, double limit, Quad<float>& a, Quad<float>& b);
+unsigned oct(const double* x, std::size_t m, const double* q, const double* qU, const double* qL,
+             const std::size_t* order, double limit, Quad<double>& a, Quad<double>& b);
+unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<float>& a,
+                   Quad<float>& b, unsigned active);
+unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& a,
+                   Quad<double>& b, unsigned active);
 
 }  // namespace warplab::compute::windowbounds

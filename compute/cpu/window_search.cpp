@@ -14,6 +14,7 @@
 #include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
+#include "compute/cpu/dtw_lanes.h"
 #include "compute/cpu/window_bounds.h"
 #include "compute/cpu/window_dtw_lanes.h"
 #include "compute/core/job.h"
@@ -21,6 +22,7 @@
 namespace warplab::compute {
 
 bool windowbounds::available() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool windowbounds::available512() { return lanes::bestIsa() == lanes::Isa::Avx512; }
 
 namespace {
 
@@ -170,6 +172,7 @@ struct ThreadState {
     std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
     std::vector<char> envDone;  // its pieces computed
     std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
+    std::vector<double> cb4C, cb4D;  // and of the next four, in a group of eight (AVX-512)
     // Windows that passed every bound, waiting to run their DTW four at a time
     // (window_dtw_lanes.h): start, orientation, cumulative bound in lane l of cbTail4.
     std::size_t pending = 0, pendingStart[4] = {};
@@ -308,6 +311,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.qb.resize(m);
         t.cb4A.resize(4 * m);
         t.cb4B.resize(4 * m);
+        t.cb4C.resize(4 * m);
+        t.cb4D.resize(4 * m);
         t.cbTail4.resize(4 * (m + 1));
         t.xd4.resize(4 * m);
         t.z4.resize(4 * m);
@@ -327,6 +332,8 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
 
     // The AVX2 bounds for four consecutive windows where the CPU has them (window_bounds.h).
     const bool simd = p.simd && windowbounds::available();
+    // And eight at a time in AVX-512 where the CPU has it (WARPLAB_SIMD=avx2 keeps four).
+    const bool simd8 = simd && windowbounds::available512();
     auto body = [&](const tbb::blocked_range<std::size_t>& slots) {
         if (cancel && cancel->cancelled()) return;
         ThreadState<T>& t = tls.local();
@@ -516,7 +523,80 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 if (!zReady) znormOf(x, m, z);
                 dtwStage(s, lbA > lbB, lbA > lbB ? t.cbA.data() : t.cbB.data(), 1, limit);
             };
+            // A group of four windows after its bounds (`pass`: the lanes that passed them): the
+            // stages' counts, the scalar cascade for those needing exact statistics, and the
+            // survivors' cumulative bounds into the DTW lanes.
+            auto finishQuad = [&](std::size_t s, windowbounds::Quad<T>& lanes, unsigned pass, const bool* excluded) {
+                if (pass == 0 && lanes.active == 0xF && lanes.exact == 0) {
+                    // The common group: four windows, all pruned by the bounds.
+                    // (A table: std::popcount is a library call on baseline x86-64.)
+                    static constexpr unsigned char kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+                    st.windows += 4;
+                    st.prunedKim += kBits[lanes.kim & 0xF];
+                    st.prunedKeoghQuery += kBits[lanes.keoghQuery & 0xF];
+                    st.prunedKeoghWindow += kBits[lanes.keoghWindow & 0xF];
+                    return;
+                }
+                for (unsigned l = 0; l < 4; ++l) {
+                    if (excluded[l]) { ++st.excluded; continue; }
+                    ++st.windows;
+                    Stats wl;
+                    wl.mean = lanes.mean[l];
+                    wl.sd = lanes.sd[l];
+                    wl.exact = (lanes.exact >> l) & 1u;
+                    if (wl.exact) scalarWindow(s + l, wl, false);
+                    else if ((lanes.kim >> l) & 1u) ++st.prunedKim;
+                    else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
+                    else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
+                    else {
+                        // Its DTW waits for three more (the cumulative bound is kept now: the
+                        // next group overwrites the terms).
+                        const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
+                        const double* cb = (useA ? lanes.cbQuery : lanes.cbWindow) + l;
+                        const std::size_t lane = t.pending;
+                        double* tail = t.cbTail4.data() + lane;
+                        tail[4 * m] = 0;
+                        for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
+                        t.pendingStart[lane] = s + l;
+                        t.pendingUseA[lane] = useA;
+                        if (++t.pending == 4) flushPending();
+                    }
+                }
+            };
             for (std::size_t s = s0; s < s1;) {
+                if (simd8 && s + 8 <= s1 && s + 7 + m <= N) {
+                    // Eight consecutive windows, as four below but in AVX-512: two Quads, one
+                    // limit for both.
+                    double a8[8], s18[8], s28[8], mean8[8], sd8[8];
+                    bool excluded[8];
+                    windowbounds::Quad<T> lo{a8, s18, s28, mean8, sd8}, hi{a8 + 4, s18 + 4, s28 + 4, mean8 + 4, sd8 + 4};
+                    lo.upper = t.refU.data() + (s - envBegin);
+                    lo.lower = t.refL.data() + (s - envBegin);
+                    hi.upper = lo.upper + 4;
+                    hi.lower = lo.lower + 4;
+                    lo.cbQuery = t.cb4A.data();
+                    lo.cbWindow = t.cb4B.data();
+                    hi.cbQuery = t.cb4C.data();
+                    hi.cbWindow = t.cb4D.data();
+                    for (unsigned l = 0; l < 8; ++l) {
+                        const Sums u = advance(s + l);
+                        a8[l] = u.anchor;
+                        s18[l] = u.s1;
+                        s28[l] = u.s2;
+                        excluded[l] = !ex.empty() && inExcluded(ex, s + l);
+                        if (!excluded[l]) (l < 4 ? lo : hi).active |= 1u << (l & 3u);
+                    }
+                    const double limit = currentLimit();
+                    unsigned pass = windowbounds::oct(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lo, hi);
+                    if (pass) {
+                        ensureEnvelope(s, s + 7 + m);
+                        pass = windowbounds::octWindow(m, q, order.data(), limit, lo, hi, pass);
+                    }
+                    finishQuad(s, lo, pass & 0xFu, excluded);
+                    finishQuad(s + 4, hi, pass >> 4, excluded + 4);
+                    s += 8;
+                    continue;
+                }
                 if (simd && s + 4 <= s1 && s + 3 + m <= N) {
                     // Four consecutive windows: statistics in start order, then every bound at
                     // once; the few survivors go on to their exact z and the DTW, and windows
@@ -542,42 +622,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         ensureEnvelope(s, s + 3 + m);
                         pass = windowbounds::quadWindow(m, q, order.data(), limit, lanes, pass);
                     }
-                    if (pass == 0 && lanes.active == 0xF && lanes.exact == 0) {
-                        // The common group: four windows, all pruned by the bounds.
-                        // (A table: std::popcount is a library call on baseline x86-64.)
-                        static constexpr unsigned char kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-                        st.windows += 4;
-                        st.prunedKim += kBits[lanes.kim & 0xF];
-                        st.prunedKeoghQuery += kBits[lanes.keoghQuery & 0xF];
-                        st.prunedKeoghWindow += kBits[lanes.keoghWindow & 0xF];
-                        s += 4;
-                        continue;
-                    }
-                    for (unsigned l = 0; l < 4; ++l) {
-                        if (excluded[l]) { ++st.excluded; continue; }
-                        ++st.windows;
-                        Stats wl;
-                        wl.mean = mean4[l];
-                        wl.sd = sd4[l];
-                        wl.exact = (lanes.exact >> l) & 1u;
-                        if (wl.exact) scalarWindow(s + l, wl, false);
-                        else if ((lanes.kim >> l) & 1u) ++st.prunedKim;
-                        else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
-                        else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
-                        else {
-                            // Its DTW waits for three more (the cumulative bound is kept now: the
-                            // next group of four overwrites the terms).
-                            const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
-                            const double* cb = (useA ? t.cb4A.data() : t.cb4B.data()) + l;
-                            const std::size_t lane = t.pending;
-                            double* tail = t.cbTail4.data() + lane;
-                            tail[4 * m] = 0;
-                            for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
-                            t.pendingStart[lane] = s + l;
-                            t.pendingUseA[lane] = useA;
-                            if (++t.pending == 4) flushPending();
-                        }
-                    }
+                    finishQuad(s, lanes, pass, excluded);
                     s += 4;
                     continue;
                 }

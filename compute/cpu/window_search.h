@@ -47,7 +47,7 @@ struct WindowSearchParams {
     std::vector<std::pair<std::size_t, std::size_t>> excludedStarts;
     bool bruteForce = false;  // every window by the full two-pass z-norm and full DTW
     int threads = 0;          // 0 = all cores (ignored by bruteForce, which is one thread)
-    bool simd = true;         // the AVX2 bounds where the CPU has them (false: scalar; tests compare)
+    bool simd = true;         // AVX-512 or AVX2 bounds where the CPU has them (false: scalar; tests compare)
 };
 
 // How many windows each stage removed (--stats). windows = evaluated starts.

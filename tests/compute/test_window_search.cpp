@@ -13,12 +13,14 @@ std::vector<float> eegChannel(int sig, std::size_t maxLen) {
 #include <QtTest>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <algorithm>
 #include <mutex>
 #include <random>
 
 #include "compute/core/error.h"
+#include "compute/cpu/dtw_lanes.h"
 #include "compute/cpu/window_bounds.h"
 #include "compute/cpu/window_dtw_lanes.h"
 #include "compute/cpu/window_search.h"
@@ -374,13 +376,20 @@ private slots:
         QCOMPARE(fractions.back(), 1.0);
     }
 
-    // The AVX2 bounds (four consecutive windows at once, window_bounds.h) against the scalar
-    // bounds and brute force: the same matches, bit for bit, on random walks (float and double
-    // samples), the bundled-EEG-like constant stretches (exact statistics inside a group of
-    // four) and excluded starts inside a group; the bounds may prune a window differently only
-    // by rounding, so the stage counts are compared loosely. Skips on a CPU without AVX2.
+    // The SIMD bounds (eight consecutive windows at once in AVX-512 where the CPU has it, four
+    // in AVX2 otherwise and under WARPLAB_SIMD=avx2; window_bounds.h) against the scalar bounds
+    // and brute force: the same matches, bit for bit, on random walks (float and double
+    // samples), the bundled-EEG-like constant stretches (exact statistics inside a group) and
+    // excluded starts inside a group; the bounds may prune a window differently only by
+    // rounding (and the limit they see), so the stage counts are compared loosely. Both SIMD
+    // widths run where the CPU has AVX-512. Skips on a CPU without AVX2.
     void simdBoundsEqualScalar() {
         if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) QSKIP("this CPU has no AVX2 + FMA");
+        const char* env = std::getenv("WARPLAB_SIMD");
+        const std::string saved = env ? env : "";
+        qunsetenv("WARPLAB_SIMD");
+        const bool wide = lanes::supported(lanes::Isa::Avx512);
+        QCOMPARE(windowbounds::available512(), wide);  // the eight-window path is the one taken
         std::mt19937 rng(21);
         for (std::size_t m : {2, 3, 5, 64, 128, 300}) {
             Series y = testutil::randomWalk(12000, rng), q = testutil::randomWalk(m, rng);
@@ -407,6 +416,19 @@ private slots:
                     QVERIFY2(sameMatches(vec, ref, &why), qPrintable(what + why));
                     QVERIFY2(sameMatches(vecD, ref, &why), qPrintable(what + why));
                     QVERIFY2(sameMatches(sca, ref, &why), qPrintable(what + why));
+                    if (wide) {  // and the four-window AVX2 path on the same CPU
+                        qputenv("WARPLAB_SIMD", "avx2");
+                        QVERIFY(!windowbounds::available512());
+                        WindowSearchStats s4;
+                        const auto four = selectWindowTopK(windowSearchCandidates(y.values.data(), y.values.size(), qz.data(), m, p, &s4, nullptr), m, k);
+                        const auto fourD = selectWindowTopK(windowSearchCandidates(yd.data(), yd.size(), qz.data(), m, p, nullptr, nullptr), m, k);
+                        qunsetenv("WARPLAB_SIMD");
+                        QVERIFY2(sameMatches(four, ref, &why), qPrintable(what + "AVX2: " + why));
+                        QVERIFY2(sameMatches(fourD, ref, &why), qPrintable(what + "AVX2: " + why));
+                        QCOMPARE(s4.windows, sv.windows);
+                        QCOMPARE(s4.excluded, sv.excluded);
+                        QCOMPARE(s4.exactStats, sv.exactStats);
+                    }
                     QCOMPARE(sv.windows, ss.windows);
                     QCOMPARE(sv.excluded, ss.excluded);
                     QCOMPARE(sv.exactStats, ss.exactStats);
@@ -414,6 +436,7 @@ private slots:
                     QVERIFY(sv.exactStats > 0);  // the constant stretch went through the exact statistics
                 }
         }
+        if (!saved.empty()) qputenv("WARPLAB_SIMD", saved.c_str());
     }
 
     // The lane kernels of the last stage against the scalar definitions, bit for bit (no
