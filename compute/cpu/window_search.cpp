@@ -22,7 +22,7 @@
 namespace warplab::compute {
 
 bool windowbounds::available() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
-bool windowbounds::available512() { return lanes::bestIsa() == lanes::Isa::Avx512; }
+bool windowbounds::available512() { return available() && lanes::bestIsa() == lanes::Isa::Avx512; }
 
 namespace {
 
