@@ -38,19 +38,22 @@ std::vector<const PatternSegment*> heldOutRecordings(const std::vector<PatternRe
     return held;
 }
 
+// A segment's length whichever way it gives its samples (a view leaves sampleCount at 0).
+long long lengthOf(const PatternSegment& s) { return s.samples.empty() ? s.sampleCount : (long long)s.samples.size(); }
+
 CachedFold foldOf(const PatternSegment& test, const std::vector<PatternRequest>& training, double rateHz) {
     CachedFold fold;
     fold.recordingIndex = test.recordingIndex;
     fold.recording = test.recording;
     for (const auto& s : test.seizures) fold.seizures.push_back({s.start, s.end});
     for (const auto& s : training.front().segments) fold.training.push_back(s.recording);
-    fold.durationS = double(test.sampleCount) / rateHz;
+    fold.durationS = double(lengthOf(test)) / rateHz;
     return fold;
 }
 
 double studySeconds(const std::vector<PatternRequest>& requests) {
     double total = 0;
-    for (const auto& s : requests.front().segments) total += double(s.sampleCount) / requests.front().rateHz;
+    for (const auto& s : requests.front().segments) total += double(lengthOf(s)) / requests.front().rateHz;
     return total;
 }
 

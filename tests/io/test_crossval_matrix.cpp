@@ -120,6 +120,26 @@ private slots:
         }
     }
 
+    void viewsWithoutACountGiveTheirLength() {
+        // A study given as views of samples (the count left 0, as the Python package's are)
+        // scores each fold over its recording's whole length.
+        Study a = warplab::testing::syntheticStudy(101, 200);
+        Study views = a;
+        for (auto& seg : views.request.segments) seg.sampleCount = 0;
+        CrossvalOptions o;
+        o.build.top = 3;
+        const CrossvalCache withCount = crossValidateCached({a.request}, o, cpu());
+        const CrossvalCache without = crossValidateCached({views.request}, o, cpu());
+        QVERIFY(withCount.totalS > 0);
+        QCOMPARE(without.totalS, withCount.totalS);
+        for (std::size_t k = 0; k < without.folds.size(); ++k) {
+            QVERIFY(without.folds[k].durationS > 0);
+            QCOMPARE(without.folds[k].durationS, withCount.folds[k].durationS);
+        }
+        const std::string d = difference(without, withCount);
+        QVERIFY2(d.empty(), d.c_str());
+    }
+
     void twoChannelsAndALazyRecordingEqualPerFold() {
         // Two channels vote (the second from other seeds), and one recording of the first is
         // read through a reader, as a study on disk is.

@@ -65,9 +65,6 @@ compute::LoadedSamples filteredSegments(compute::PatternRequest& request, const 
             throw compute::EngineError(e.kind(), "freq_band", seg.recording + ": " + e.what());
         }
         std::copy(f.begin(), f.end(), loaded.samples.get() + (seg.samples.data() - loaded.samples.get()));
-        // The count kept beside the view: cross-validation reads a segment's duration from it
-        // (discovery and the detector read the view first).
-        seg.sampleCount = (long long)seg.samples.size();
     }
     return loaded;
 }
