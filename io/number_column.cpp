@@ -146,7 +146,10 @@ bool parsePiece(const char* b, const char* e, float* out, std::size_t room) {
         const char* t = le;
         while (s < t && blank(*s)) ++s;
         while (t > s && blank(t[-1])) --t;
-        if (s < t && *s == '+') ++s;  // from_chars refuses it; parseTextTable accepts it
+        if (s < t && *s == '+') {  // from_chars refuses it; parseTextTable accepts it, before the digits
+            ++s;
+            if (s < t && (*s == '-' || *s == '+')) return false;
+        }
         if (s == t || n == room || !parseFiniteDouble(s, t, v)) return false;
         out[n++] = float(v);
         b = nl ? nl + 1 : e;

@@ -43,10 +43,13 @@ void splitFields(std::string_view line, std::vector<std::string_view>& out) {
     }
 }
 
-// Parses a number (from_chars refuses a leading '+'); NaN and infinities parse and are
-// judged by the caller.
+// Parses a number (from_chars refuses a leading '+', so one is taken off here, but only before
+// the digits: "+-1" is not a number); NaN and infinities parse and are judged by the caller.
 bool parseField(std::string_view f, double& v) {
-    if (!f.empty() && f[0] == '+') f.remove_prefix(1);
+    if (!f.empty() && f[0] == '+') {
+        f.remove_prefix(1);
+        if (!f.empty() && (f[0] == '-' || f[0] == '+')) return false;
+    }
     if (f.empty()) return false;
     auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
     return ec == std::errc() && p == f.data() + f.size();

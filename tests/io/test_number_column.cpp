@@ -114,7 +114,7 @@ std::vector<std::string> tokens(std::size_t n, unsigned seed) {
           "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1e400", "-1e400",
           "0e999", "-0e-999", "0.000e-400", "00000.0000e-5", "1.", ".5", "-.5", "5e", "5e+", "5e-", "e5", ".", "-",
           "", "+", "+1", " 1", "1 ", "1e5x", "0x10", "0x1p3", "inf", "-inf", "+inf", "infinity", "INF", "nan", "-nan",
-          "NaN", "nan(1)", "1,5", "1..5", "--1", "1e5.5"})
+          "NaN", "nan(1)", "1,5", "1..5", "--1", "1e5.5", "+-1", "++1", "+-inf", "+ 1"})
         out.emplace_back(fixed);
     return out;
 }
@@ -127,6 +127,21 @@ class TestNumberColumn : public QObject {
     std::string make(const std::string& name, const std::string& bytes) { return iotest::writeIn(dir_, name, bytes); }
 
 private slots:
+    // A '+' is taken before the digits only: "+-1" and "++1" are refused by both readers.
+    void plusOnlyBeforeTheDigits() {
+        QVERIFY(parseNumberColumn("+1\n-2\n").has_value());
+        for (const char* bad : {"+-1\n", "++1\n", "1\n+-2\n"}) {
+            QVERIFY2(!parseNumberColumn(bad).has_value(), bad);
+            bool refused = false;
+            try {
+                (void)warplab::io::parseTextTable("t.txt", bad);
+            } catch (const std::exception&) {
+                refused = true;
+            }
+            QVERIFY2(refused, bad);
+        }
+    }
+
     // Several 1 MiB pieces (so piece boundaries fall at arbitrary lines), LF and CRLF, with and
     // without the last line's end: the same floats as the general parser.
     void sameAsTextTable_data() {
