@@ -31,11 +31,11 @@ case "$kind" in
   asan)
     sanitize=address
     case "${2:-ci}" in
-      # Every CPU test but the two slowest under ASan (before a release, in engine and all): the
+      # Every CPU test but the three slowest under ASan (before a release, in engine and all): the
       # CHB-MIT pattern ranking against the scalar reference (over 5 min on a loaded 2-core
-      # machine) and the detector's cross-validation over the Bonn segments (over 10 min; the
-      # CLI's crossval test keeps the same code under ASan in CI).
-      ci)  regex='^(compute|io|app)\.'; exclude='^(compute\.test_patterns_chbmit|io\.test_crossval)$' ;;
+      # machine) and the detector's cross-validation over the Bonn segments, in one matrix and
+      # per fold (over 10 min each; the CLI's crossval test keeps the same code under ASan in CI).
+      ci)  regex='^(compute|io|app)\.'; exclude='^(compute\.test_patterns_chbmit|io\.test_crossval|io\.test_crossval_matrix)$' ;;
       engine) regex='^((compute|io|app)\..*|widgets\.test_(align_job_cancel|main_window|study_gui|patterns_view|view_feedback))$' ;;
       all) regex='^(compute|io|app|widgets)\.' ;;
       *)   regex="$2" ;;
