@@ -1,5 +1,6 @@
 #include "widgets/kernel_comparison_view.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -30,6 +31,15 @@
 
 namespace warplab::widgets {
 namespace {
+
+// A greyed kernel's reason on its line: up to the first ": " or " (" ("no CUDA device usable"),
+// the whole of it in the tooltip; every GPU kernel gives the same one where there is no device.
+QString shortReason(const QString& why) {
+    qsizetype cut = why.size();
+    for (const char* mark : {": ", " ("})
+        if (const qsizetype at = why.indexOf(QLatin1String(mark)); at > 0) cut = std::min(cut, at);
+    return why.left(cut);
+}
 
 QColor kernelColor(int k) {
     static const QColor palette[] = {QColor(38, 139, 210), QColor(220, 50, 47), QColor(133, 153, 0), QColor(211, 54, 130),
@@ -232,7 +242,7 @@ void KernelComparisonView::fillKernels() {
         } else {
             item->setFlags(Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked);
-            item->setText(item->text() + "\n" + tr("— %1").arg(why));
+            item->setText(item->text() + "\n" + tr("— %1").arg(shortReason(why)));
             item->setToolTip(describeWhy ? QString::fromStdString(description) + "\n" + why : why);
         }
     };

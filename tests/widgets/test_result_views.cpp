@@ -319,6 +319,13 @@ private slots:
             QVERIFY(list->item(i)->text().startsWith(QString::fromStdString(d.name)));
             QVERIFY(list->item(i)->toolTip().contains(QString::fromStdString(d.description)));
             QCOMPARE(bool(list->item(i)->flags() & Qt::ItemIsEnabled), !d.device || gpu);
+            if (d.device && !gpu) {
+                // The reason's first clause on the line, the whole of it in the tooltip.
+                const QString why = QString::fromStdString(compute::benchDeviceUnavailable());
+                const QString line = list->item(i)->text().section('\n', 1);
+                QVERIFY(list->item(i)->toolTip().contains(why));
+                QVERIFY2(line.startsWith("— ") && why.startsWith(line.mid(2)) && !line.contains(": "), qPrintable(line));
+            }
         }
         QStringList labels;
         for (QLabel* l : view.findChildren<QLabel*>())
