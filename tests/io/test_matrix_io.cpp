@@ -9,6 +9,10 @@
 
 #include <csignal>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -223,11 +227,19 @@ private slots:
             rlimit tight = old;
             tight.rlim_cur = 64 * 1024;
             QVERIFY(setrlimit(RLIMIT_FSIZE, &tight) == 0);
+#if defined(__SANITIZE_ADDRESS__)
+            // libhdf5 1.10 keeps the file whose close failed, with its metadata buffer, for the
+            // life of the process (closing it again crashes the library): not a leak of ours.
+            __lsan_disable();
+#endif
             message = errorOf([&] {
                 auto w = MatrixStreamWriter::create(p, N, N, compute::Params{});
                 for (std::size_t r = 0; r < N; ++r) w->writeTile({r, r + 1, 0, N}, row.data());
                 w->finish();
             });
+#if defined(__SANITIZE_ADDRESS__)
+            __lsan_enable();
+#endif
             setrlimit(RLIMIT_FSIZE, &old);
             std::signal(SIGXFSZ, oldHandler);
         }
