@@ -38,22 +38,19 @@ std::vector<const PatternSegment*> heldOutRecordings(const std::vector<PatternRe
     return held;
 }
 
-// A segment's length whichever way it gives its samples (a view leaves sampleCount at 0).
-long long lengthOf(const PatternSegment& s) { return s.samples.empty() ? s.sampleCount : (long long)s.samples.size(); }
-
 CachedFold foldOf(const PatternSegment& test, const std::vector<PatternRequest>& training, double rateHz) {
     CachedFold fold;
     fold.recordingIndex = test.recordingIndex;
     fold.recording = test.recording;
     for (const auto& s : test.seizures) fold.seizures.push_back({s.start, s.end});
     for (const auto& s : training.front().segments) fold.training.push_back(s.recording);
-    fold.durationS = double(lengthOf(test)) / rateHz;
+    fold.durationS = double(segmentLength(test)) / rateHz;
     return fold;
 }
 
 double studySeconds(const std::vector<PatternRequest>& requests) {
     double total = 0;
-    for (const auto& s : requests.front().segments) total += double(lengthOf(s)) / requests.front().rateHz;
+    for (const auto& s : requests.front().segments) total += double(segmentLength(s)) / requests.front().rateHz;
     return total;
 }
 
@@ -62,12 +59,7 @@ std::vector<float> heldOutSamples(const std::vector<PatternRequest>& requests, c
     for (const auto& r : requests)
         if (r.channel == channel)
             for (const auto& s : r.segments)
-                if (s.recordingIndex == test.recordingIndex) {
-                    if (!s.samples.empty()) return {s.samples.begin(), s.samples.end()};
-                    std::vector<float> out(std::size_t(std::max(0LL, s.sampleCount)));
-                    if (s.sampleCount > 0) s.reader(0, s.sampleCount, out.data());
-                    return out;
-                }
+                if (s.recordingIndex == test.recordingIndex) return segmentSamples(s);
     throw EngineError(K::BadInput, "channel", test.recording + " has no channel '" + channel + "'");
 }
 

@@ -22,19 +22,13 @@ constexpr std::size_t kEpochBlock = 4096;
 std::atomic<long long> distanceCalls{0};
 
 // All samples of segment k of a request (the single recording when it has no segments).
-std::vector<float> segmentSamples(const PatternRequest& r, std::size_t k) {
-    std::span<const float> view = r.samples;
-    const SampleReader* reader = &r.reader;
-    long long n = r.sampleCount;
-    if (!r.segments.empty()) {
-        view = r.segments[k].samples;
-        reader = &r.segments[k].reader;
-        n = r.segments[k].sampleCount;
-    }
-    if (!view.empty()) return {view.begin(), view.end()};
-    std::vector<float> out(std::size_t(std::max(0LL, n)));
-    if (n > 0) (*reader)(0, n, out.data());
-    return out;
+std::vector<float> requestSamples(const PatternRequest& r, std::size_t k) {
+    if (!r.segments.empty()) return segmentSamples(r.segments[k]);
+    PatternSegment whole;
+    whole.samples = r.samples;
+    whole.reader = r.reader;
+    whole.sampleCount = r.sampleCount;
+    return segmentSamples(whole);
 }
 
 std::string fixed(double v) {
@@ -181,7 +175,7 @@ std::vector<std::vector<double>> trainingDistances(const PatternRequest& r, cons
     for (std::size_t k = 0; k < rk.segments.size(); ++k) {
         const auto& seg = rk.segments[k];
         if (seg.epochCount == 0 || patterns.empty()) continue;
-        const std::vector<float> x = segmentSamples(r, k);
+        const std::vector<float> x = requestSamples(r, k);
         const auto part = epochDistances(patterns, x, rk.epoch, rk.stride, rk.band, options);
         for (std::size_t p = 0; p < patterns.size(); ++p)
             std::copy(part[p].begin(), part[p].end(), dist[p].begin() + std::ptrdiff_t(seg.epochBegin));
@@ -220,7 +214,7 @@ Detector buildDetector(const std::vector<PatternRequest>& requests, const std::v
             bool holdsOne = false;
             for (std::size_t p = 0; p < top; ++p) holdsOne = holdsOne || rk.ranked[p].segment == k;
             if (!holdsOne) continue;
-            const std::vector<float> x = segmentSamples(r, k);
+            const std::vector<float> x = requestSamples(r, k);
             for (std::size_t p = 0; p < top; ++p)
                 if (rk.ranked[p].segment == k) {
                     const auto first = x.begin() + std::ptrdiff_t(rk.ranked[p].recordingSample);

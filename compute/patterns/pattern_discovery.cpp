@@ -26,6 +26,19 @@ constexpr std::size_t kDefaultBudget = std::size_t(2) << 30;  // rows of doubles
 constexpr std::size_t kCpuEpochBlock = 16384;                 // 64 MiB of epochs at e = 1024
 constexpr std::size_t kGpuEpochBlock = 65536;                 // fewer, larger launches and copies
 
+}  // namespace
+
+long long segmentLength(const PatternSegment& s) { return s.samples.empty() ? s.sampleCount : (long long)s.samples.size(); }
+
+std::vector<float> segmentSamples(const PatternSegment& s) {
+    if (!s.samples.empty()) return {s.samples.begin(), s.samples.end()};
+    std::vector<float> out(std::size_t(std::max(0LL, s.sampleCount)));
+    if (s.sampleCount > 0) s.reader(0, s.sampleCount, out.data());
+    return out;
+}
+
+namespace {
+
 long long channelLength(const PatternRequest& r) {
     return r.samples.empty() ? r.sampleCount : (long long)r.samples.size();
 }

@@ -45,6 +45,11 @@ struct PatternSegment {
     double clockStartS = 0;            // the study clock at this recording's first sample, seconds
 };
 
+// A segment's sample count whichever way it gives its samples (a view leaves sampleCount at 0),
+// and all its samples: the view copied, or read whole through the reader.
+long long segmentLength(const PatternSegment& s);
+std::vector<float> segmentSamples(const PatternSegment& s);
+
 struct PatternRequest {
     // The channel: either `samples` (a view; the caller keeps it alive for the call) or
     // `reader` with `sampleCount` (a lazy recording, a generated benchmark channel).

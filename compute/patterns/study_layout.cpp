@@ -37,7 +37,7 @@ SegmentedLayout segmentedLayoutOf(const PatternRequest& r) {
         p.recording = g.recording;
         p.recordingIndex = g.recordingIndex;
         p.clockStartS = g.clockStartS;
-        p.n = g.samples.empty() ? g.sampleCount : (long long)g.samples.size();
+        p.n = segmentLength(g);
         if (p.n <= 0 || (g.samples.empty() && !g.reader))
             throw EngineError(K::BadInput, "segments[" + std::to_string(k) + "]", name + ": " + ch + " has no samples");
         try {
