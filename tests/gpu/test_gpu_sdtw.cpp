@@ -60,7 +60,8 @@ CellsDiffer differingCells(const std::vector<std::vector<float>>& a, const std::
 // The GPU search (fp32) against the reference, top `k` (compared with the first k of the
 // reference's top `kRef`, which the greedy exclusion makes identical).
 void compareSearch(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
-                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0, int columnsPerStep = 0) {
+                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0, int columnsPerStep = 0,
+                   int minStartRounds = 0) {
     const Series ref = znorm ? znormalized(reference) : reference;
     const int kMax = *std::max_element(ks.begin(), ks.end());
     std::vector<std::vector<Match>> want;
@@ -75,7 +76,7 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
         auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32,
                                         gpu::SdtwOptions{rowsPerLane, false, columnsPerStep});
         double worst = 0;
-        bool ok = tm.startCostMismatches == 0 && got.size() == queries.size();
+        bool ok = tm.startCostMismatches == 0 && got.size() == queries.size() && tm.startRounds >= minStartRounds;
         int printed = 0;
         for (std::size_t q = 0; q < queries.size() && q < got.size(); ++q) {
             const std::size_t nWant = std::min<std::size_t>(k, want[q].size());
@@ -131,6 +132,31 @@ void testFp32() {
         tieQueries.push_back(Series(std::move(cut)));
     }
     for (bool absCost : {false, true}) compareSearch("sdtw ties: integer stairs in 20000", tieQueries, stairs, false, absCost, {1, 5});
+
+    // Paths wider than the first start span: the query's samples each three times (cost 0,
+    // the path spans 3n - 2 columns), so the fp32 start span reports a path from left of it and
+    // is widened twice (at least 3 rounds); its start is a tie (the first three columns match
+    // row 0 at cost 0), decided by the tie order.
+    {
+        std::vector<float> slow;
+        const Series q = randomSeries(rng, 300);
+        for (float v : q.values) slow.insert(slow.end(), 3, v);
+        std::vector<float> withSlow = randomSeries(rng, 20000).values;
+        std::copy(slow.begin(), slow.end(), withSlow.begin() + 8000);
+        compareSearch("sdtw query stretched 3x in 20000 (start spans widened)", SeriesSet{q}, Series(std::move(withSlow)),
+                      false, false, {1, 5}, 0, 0, 3);
+    }
+    // Equal costs in several places: one stairs query copied at ends on both sides of the top-k's
+    // segment bounds (1024 columns), cost 0 at each; top-5 takes them in column order.
+    {
+        const Series q = stairSeries(rng, 31);
+        std::vector<float> v = stairSeries(rng, 20000).values;
+        for (std::size_t at : {1000, 2040, 4096, 9000, 9100}) std::copy(q.values.begin(), q.values.end(), v.begin() + long(at));
+        const Series places(std::move(v));
+        for (bool absCost : {false, true})
+            compareSearch("sdtw ties: one query at 5 places across top-k segments", SeriesSet{q}, places, false, absCost,
+                          {1, 5});
+    }
 
     // A reference shorter than the query (and one of a single sample).
     SeriesSet longQueries{randomSeries(rng, 1000), randomSeries(rng, 33)};

@@ -86,6 +86,7 @@ struct DeviceShare {
     struct Owned {
         Stream stream;
         Event start, stop;
+        Event topkFrom, topkTo, startsFrom, startsTo;  // the top-k's and the start spans' device time
         Prepared p;
         DeviceBuffer<float> costRow, ck;  // every query's last row and checkpoints, reference-wide
         DeviceBuffer<sdtw::Task> dTasks;
