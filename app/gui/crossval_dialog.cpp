@@ -238,11 +238,23 @@ void CrossvalDialog::setSettings(const CrossvalSettings& s) {
     refresh();
 }
 
-QString CrossvalDialog::problem() const { return crossvalSettingsProblem(settings()); }
+QString CrossvalDialog::problem() const {
+    const CrossvalSettings s = settings();
+    if (QString why = crossvalSettingsProblem(s); !why.isEmpty()) return why;
+    const Channel* first = nullptr;
+    for (const Channel& c : channels_) {
+        if (!s.channels.contains(c.name)) continue;
+        if (!first) first = &c;
+        else if (c.rateHz != first->rateHz)
+            return tr("Channels that vote together must share one sampling rate: %1 is sampled at %2 Hz, %3 at %4 Hz.")
+                .arg(first->name).arg(first->rateHz).arg(c.name).arg(c.rateHz);
+    }
+    return {};
+}
 
 void CrossvalDialog::refresh() {
     const CrossvalSettings s = settings();
-    const QString why = crossvalSettingsProblem(s);
+    const QString why = problem();
     problem_->setText(why);
     problem_->setVisible(!why.isEmpty());
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(why.isEmpty());

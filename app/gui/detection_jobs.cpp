@@ -91,6 +91,12 @@ quint64 DetectionJobs::crossValidate(const CrossvalSettings& settings) {
             req.band = band;
             req.keepMatrixUpToBytes = 0;
             compute::validatePatternRequest(req);
+            // Said now rather than after the pattern matrices: the detector would refuse them.
+            if (!requests.empty() && req.rateHz != requests.front().rateHz)
+                throw io::IoError(study->sourcePath(), "channel",
+                                  "channels that vote together must share one sampling rate: " + requests.front().channel +
+                                      " is sampled at " + QString::number(requests.front().rateHz).toStdString() +
+                                      " Hz, " + req.channel + " at " + QString::number(req.rateHz).toStdString() + " Hz");
             requests.push_back(std::move(req));
         }
     } catch (const std::exception& e) {

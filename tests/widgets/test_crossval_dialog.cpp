@@ -1,9 +1,10 @@
 // The options of the detector's cross-validation, offscreen: the dialog opens with
 // `warplab-cli crossval`'s defaults, the channel in view and the metric panel's band; settings
-// that cannot run (no channel, more votes than patterns) are said and OK stays off; on the real
-// main window, what is set in the dialog opened by the Analysis action reaches the job's result
-// (each fold's detector: its channels, patterns per channel, epoch, stride, band, operating
-// point and rule; the folds and the scoring rules) and is offered again the next time.
+// that cannot run (no channel, more votes than patterns, channels of different rates) are said
+// and OK stays off; on the real main window, what is set in the dialog opened by the Analysis
+// action reaches the job's result (each fold's detector: its channels, patterns per channel,
+// epoch, stride, band, operating point and rule; the folds and the scoring rules) and is
+// offered again the next time.
 // Before any Qt header: the EDF writer's constructor has a parameter named `signals` (a Qt macro).
 #include "tests/widgets/synthetic_edf_study.h"
 
@@ -133,6 +134,13 @@ private Q_SLOTS:
         d.findChild<QSpinBox*>("crossvalVotes")->setValue(2);
         QVERIFY(okButton(&d)->isEnabled());
         QVERIFY(!label->isVisible());
+        // Channels of different rates cannot vote together (the detector would refuse them after
+        // the pattern matrices; the dialog says so before).
+        CrossvalDialog mixed({{"EEG", 256}, {"EMG", 512}}, "EEG", compute::CrossvalFolds::Seizure, 16);
+        QVERIFY(mixed.problem().isEmpty());
+        check(mixed.findChild<QListWidget*>("crossvalChannels"), {"EEG", "EMG"});
+        QVERIFY2(mixed.problem().contains("EEG is sampled at 256 Hz, EMG at 512 Hz"), qPrintable(mixed.problem()));
+        QVERIFY(!okButton(&mixed)->isEnabled());
         // The job refuses the same settings given past the dialog, with the same words.
         app::MainWindow w;
         w.unsavedGuard()->setAsk([](const QString&) { return QMessageBox::Discard; });
