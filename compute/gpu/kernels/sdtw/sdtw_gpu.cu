@@ -12,6 +12,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "compute/gpu/kernels/sdtw/sdtw_search_parts.h"
 #include "compute/gpu/runtime/device_set.h"
@@ -45,6 +46,70 @@ void checkOptions(const SdtwOptions& o) {
                               std::to_string(rows));
 }
 
+namespace sdtw {
+
+namespace {
+
+// Shares' buffers kept between searches (takeOwned, keepOwned), by device. Never destroyed: at
+// exit the runtime may be gone before static destructors run, and the process frees it all.
+struct OwnedCache {
+    std::mutex lock;
+    std::vector<std::pair<int, std::unique_ptr<DeviceShare::Owned>>> kept;
+};
+
+OwnedCache& ownedCache() {
+    static OwnedCache* cache = new OwnedCache;
+    return *cache;
+}
+
+int currentDevice() {
+    int d = -1;
+    check(gpuGetDevice(&d), "device query");
+    return d;
+}
+
+}  // namespace
+
+std::size_t heldBytes(const DeviceShare::Owned& o) {
+    return sizeof(float) * (o.costRow.size() + o.ck.size() + o.boundary.size() + o.tmpRow.size() + o.tmpCk.size() +
+                            o.p.qd.values.size() + o.p.y.size()) +
+           sizeof(__half2) * o.p.yh.size();
+}
+
+std::unique_ptr<DeviceShare::Owned> takeOwned() {
+    const int d = currentDevice();
+    {
+        OwnedCache& c = ownedCache();
+        std::lock_guard<std::mutex> hold(c.lock);
+        for (auto it = c.kept.begin(); it != c.kept.end(); ++it)
+            if (it->first == d) {
+                std::unique_ptr<DeviceShare::Owned> own = std::move(it->second);
+                c.kept.erase(it);
+                return own;
+            }
+    }
+    return std::make_unique<DeviceShare::Owned>();
+}
+
+void keepOwned(std::unique_ptr<DeviceShare::Owned> own) {
+    const int d = currentDevice();
+    const std::size_t total = memInfo().second;
+    std::size_t held = heldBytes(*own);
+    OwnedCache& c = ownedCache();
+    std::lock_guard<std::mutex> hold(c.lock);
+    for (const auto& [device, kept] : c.kept)
+        if (device == d) held += heldBytes(*kept);
+    if (held <= total / 8) c.kept.emplace_back(d, std::move(own));
+    // else freed here, on return (the device is current)
+}
+
+void DeviceShare::release() {
+    if (keep) keepOwned(std::move(own));
+    own.reset();
+}
+
+}  // namespace sdtw
+
 namespace {
 
 // A share per device of `devices` (empty: the calling thread's device), each with the inputs
@@ -56,7 +121,7 @@ std::vector<DeviceShare> makeShares(const std::vector<int>& devices, const Serie
     for (std::size_t d = 0; d < shares.size(); ++d) shares[d].device = devices.empty() ? -1 : devices[d];
     auto prepareShare = [&](DeviceShare& sh) {
         sh.run([&] {
-            sh.own = std::make_unique<DeviceShare::Owned>();
+            sh.own = sdtw::takeOwned();
             prepare(sh.own->p, in, params, precision, sh.own->stream, sh.own->start, options.twoKernelNormaliser);
         });
     };
@@ -177,7 +242,12 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         // own stretches); over processes, the smallest of theirs.
         const std::size_t perQuery = (std::size_t(p.m) + std::size_t(ckCols) * ckRows) * sizeof(float);
         std::size_t fit = std::size_t(p.qd.count);
-        for (DeviceShare& sh : shares) fit = std::min(fit, sh.run([] { return memInfo().first; }) / 2 / perQuery);
+        // A kept share's last rows and checkpoints count as free: they are what this chunk reuses.
+        for (DeviceShare& sh : shares)
+            fit = std::min(fit, sh.run([&] {
+                                    return memInfo().first +
+                                           sizeof(float) * (sh.own->costRow.size() + sh.own->ck.size());
+                                }) / 2 / perQuery);
         chunk = int(std::max<std::size_t>(1, fit));
     } catch (...) {
         failed = std::current_exception();
@@ -307,6 +377,7 @@ std::vector<std::vector<Match>> sdtwSearchBatch(const SeriesSet& queries, const 
         s0.own->stream.sync();
     });
     for (int q = 0; q < count; ++q) tm.cells += (unsigned long long)p.qh.lengths[q] * m;
+    for (DeviceShare& sh : shares) sh.keep = true;
     if (timing) {
         tm.kernelSeconds = s0.own->stop.since(s0.own->start) / 1000.0;
         tm.znormSeconds = params.znorm ? p.znormDone.since(s0.own->start) / 1000.0 : 0.0;
@@ -341,6 +412,7 @@ std::vector<std::vector<float>> sdtwLastRows(const SeriesSet& queries, const Ser
         shares[0].own->costRow.download(all.data(), all.size(), shares[0].own->stream.get());
         shares[0].own->stream.sync();
     });
+    for (DeviceShare& sh : shares) sh.keep = true;
     std::vector<std::vector<float>> rows(count);
     for (int q = 0; q < count; ++q) rows[q].assign(all.begin() + std::size_t(q) * m, all.begin() + std::size_t(q + 1) * m);
     return rows;

@@ -206,6 +206,7 @@ void prepare(Prepared& p, const HostInputs& in, const Params& params, SdtwPrecis
              Event& start, bool twoKernelNormaliser) {
     // The host side keeps the queries' layout only: their samples are uploaded from the packed
     // inputs (a copy of 512 x 2,000 samples per call is host time the device waits for).
+    p.L = p.h = 0;  // (a kept share's: set again for half2 below)
     p.qh.values.clear();
     p.qh.offsets = in.qh.offsets;
     p.qh.lengths = in.qh.lengths;
