@@ -302,7 +302,7 @@ void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpu
 // checkpoints another device holds are copied into ck first.
 void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
                 int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
-                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds) {
+                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds, int trackExtra) {
     constexpr int C = sdtw::kCheckpointEvery;
     starts.assign(tasks.size(), -1);
     costs.assign(tasks.size(), INFINITY);
@@ -311,6 +311,7 @@ void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& t
     DeviceBuffer<sdtw::Task> dTasks;
     DeviceBuffer<float> dCost, boundary;
     DeviceBuffer<int> dStart;
+    const int roundsBefore = tm.startRounds;
     while (!todo.empty()) {
         std::vector<sdtw::Task> round;
         int maxWidth = 1, maxLen = 1;
@@ -335,6 +336,10 @@ void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& t
         // The lean start pass keeps the stripes' boundaries in shared memory.
         const bool lean = sdtw::leanPassFits(maxLen, 16, kWarpSize);
         a.boundaryStride = lean ? 0 : 2L * ((maxWidth + 2 + 1) / 2 * 2);
+        // The first round may track the spans' last columns only (the lean start pass); a start
+        // that comes back -1 from it is run again with every column tracked (sdtw_start_kernel.h).
+        const bool partial = lean && trackExtra >= 0 && tm.startRounds == roundsBefore;
+        a.trackExtra = partial ? trackExtra : -1;
         const std::size_t fit =
             lean ? round.size() : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
         const int grid = int(std::min<std::size_t>({round.size(), fit, 65535}));
@@ -353,6 +358,10 @@ void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& t
         for (std::size_t r = 0; r < round.size(); ++r) {
             const int i = todo[r];
             sdtw::Task& t = tasks[i];
+            if (hs[r] < 0 && partial) {  // through a costs-only column: the same span, all tracked
+                next.push_back(i);
+                continue;
+            }
             if (hs[r] >= 0 || t.a == 0 || t.seed < 0) {
                 starts[i] = hs[r];
                 costs[i] = hc[r];

@@ -184,9 +184,12 @@ void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpu
 // Starts (and fp32 costs) of the matches ends[i] of queries tasks[i].query: fp32 start spans,
 // widened while a seeded start span reports a start left of it.
 // fetchSeeds (may be empty) is called with each round's tasks before it runs: the seed
-// checkpoints another device holds are copied into ck first.
+// checkpoints another device holds are copied into ck first. trackExtra >= 0: the first round
+// tracks starts over the last n + trackExtra columns of each span only (StripeArgs::trackExtra),
+// and runs a span whose start it could not see again, every column tracked.
 void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
                 int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
-                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds = {});
+                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds = {},
+                int trackExtra = -1);
 
 }  // namespace warplab::compute::gpu::sdtw
