@@ -41,7 +41,8 @@
 #                            42-file study, dm to .npy in float64 and float32, search) from process
 #                            start to the last byte (--timing split) and to exit (wall), on each
 #                            --devices list (default 0), RUNS rounds alternating; BASE_TGZ=tree.tgz
-#                            (git archive of an earlier commit) times its warplab-cli beside
+#                            (git archive of an earlier commit) times its warplab-cli beside;
+#                            patterns --study and the 2-series dm also with WARPLAB_FULL_EXIT=1
 #   scale                    several GPUs and MPI ranks (nvidia-h100-x2; carry mpi-debs too)
 #   mpi                      tests/mpi/mpi_check.sh with 2 and 3 ranks (carry mpi-debs)
 #   ab VARIANT...            compile-time variants against the tree as it is (see ab_step below)
