@@ -187,6 +187,13 @@ std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requ
 // findPatterns does, and Cancelled.
 using PatternRowSource = std::function<void(std::size_t pattern, std::span<double> row)>;
 PatternRanking rankPatternRows(const PatternRequest& request, const PatternRowSource& row, const RunOptions& options);
+// The same from rows already sorted: row(i, out) fills `out` with pattern i's distances sorted
+// by (distance, epoch) in the request's own numbering, the float view when every distance is a
+// float, as sortRow gives them (compute/patterns/sorted_matrix.h). `out` is reused from row to
+// row on a thread. The scores and order are rankPatternRows' for the same distances. Throws
+// BadInput "rows" when a row holds another number of epochs than the request's.
+using SortedRowSource = std::function<void(std::size_t pattern, SortedRow& out)>;
+PatternRanking rankSortedPatternRows(const PatternRequest& request, const SortedRowSource& row, const RunOptions& options);
 
 // Reads every segment of a study request through its reader into one buffer, segment after
 // segment (recordings in parallel, each segment's reader from one thread, in order), and makes
