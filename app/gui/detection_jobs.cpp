@@ -25,33 +25,80 @@ DetectionJobs::DetectionJobs(StudyController* study, JobRunner* runner, widgets:
     connect(study_, &StudyController::studyChanged, this, [this] { view_->clear(); });
 }
 
+QString crossvalSettingsProblem(const CrossvalSettings& s) {
+    if (s.channels.isEmpty()) return QObject::tr("Choose at least one channel: its patterns make the detector.");
+    const long long patterns = (long long)(s.options.build.top) * s.channels.size();
+    if (s.options.build.top < 1) return QObject::tr("Patterns per channel must be at least 1.");
+    if (s.options.build.rule.votes < 1) return QObject::tr("Votes needed must be at least 1.");
+    if (s.options.build.rule.votes > patterns)
+        return QObject::tr("Votes needed (%1) cannot exceed the detector's patterns: %2 per channel × %3 = %4. Lower "
+                           "the votes, or keep more patterns or channels.")
+            .arg(s.options.build.rule.votes).arg(s.options.build.top).arg(s.channels.size()).arg(patterns);
+    return {};
+}
+
 quint64 DetectionJobs::crossValidate(const QString& channelName, compute::CrossvalOptions options, int epoch, int stride) {
+    CrossvalSettings s;
+    s.channels = QStringList{channelName};
+    s.epoch = epoch;
+    s.stride = stride;
+    s.options = std::move(options);
+    return crossValidate(s);
+}
+
+quint64 DetectionJobs::crossValidate(const CrossvalSettings& settings) {
     const auto study = study_->study();
     const QString title = tr("Seizure detector");
     if (!study) {
         Q_EMIT errorOccurred(title, tr("Open a study first (File ▸ Open study)."));
         return 0;
     }
-    compute::PatternRequest req;
+    QStringList channels;
+    for (const QString& c : settings.channels)
+        if (!channels.contains(c)) channels << c;
+    CrossvalSettings s = settings;
+    s.channels = channels;
+    if (const QString problem = crossvalSettingsProblem(s); !problem.isEmpty()) {
+        Q_EMIT errorOccurred(title, problem);
+        return 0;
+    }
+    const int band = s.band >= 0 ? s.band : metric_->params().band;
+    std::vector<compute::PatternRequest> requests;
     std::vector<std::string> skipped;
     int withSeizures = 0;
     try {
-        const int sc = study->findChannel(channelName.toStdString());
-        if (sc < 0) throw io::IoError(study->sourcePath(), "channel", "the study has no channel " + channelName.toStdString());
-        req = io::studyPatternRequest(*study, sc, &skipped);
-        for (compute::PatternSegment& seg : req.segments) {
-            seg.seizures.clear();
-            const int signal = study->channels()[std::size_t(sc)].signalOf[std::size_t(seg.recordingIndex)];
-            for (const io::Region& r : study_->regionsOf(seg.recordingIndex))
-                if (r.kind == io::RegionKind::Seizure && (r.channel < 0 || r.channel == signal))
-                    seg.seizures.push_back({r.startS, r.endS});
-            withSeizures += seg.seizures.empty() ? 0 : 1;
+        for (const QString& channelName : channels) {
+            const int sc = study->findChannel(channelName.toStdString());
+            if (sc < 0)
+                throw io::IoError(study->sourcePath(), "channel", "the study has no channel " + channelName.toStdString());
+            std::vector<std::string> skippedHere;
+            compute::PatternRequest req = io::studyPatternRequest(*study, sc, &skippedHere);
+            for (auto& k : skippedHere)
+                if (std::find(skipped.begin(), skipped.end(), k) == skipped.end()) skipped.push_back(std::move(k));
+            int seizures = 0;
+            for (compute::PatternSegment& seg : req.segments) {
+                seg.seizures.clear();
+                const int signal = study->channels()[std::size_t(sc)].signalOf[std::size_t(seg.recordingIndex)];
+                for (const io::Region& r : study_->regionsOf(seg.recordingIndex))
+                    if (r.kind == io::RegionKind::Seizure && (r.channel < 0 || r.channel == signal))
+                        seg.seizures.push_back({r.startS, r.endS});
+                seizures += seg.seizures.empty() ? 0 : 1;
+            }
+            // Folds are held-out recordings: the first channel's count is what they are made of.
+            if (requests.empty()) withSeizures = seizures;
+            req.epoch = s.epoch;
+            req.stride = s.stride;
+            req.band = band;
+            req.keepMatrixUpToBytes = 0;
+            compute::validatePatternRequest(req);
+            // Said now rather than after the pattern matrices: the detector would refuse them.
+            if (!requests.empty() && req.rateHz != requests.front().rateHz)
+                throw io::IoError(study->sourcePath(), "channel",
+                                  "channels that vote together must share one sampling rate: " + requests.front().channel +
+                                      " is sampled at " + QString::number(requests.front().rateHz).toStdString() +
+                                      " Hz, " + req.channel + " at " + QString::number(req.rateHz).toStdString() + " Hz");
+            requests.push_back(std::move(req));
         }
-        req.epoch = epoch;
-        req.stride = stride;
-        req.band = metric_->params().band;
-        req.keepMatrixUpToBytes = 0;
-        compute::validatePatternRequest(req);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(title, q(e.what()));
         return 0;
@@ -64,21 +111,25 @@ quint64 DetectionJobs::crossValidate(const QString& channelName, compute::Crossv
         return 0;
     }
     QString skippedText;
-    for (const auto& s : skipped) skippedText += (skippedText.isEmpty() ? "" : ", ") + q(s);
+    for (const auto& k : skipped) skippedText += (skippedText.isEmpty() ? "" : ", ") + q(k);
+    const compute::CrossvalOptions options = s.options;
     const bool byRecording = options.folds == compute::CrossvalFolds::Recording;
     const QString desc =
-        tr("%1 cross-validation of a detector on %2 over %3 recordings (%4 with seizures): top %5 patterns per fold, "
-           "e = %6, s = %7, w = %8")
-            .arg(byRecording ? tr("Leave-one-recording-out") : tr("Leave-one-seizure-out"), channelName)
-            .arg(req.segments.size()).arg(withSeizures).arg(options.build.top).arg(epoch).arg(stride).arg(req.band) +
+        tr("%1 cross-validation of a detector on %2 over %3 recordings (%4 with seizures): top %5 patterns per channel, "
+           "%6, %7 %8 needed, e = %9, s = %10, w = %11")
+            .arg(byRecording ? tr("Leave-one-recording-out") : tr("Leave-one-seizure-out"), channels.join(", "))
+            .arg(requests.front().segments.size()).arg(withSeizures).arg(options.build.top)
+            .arg(q(compute::operatingPointName(options.build.operatingPoint)))
+            .arg(options.build.rule.votes).arg(options.build.rule.votes == 1 ? tr("vote") : tr("votes"))
+            .arg(s.epoch).arg(s.stride).arg(band) +
         (skippedText.isEmpty() ? QString() : tr("; skipped: %1").arg(skippedText));
     auto* view = view_;
     Q_EMIT viewRequested(view);
-    // The request reads through the study: the job keeps it alive.
+    // The requests read through the study: the job keeps it alive.
     return runner_->submit("study.detection", desc, metric_->runOptions(),
                            [=](const compute::RunOptions& o) -> JobRunner::Apply {
                                auto cache = std::make_shared<const compute::CrossvalCache>(
-                                   compute::crossValidateCached({req}, options, o));
+                                   compute::crossValidateCached(requests, options, o));
                                (void)study;
                                return [=] { view->setCache(cache, desc); };
                            });

@@ -9,6 +9,10 @@
 
 class QDockWidget;
 
+namespace warplab::compute {
+enum class CrossvalFolds;
+}  // namespace warplab::compute
+
 namespace warplab::widgets {
 class SignalView;
 class MetricPanel;
@@ -122,6 +126,8 @@ private:
     void addSpectraActions(const QString& view, const QString& analysis);
     void buildDetection();  // main_window_detection.cpp: after buildStudy
     void addDetectionActions(const QString& analysis);
+    // Asks the detector's options (CrossvalDialog), then runs; the job id, 0 when none runs.
+    quint64 askCrossValidation(compute::CrossvalFolds folds);
 
     Document* doc_;
     JobRunner* runner_;

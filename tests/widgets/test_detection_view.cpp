@@ -5,8 +5,8 @@
 // window: the same study written as EDF files with a CHB-MIT style summary, the job run from
 // the window, and a click on a detection opens its recording there with the pattern drawn over
 // the traces.
-// Before any Qt header: its constructor has a parameter named `signals` (a Qt macro).
-#include "io/edf_writer.h"
+// Before any Qt header: the EDF writer's constructor has a parameter named `signals` (a Qt macro).
+#include "tests/widgets/synthetic_edf_study.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -83,37 +83,7 @@ void compareCounts(const widgets::DetectionView& view) {
     QCOMPARE(shown.falseAlarms, view.result().event.fp);
 }
 
-// The synthetic study as EDF files (one channel "EEG") with its seizures in a CHB-MIT summary.
-void writeEdfStudy(const QString& dir, const testing::SyntheticStudy& s) {
-    QString t = "Data Sampling Rate: 256 Hz\n\nChannels in EDF Files:\n**********************\nChannel 1: EEG\n\n";
-    for (std::size_t r = 0; r < s.samples.size(); ++r) {
-        const auto& x = s.samples[r];
-        const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
-        const double range = std::max(std::abs(*lo), std::abs(*hi)) * 1.05 + 1;
-        std::vector<io::EdfWriterSignal> sig = {{"EEG", "uV", "", "", -range, range, -32768, 32767, 256}};
-        io::EdfWriterHeader h;
-        h.year = 2021, h.month = 5, h.day = 6, h.hour = 10, h.minute = int(r) * 5, h.second = 0;
-        io::EdfWriter w((dir + "/" + QString::fromStdString(s.names[r])).toStdString(), h, sig);
-        std::vector<double> rec(256);
-        for (std::size_t k = 0; k + 256 <= x.size(); k += 256) {
-            for (int q = 0; q < 256; ++q) rec[std::size_t(q)] = x[k + std::size_t(q)];
-            w.writeRecordPhysical(rec.data());
-        }
-        w.close();
-        const int start = 10 * 3600 + int(r) * 300, end = start + int(x.size() / 256);
-        auto hms = [](int v) { return QString::asprintf("%02d:%02d:%02d", v / 3600, v / 60 % 60, v % 60); };
-        t += QString("File Name: %1\nFile Start Time: %2\nFile End Time: %3\n")
-                 .arg(QString::fromStdString(s.names[r]), hms(start), hms(end));
-        const auto& sz = s.request.segments[r].seizures;
-        t += QString("Number of Seizures in File: %1\n").arg(sz.size());
-        for (const auto& z : sz)
-            t += QString("Seizure Start Time: %1 seconds\nSeizure End Time: %2 seconds\n").arg(z.start).arg(z.end);
-        t += "\n";
-    }
-    QFile out(dir + "/syn-summary.txt");
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(t.toUtf8());
-}
+using testing::writeEdfStudy;
 
 }  // namespace
 
