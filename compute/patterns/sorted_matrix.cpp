@@ -14,6 +14,10 @@ namespace {
 
 using K = EngineError::Kind;
 
+// The gather reads a study row (4.7 MB at the published size) in sorted, hence random, order:
+// the value this many places ahead is fetched early.
+constexpr std::size_t kAhead = 32;
+
 bool isFloat(double v) { return double(float(v)) == v; }  // NaN: not a float, as sortRow has it
 
 // The sorted sub-row's distances in the chosen precision, its epochs renumbered past the skip.
@@ -21,7 +25,10 @@ template <typename D>
 void gather(const double* v, const std::vector<std::uint32_t>& order, std::size_t skipBegin, std::size_t skip,
             std::vector<D>& distance, std::vector<std::uint32_t>& epoch) {
     std::size_t w = 0;
-    for (const std::uint32_t j : order) {
+    const std::size_t n = order.size();
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t j = order[k];
+        if (k + kAhead < n) __builtin_prefetch(v + order[k + kAhead]);
         if (std::size_t(j) - skipBegin < skip) continue;  // inside [skipBegin, skipEnd) (unsigned wrap below it)
         epoch[w] = j < skipBegin ? j : std::uint32_t(j - skip);
         distance[w] = D(v[j]);
