@@ -349,25 +349,25 @@ std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requ
     return out;
 }
 
-namespace {
-
-// Ranks every pattern of `request` from rows given by the caller: score(L, i, scratch) gives
-// pattern i's score, with `scratch` (a Scratch per task, reused from row to row) to fill.
-template <typename Scratch, typename Score>
-PatternRanking rankGivenRows(const PatternRequest& request, const RunOptions& options, const Score& score) {
+PatternRanking rankSortedPatternRows(const PatternRequest& request, const SortedRowSource& row, const RunOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     const Layout L = layoutOf(request);
     PatternRanking out = rankingHeader(request, L);
-    const std::size_t nP = out.patternCount;
+    const std::size_t nP = out.patternCount, nE = out.epochCount;
     out.ranked.resize(nP);
     // Rows are independent: each is filled and reduced on one core, as findPatterns reduces its
-    // blocks of rows (the same scoreSorted, so the same scores for the same distances).
+    // blocks of rows (the same scoreSorted, so the same scores for the same sorted distances).
     auto rankAll = [&] {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nP, 1), [&](const tbb::blocked_range<std::size_t>& b) {
-            Scratch scratch;
+            SortedRow s;
             for (std::size_t i = b.begin(); i < b.end(); ++i) {
                 if (options.cancel && options.cancel->cancelled()) return;
-                out.ranked[i] = score(L, i, scratch);
+                row(i, s);
+                if (s.epoch.size() != nE || (s.floats ? s.distanceF.size() : s.distanceD.size()) != nE)
+                    throw EngineError(K::BadInput, "rows",
+                                      "the sorted row of pattern " + std::to_string(i) + " of channel '" + request.channel +
+                                          "' holds " + std::to_string(s.epoch.size()) + " epochs, not " + std::to_string(nE));
+                out.ranked[i] = s.floats ? scoreSorted(request, L, i, s.viewF()) : scoreSorted(request, L, i, s.viewD());
             }
         });
     };
@@ -380,28 +380,6 @@ PatternRanking rankGivenRows(const PatternRequest& request, const RunOptions& op
     out.rankSeconds = out.seconds = secondsSince(t0);
     if (options.progress) options.progress(1.0);
     return out;
-}
-
-}  // namespace
-
-PatternRanking rankPatternRows(const PatternRequest& request, const PatternRowSource& row, const RunOptions& options) {
-    return rankGivenRows<std::vector<double>>(request, options, [&](const Layout& L, std::size_t i, std::vector<double>& v) {
-        v.resize(std::size_t(L.epochs));
-        row(i, v);
-        return scoreRow(request, L, i, v);
-    });
-}
-
-PatternRanking rankSortedPatternRows(const PatternRequest& request, const SortedRowSource& row, const RunOptions& options) {
-    return rankGivenRows<SortedRow>(request, options, [&](const Layout& L, std::size_t i, SortedRow& s) {
-        row(i, s);
-        const std::size_t nE = std::size_t(L.epochs);
-        if (s.epoch.size() != nE || (s.floats ? s.distanceF.size() : s.distanceD.size()) != nE)
-            throw EngineError(K::BadInput, "rows",
-                              "the sorted row of pattern " + std::to_string(i) + " of channel '" + request.channel + "' holds " +
-                                  std::to_string(s.epoch.size()) + " epochs, not " + std::to_string(nE));
-        return s.floats ? scoreSorted(request, L, i, s.viewF()) : scoreSorted(request, L, i, s.viewD());
-    });
 }
 
 std::size_t deviceRowBlock(std::size_t memoryBudgetBytes, std::size_t epochs) {
