@@ -60,7 +60,8 @@ CellsDiffer differingCells(const std::vector<std::vector<float>>& a, const std::
 // The GPU search (fp32) against the reference, top `k` (compared with the first k of the
 // reference's top `kRef`, which the greedy exclusion makes identical).
 void compareSearch(const std::string& what, const SeriesSet& queries, const Series& reference, bool znorm,
-                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0, int columnsPerStep = 0) {
+                   bool absCost, const std::vector<int>& ks, int rowsPerLane = 0, int columnsPerStep = 0,
+                   int minStartRounds = 0) {
     const Series ref = znorm ? znormalized(reference) : reference;
     const int kMax = *std::max_element(ks.begin(), ks.end());
     std::vector<std::vector<Match>> want;
@@ -75,7 +76,7 @@ void compareSearch(const std::string& what, const SeriesSet& queries, const Seri
         auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Fp32,
                                         gpu::SdtwOptions{rowsPerLane, false, columnsPerStep});
         double worst = 0;
-        bool ok = tm.startCostMismatches == 0 && got.size() == queries.size();
+        bool ok = tm.startCostMismatches == 0 && got.size() == queries.size() && tm.startRounds >= minStartRounds;
         int printed = 0;
         for (std::size_t q = 0; q < queries.size() && q < got.size(); ++q) {
             const std::size_t nWant = std::min<std::size_t>(k, want[q].size());
@@ -131,6 +132,31 @@ void testFp32() {
         tieQueries.push_back(Series(std::move(cut)));
     }
     for (bool absCost : {false, true}) compareSearch("sdtw ties: integer stairs in 20000", tieQueries, stairs, false, absCost, {1, 5});
+
+    // Paths wider than the first start span: the query's samples each three times (cost 0,
+    // the path spans 3n - 2 columns), so the fp32 start span reports a path from left of it and
+    // is widened twice (at least 3 rounds); its start is a tie (the first three columns match
+    // row 0 at cost 0), decided by the tie order.
+    {
+        std::vector<float> slow;
+        const Series q = randomSeries(rng, 300);
+        for (float v : q.values) slow.insert(slow.end(), 3, v);
+        std::vector<float> withSlow = randomSeries(rng, 20000).values;
+        std::copy(slow.begin(), slow.end(), withSlow.begin() + 8000);
+        compareSearch("sdtw query stretched 3x in 20000 (start spans widened)", SeriesSet{q}, Series(std::move(withSlow)),
+                      false, false, {1, 5}, 0, 0, 3);
+    }
+    // Equal costs in several places: one stairs query copied at ends on both sides of the top-k's
+    // segment bounds (1024 columns), cost 0 at each; top-5 takes them in column order.
+    {
+        const Series q = stairSeries(rng, 31);
+        std::vector<float> v = stairSeries(rng, 20000).values;
+        for (std::size_t at : {1000, 2040, 4096, 9000, 9100}) std::copy(q.values.begin(), q.values.end(), v.begin() + long(at));
+        const Series places(std::move(v));
+        for (bool absCost : {false, true})
+            compareSearch("sdtw ties: one query at 5 places across top-k segments", SeriesSet{q}, places, false, absCost,
+                          {1, 5});
+    }
 
     // A reference shorter than the query (and one of a single sample).
     SeriesSet longQueries{randomSeries(rng, 1000), randomSeries(rng, 33)};
@@ -439,6 +465,61 @@ void compareHalf2(const std::string& what, const SeriesSet& queries, const Serie
            re.median);
 }
 
+// A half2 match's start and cost are the fp32 DP's over its start span: the columns
+// [e + 1 - sdtwHalf2Span(n), e] from a +inf column before them, with the kernels' operations (c =
+// x - y, fma(c, c, min) or |c| + min) and METRICS.md's tie order (diagonal, up, left), so they
+// are recomputed here in float and compared bit for bit. Raw samples (no z-normalisation: the
+// device's would differ from the host's in the last bit).
+struct SpanEnd {
+    float cost = 0;
+    long start = -1;
+};
+SpanEnd spanEnd(const Series& x, const Series& y, std::size_t a, std::size_t e, bool absCost) {
+    const std::size_t n = x.length;
+    std::vector<float> prev(n, INFINITY), cur(n);
+    std::vector<long> sPrev(n, -1), sCur(n);
+    for (std::size_t j = a; j <= e; ++j) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const float c = x.values[i] - y.values[j];
+            const float up = i ? cur[i - 1] : 0.f, left = prev[i], diag = i ? prev[i - 1] : 0.f;
+            const long sUp = i ? sCur[i - 1] : long(j), sLeft = sPrev[i], sDiag = i ? sPrev[i - 1] : long(j);
+            const float mn = std::fmin(std::fmin(up, left), diag);
+            cur[i] = absCost ? std::fabs(c) + mn : std::fma(c, c, mn);
+            sCur[i] = diag == mn ? sDiag : (up == mn ? sUp : sLeft);
+        }
+        std::swap(prev, cur);
+        std::swap(sPrev, sCur);
+    }
+    return {prev[n - 1], sPrev[n - 1]};
+}
+
+void checkHalf2Spans(const std::string& what, const SeriesSet& queries, const Series& reference, bool absCost,
+                     int minStartRounds) {
+    Params p;
+    p.metric = Metric::Sdtw;
+    p.topk = 5;
+    p.cost = absCost ? Cost::Absolute : Cost::Squared;
+    gpu::SdtwTiming tm;
+    const auto got = gpu::sdtwSearchBatch(queries, reference, p, &tm, gpu::SdtwPrecision::Half2);
+    int matches = 0, differ = 0;
+    for (std::size_t q = 0; q < queries.size() && q < got.size(); ++q)
+        for (const Match& g : got[q]) {
+            ++matches;
+            const long span = gpu::sdtwHalf2Span(int(queries[q].length));
+            const std::size_t a = std::size_t(std::max(0L, long(g.end) + 1 - span));
+            const SpanEnd want = spanEnd(queries[q], reference, a, g.end, absCost);
+            if (float(g.cost) != want.cost || long(g.start) != want.start) {
+                if (differ++ < 6)
+                    std::printf("  query %zu (n=%zu): half2 [%zu,%zu] %.9g, its span in float [%ld,%zu] %.9g\n", q,
+                                queries[q].length, g.start, g.end, g.cost, want.start, g.end, double(want.cost));
+            }
+        }
+    report(differ == 0 && matches > 0 && tm.startRounds >= minStartRounds,
+           "half2 " + what + (absCost ? ", abs" : ", sq") + ": starts and costs == the float DP over each start span (" +
+               std::to_string(matches) + " matches, " + std::to_string(tm.startRounds) + " start-span rounds)",
+           double(differ));
+}
+
 void testHalf2(const std::string& dataDir) {
     std::mt19937 rng(23);
     SeriesSet shortQ, longQ;
@@ -459,6 +540,23 @@ void testHalf2(const std::string& dataDir) {
         for (const Series& s : train) joined.insert(joined.end(), s.values.begin(), s.values.end());
         SeriesSet q(test.begin(), test.begin() + 16);
         compareHalf2("ECG200, 16 test series in the joined training set", q, Series(std::move(joined)), 0.05);
+    }
+
+    // Starts and costs of half2 matches over their start spans, which track starts over their
+    // last n + 128 columns first: random walks (queries of 128, whose spans are tracked whole, and
+    // of 1000), and a query whose samples each come twice in the reference (cost 0, the path
+    // spans 2n - 1 columns: beyond the tracked columns, so its span runs again, all tracked).
+    {
+        SeriesSet qs;
+        for (int i = 0; i < 4; ++i) qs.push_back(randomSeries(rng, 128));
+        for (int i = 0; i < 2; ++i) qs.push_back(randomSeries(rng, 1000));
+        const Series q = randomSeries(rng, 300);
+        std::vector<float> v = randomSeries(rng, 30000).values;
+        for (std::size_t i = 0; i < q.length; ++i) v[12000 + 2 * i] = v[12000 + 2 * i + 1] = q.values[i];
+        qs.push_back(q);
+        const Series withSlow(std::move(v));
+        for (bool absCost : {false, true})
+            checkHalf2Spans("7 queries (128, 1000, 300 at half speed) in 30000", qs, withSlow, absCost, 2);
     }
 
     // The fp32 path is unchanged by the half2 one: still the reference (one config).

@@ -204,13 +204,14 @@ BenchRow runSdtwBench(int queries, int queryLength, int referenceLength, int top
             if (got[q][i].start != want[i].start || got[q][i].end != want[i].end) ++mismatches;
         }
     }
-    char windows[560];
+    char windows[700];
     std::snprintf(windows, sizeof windows,
-                  "; %d device(s); %d rows per lane, %d columns per step; %d reference stretches per query (%d re-sweep waves, %.3g%% of the cells re-swept); z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); start spans: %.3g%% of the cells, %d rounds",
+                  "; %d device(s); %d rows per lane, %d columns per step; %d reference stretches per query (%d re-sweep waves, %.3g%% of the cells re-swept); z-norm (%s) %.3g ms; pass alone %.4g s (%.4g cells/s); top-k %.3g ms; start spans %.3g ms: %.3g%% of the cells, %d rounds",
                   timing.devices, timing.rowsPerLane, timing.columnsPerStep, timing.stretches, timing.reseedWaves,
                   100.0 * double(timing.reseedCells) / double(std::max(timing.cells, 1ULL)),
                   options.twoKernelNormaliser ? "two kernels" : "fused", timing.znormSeconds * 1e3,
                   timing.passSeconds, double(timing.cells) / std::max(timing.passSeconds, 1e-12),
+                  timing.topkSeconds * 1e3, timing.startSeconds * 1e3,
                   100.0 * double(timing.startCells) / double(timing.cells), timing.startRounds);
     row.note = std::to_string(queries) + " queries x " + std::to_string(queryLength) + " in " +
                std::to_string(referenceLength) + ", top-" + std::to_string(topk) + (znorm ? ", device z-norm" : "") +

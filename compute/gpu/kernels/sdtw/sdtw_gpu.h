@@ -77,6 +77,8 @@ struct SdtwTiming {
     double kernelSeconds = 0;  // z-normalise + DP + top-k + starts on the device (events)
     double znormSeconds = 0;   // the z-normalisation alone (events; 0 without --znorm)
     double passSeconds = 0;    // the DP pass with its re-sweeps (host clock until done; summed over chunks)
+    double topkSeconds = 0;    // the top-k ends, excluded ends masked first (events; summed over chunks)
+    double startSeconds = 0;   // the start spans, every round (events, host gaps between rounds included)
     int rowsPerLane = 0;       // rows per lane the pass ran with (the last chunk's)
     int columnsPerStep = 0;    // columns per step the pass ran with (the last chunk's)
     double totalSeconds = 0;   // including packing and transfers

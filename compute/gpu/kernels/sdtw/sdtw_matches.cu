@@ -15,10 +15,11 @@ namespace {
 
 // The top-k of every query's last row: k rounds of (smallest cost, smallest end column on
 // ties), each followed by excluding the columns end - n/2 .. end + n/2 (METRICS.md); fewer
-// than k matches when the row runs out. A round is two launches: blocks (piece, query) find
-// the best of kTopkPiece columns each, then one block per query takes the best of its pieces
-// and excludes around it, so that one query's row of tens of millions of columns is scanned by
-// the whole chip rather than by one block.
+// than k matches when the row runs out. One process: two launches in all (topK, roundsKernel).
+// Over processes a round is two launches: blocks (piece, query) find the best of kTopkPiece
+// columns each, then one block per query takes the best of its pieces (the processes then choose
+// and exclude), so that one query's row of tens of millions of columns is scanned by the whole
+// chip rather than by one block.
 constexpr int kTopkPiece = 65536;
 
 __device__ __forceinline__ bool better(float v, int j, float bv, int bj) { return v < bv || (v == bv && j < bj); }
@@ -97,6 +98,115 @@ __global__ void excludeKernel(float* costRow, const int* qLengths, int m, const 
     if (ends[q] >= 0) excludeAround(costRow + std::size_t(q) * m, m, ends[q], qLengths[q]);
 }
 
+// topK in two launches instead of two per round. segmentMinKernel: the best (cost, then
+// column) of every segment of segLen columns, kSegmentThreads threads a segment, every row at
+// once. roundsKernel: one block per query takes the k rounds over its segments' bests, then
+// excludes end - n/2 .. end + n/2 in the row as excludeAround does, marks the segments wholly
+// inside as empty and takes the best of the (at most two) segments the zone cuts again from the
+// row. The best of the segments' bests is the best of the row's columns (the order, cost then
+// column, is total; a segment's best is its smallest column of its smallest cost), and every
+// segment's best is that of its columns not yet excluded, so each round picks what a scan of
+// the whole row picks: the same matches, ties included, reading the row once.
+constexpr int kSegmentThreads = 32;
+constexpr int kSegmentsPerBlock = kThreads / kSegmentThreads;
+constexpr int kMaxSegments = 8192;  // per row: the rounds' block scans at most this many bests
+
+int segmentLength(int m) {
+    const int per = (m + kMaxSegments - 1) / kMaxSegments;
+    return std::max(1024, (per + 1023) / 1024 * 1024);
+}
+
+__global__ void segmentMinKernel(const float* costRow, int nq, int m, int segLen, int segs, float* segV, int* segJ) {
+    __shared__ float sv[kThreads];
+    __shared__ int sj[kThreads];
+    const int g = int(threadIdx.x) / kSegmentThreads, t = int(threadIdx.x) % kSegmentThreads;
+    const int seg = int(blockIdx.x) * kSegmentsPerBlock + g;
+    for (int q = blockIdx.y; q < nq; q += gridDim.y) {
+        const float* row = costRow + std::size_t(q) * m;
+        float bv = INFINITY;
+        int bj = INT_MAX;
+        if (seg < segs) {
+            const int a = seg * segLen, b = min(m, a + segLen);
+            for (int j = a + t; j < b; j += kSegmentThreads) {
+                const float v = row[j];
+                if (v < bv) { bv = v; bj = j; }  // ascending j: strict < keeps the smallest column
+            }
+        }
+        sv[threadIdx.x] = bv;
+        sj[threadIdx.x] = bj;
+        __syncthreads();
+        for (int w = kSegmentThreads / 2; w > 0; w /= 2) {
+            const int i = int(threadIdx.x);
+            if (t < w && better(sv[i + w], sj[i + w], sv[i], sj[i])) {
+                sv[i] = sv[i + w];
+                sj[i] = sj[i + w];
+            }
+            __syncthreads();
+        }
+        if (t == 0 && seg < segs) {
+            segV[std::size_t(q) * segs + seg] = sv[threadIdx.x];
+            segJ[std::size_t(q) * segs + seg] = sj[threadIdx.x];
+        }
+        __syncthreads();  // the next query reuses sv, sj
+    }
+}
+
+// The best (cost, then column) of row[a, b), by the block; every thread gets it.
+__device__ __forceinline__ void rangeBest(const float* row, int a, int b, float& v, int& j, float* sv, int* sj) {
+    v = INFINITY;
+    j = INT_MAX;
+    for (int c = a + int(threadIdx.x); c < b; c += blockDim.x) {
+        const float x = row[c];
+        if (x < v) { v = x; j = c; }
+    }
+    blockBest(v, j, sv, sj);
+}
+
+__global__ void roundsKernel(float* costRow, const int* qLengths, int m, int segLen, int segs, float* segV, int* segJ,
+                             int k, float* outCost, int* outEnd) {
+    __shared__ float sv[kThreads];
+    __shared__ int sj[kThreads];
+    const int q = blockIdx.x;
+    float* row = costRow + std::size_t(q) * m;
+    float* V = segV + std::size_t(q) * segs;
+    int* J = segJ + std::size_t(q) * segs;
+    const int half = qLengths[q] / 2;
+    for (int r = 0; r < k; ++r) {
+        float bv = INFINITY;
+        int bj = INT_MAX;
+        for (int s = threadIdx.x; s < segs; s += blockDim.x)
+            if (better(V[s], J[s], bv, bj)) { bv = V[s]; bj = J[s]; }
+        blockBest(bv, bj, sv, sj);
+        if (!(bv < INFINITY)) {  // nothing left: this round and the rest are empty
+            if (threadIdx.x == 0) for (int rr = r; rr < k; ++rr) outEnd[std::size_t(q) * k + rr] = -1;
+            return;
+        }
+        if (threadIdx.x == 0) {
+            outCost[std::size_t(q) * k + r] = bv;
+            outEnd[std::size_t(q) * k + r] = bj;
+        }
+        excludeAround(row, m, bj, qLengths[q]);
+        const int lo = max(0, bj - half), hi = min(m - 1, bj + half);
+        const int s0 = lo / segLen, s1 = hi / segLen;
+        for (int s = s0 + 1 + int(threadIdx.x); s < s1; s += blockDim.x) {
+            V[s] = INFINITY;
+            J[s] = INT_MAX;
+        }
+        __syncthreads();  // the row's excluded columns (and the segments) seen by the whole block
+        for (int s = s0;; s = s1) {
+            float v;
+            int j;
+            rangeBest(row, s * segLen, min(m, s * segLen + segLen), v, j, sv, sj);
+            if (threadIdx.x == 0) {
+                V[s] = v;
+                J[s] = j;
+            }
+            if (s == s1) break;
+        }
+        __syncthreads();  // the segments' new bests seen by the next round
+    }
+}
+
 __global__ void maskKernel(float* costRow, int m, int lo, int hi) {
     float* row = costRow + std::size_t(blockIdx.y) * m;
     for (int c = lo + int(blockIdx.x * blockDim.x + threadIdx.x); c <= hi; c += gridDim.x * blockDim.x) row[c] = INFINITY;
@@ -104,20 +214,20 @@ __global__ void maskKernel(float* costRow, int m, int lo, int hi) {
 
 }  // namespace
 
-// The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query).
+// The top-k of rows [0, nq) of costRow (stride m) into outCost / outEnd (k per query): the
+// segments' bests, then the rounds (see roundsKernel).
 void topK(float* costRow, const int* qLengths, int nq, int m, int k, float* outCost, int* outEnd,
           DeviceBuffer<float>& pieceV, DeviceBuffer<int>& pieceJ, gpuStream_t s) {
-    const int pieces = (m + kTopkPiece - 1) / kTopkPiece;
-    pieceV.resize(std::size_t(nq) * pieces);
-    pieceJ.resize(std::size_t(nq) * pieces);
-    for (int r = 0; r < k; ++r) {
-        pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, 0, m, pieceV.get(),
-                                                                                  pieceJ.get());
-        checkLaunch("top-k kernel");
-        takeBestKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, pieces, pieceV.get(), pieceJ.get(), k, r, outCost,
-                                               outEnd, true);
-        checkLaunch("top-k kernel");
-    }
+    if (nq <= 0 || k <= 0) return;
+    const int segLen = segmentLength(m), segs = (m + segLen - 1) / segLen;
+    pieceV.resize(std::size_t(nq) * segs);
+    pieceJ.resize(std::size_t(nq) * segs);
+    const dim3 grid(unsigned((segs + kSegmentsPerBlock - 1) / kSegmentsPerBlock), unsigned(std::min(nq, 65535)));
+    segmentMinKernel<<<grid, kThreads, 0, s>>>(costRow, nq, m, segLen, segs, pieceV.get(), pieceJ.get());
+    checkLaunch("top-k kernel");
+    roundsKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, segLen, segs, pieceV.get(), pieceJ.get(), k, outCost,
+                                         outEnd);
+    checkLaunch("top-k kernel");
 }
 
 void topKAcross(float* costRow, const int* qLengths, int nq, int m, int k, int c0, int c1,
@@ -192,7 +302,7 @@ void maskEnds(float* costRow, int nq, int m, std::size_t lo, std::size_t hi, gpu
 // checkpoints another device holds are copied into ck first.
 void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& tasks, const float* ck, int ckCols,
                 int ckRows, bool absCost, std::vector<int>& starts, std::vector<float>& costs, SdtwTiming& tm,
-                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds) {
+                gpuStream_t s, const std::function<void(const std::vector<sdtw::Task>&)>& fetchSeeds, int trackExtra) {
     constexpr int C = sdtw::kCheckpointEvery;
     starts.assign(tasks.size(), -1);
     costs.assign(tasks.size(), INFINITY);
@@ -201,6 +311,7 @@ void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& t
     DeviceBuffer<sdtw::Task> dTasks;
     DeviceBuffer<float> dCost, boundary;
     DeviceBuffer<int> dStart;
+    const int roundsBefore = tm.startRounds;
     while (!todo.empty()) {
         std::vector<sdtw::Task> round;
         int maxWidth = 1, maxLen = 1;
@@ -225,6 +336,10 @@ void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& t
         // The lean start pass keeps the stripes' boundaries in shared memory.
         const bool lean = sdtw::leanPassFits(maxLen, 16, kWarpSize);
         a.boundaryStride = lean ? 0 : 2L * ((maxWidth + 2 + 1) / 2 * 2);
+        // The first round may track the spans' last columns only (the lean start pass); a start
+        // that comes back -1 from it is run again with every column tracked (sdtw_start_kernel.h).
+        const bool partial = lean && trackExtra >= 0 && tm.startRounds == roundsBefore;
+        a.trackExtra = partial ? trackExtra : -1;
         const std::size_t fit =
             lean ? round.size() : std::max<std::size_t>(1, memInfo().first / 4 / (std::size_t(a.boundaryStride) * 4));
         const int grid = int(std::min<std::size_t>({round.size(), fit, 65535}));
@@ -243,6 +358,10 @@ void recoverStarts(const Prepared& p, int q0, int nq, std::vector<sdtw::Task>& t
         for (std::size_t r = 0; r < round.size(); ++r) {
             const int i = todo[r];
             sdtw::Task& t = tasks[i];
+            if (hs[r] < 0 && partial) {  // through a costs-only column: the same span, all tracked
+                next.push_back(i);
+                continue;
+            }
             if (hs[r] >= 0 || t.a == 0 || t.seed < 0) {
                 starts[i] = hs[r];
                 costs[i] = hc[r];

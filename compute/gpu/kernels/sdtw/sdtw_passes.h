@@ -50,6 +50,9 @@ struct StripeArgs {
     bool perTaskOut = false;
     float* outCost = nullptr;   // start span: per task
     int* outStart = nullptr;
+    // Start span (lean): >= 0: only the last n + trackExtra columns of each task's span carry
+    // starts, the columns before are costs only with start -1 (sdtw_start_kernel.h); -1: all.
+    int trackExtra = -1;
     // Lean pass: every query's length is a multiple of the rows per lane, so its virtual rows
     // above row 0 fill whole lanes (sdtw_pass_kernel.h, WHOLE). Host-side only.
     bool wholeLanes = false;

@@ -44,6 +44,35 @@ __device__ __forceinline__ void trackedPair(const float (&xr)[R], const float (&
     trackedCell<ABS>(xr[R - 1], y1, M[R - 2], sM[R - 2], N[R - 1], sN[R - 1], N[R - 2], sN[R - 2], M[R - 1], sM[R - 1]);
 }
 
+// trackedPair's values without the starts: the same operations on the same operands, so the same
+// values bit for bit.
+template <bool ABS>
+__device__ __forceinline__ float plainCell(float x, float y, float up, float left, float diag) {
+    return F32Op::cell<ABS>(x, -1.f, y, costMin3(up, left, diag));
+}
+
+template <int R, bool ABS>
+__device__ __forceinline__ void plainPair(const float (&xr)[R], const float (&pv)[R], float (&N)[R], float (&M)[R],
+                                          float y0, float y1, float u0, float u1, float dg) {
+    N[0] = plainCell<ABS>(xr[0], y0, u0, pv[0], dg);
+#pragma unroll
+    for (int k = 1; k < R; ++k) {
+        N[k] = plainCell<ABS>(xr[k], y0, N[k - 1], pv[k], pv[k - 1]);
+        const int r = k - 1;
+        if (r == 0) M[0] = plainCell<ABS>(xr[0], y1, u1, N[0], u0);
+        else M[r] = plainCell<ABS>(xr[r], y1, M[r == 0 ? 0 : r - 1], N[r], N[r == 0 ? 0 : r - 1]);
+    }
+    M[R - 1] = plainCell<ABS>(xr[R - 1], y1, M[R - 2], N[R - 1], N[R - 2]);
+}
+
+// Costs-only columns (StripeArgs::trackExtra >= 0). A steady-state group of a warp whose columns
+// all lie before the task's last n + trackExtra columns computes values only (plainPair: about
+// half the instructions of trackedPair) and gives its cells the start -1, as the seed column's
+// cells have. Every cell's value is unchanged, and so is every choice of predecessor (it
+// depends on the values only); a start >= 0 is set only at row 0 of a tracked column (its own
+// column) and handed on along predecessors, so a cell's start, where >= 0, is the start that
+// tracking every column gives; where the path to the span's end passes through a costs-only
+// cell it comes back -1, and recoverStarts runs that span again with every column tracked.
 template <int R, bool ABS>
 __global__ void __launch_bounds__(leanThreads(R)) leanStartKernel(StripeArgs A) {
     constexpr int G = kWarpSize;
@@ -121,6 +150,26 @@ __global__ void __launch_bounds__(leanThreads(R)) leanStartKernel(StripeArgs A) 
                 if (lane == G - 1) outRing[i & kMask] = TrackedPair{bot0, bot1, sb0, sb1};
                 return true;
             };
+            // step() without the starts: the cells' values, and -1 for every start handed on.
+            auto plainStep = [&](int t, const float (&from)[R], float (&to)[R], float (&N)[R]) {
+                const int i = t - lane, jj = a + 2 * i;
+                float u0 = shflUp<float, G>(bot0), u1 = shflUp<float, G>(bot1);
+                const TrackedPair top = in[t & kMask];
+                if (lane == 0) {
+                    u0 = top.v0;
+                    u1 = top.v1;
+                }
+                const float y0 = __ldg(y + jj), y1 = __ldg(y + jj + 1);
+                float d0 = dg;
+                if (s == 0) u0 = u1 = d0 = 0.f;
+                plainPair<R, ABS>(xr, from, N, to, y0, y1, u0, u1, d0);
+                bot0 = N[R - 1];
+                bot1 = to[R - 1];
+                sb0 = sb1 = -1;
+                dg = u1;
+                sdg = -1;
+                if (lane == G - 1) outRing[i & kMask] = TrackedPair{bot0, bot1, -1, -1};
+            };
             auto checkedStep = [&](int t) {
                 flags.waitStep(w, Q, t, steps);
                 float N[R], M[R];
@@ -153,15 +202,38 @@ __global__ void __launch_bounds__(leanThreads(R)) leanStartKernel(StripeArgs A) 
             if (t + kGroup <= steps - 1) {
                 float pw[R], tN[R];
                 int sw[R], tsN[R];
+                // The first tracked column (trackExtra >= 0; else a: all), and whether the warp's
+                // last group was costs only (its rows' starts are then -1 for the next one).
+                const int tracked = A.trackExtra >= 0 ? max(a, tk.e + 1 - (n + A.trackExtra)) : a;
+                bool plainBefore = false;
                 for (; t + kGroup <= steps - 1; t += kGroup) {
                     const int tEnd = t + kGroup;
                     flags.waitGroup(w, Q, tEnd);
+                    // Lane 0 is the warp's furthest: its last column of the group is the warp's.
+                    if (a + 2 * (tEnd - 1) + 1 < tracked) {
 #pragma unroll 1
-                    for (int u = 0; u < kGroup; u += 2) {
-                        step(t + u, false, pv, st, pw, sw, tN, tsN);
-                        step(t + u + 1, false, pw, sw, pv, st, tN, tsN);
+                        for (int u = 0; u < kGroup; u += 2) {
+                            plainStep(t + u, pv, pw, tN);
+                            plainStep(t + u + 1, pw, pv, tN);
+                        }
+                        plainBefore = true;
+                    } else {
+                        if (plainBefore) {
+#pragma unroll
+                            for (int k = 0; k < R; ++k) st[k] = -1;
+                            plainBefore = false;
+                        }
+#pragma unroll 1
+                        for (int u = 0; u < kGroup; u += 2) {
+                            step(t + u, false, pv, st, pw, sw, tN, tsN);
+                            step(t + u + 1, false, pw, sw, pv, st, tN, tsN);
+                        }
                     }
                     flags.publishGroup(w, lane, tEnd);
+                }
+                if (plainBefore) {
+#pragma unroll
+                    for (int k = 0; k < R; ++k) st[k] = -1;
                 }
             }
             for (; t < T; ++t) checkedStep(t);
