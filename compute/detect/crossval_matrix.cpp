@@ -1,12 +1,16 @@
 // Cross-validation from one matrix of the whole study (crossval.h, crossValidateCached): each
 // channel's patterns x epochs matrix is computed once, and every fold ranks, builds its detector
-// and sweeps its held-out recording from rows and columns of it.
+// and sweeps its held-out recording from rows and columns of it. Each row is sorted once
+// (sorted_matrix.h), so a fold's rows come sorted by skipping its held-out columns, in linear
+// time: that order takes 4 bytes per matrix cell beside the matrix's 8 (415 patterns x 589,823
+// epochs: 0.98 GB beside 1.96 GB).
 #include <algorithm>
 #include <chrono>
 
 #include "compute/core/error.h"
 #include "compute/detect/crossval.h"
 #include "compute/detect/crossval_folds.h"
+#include "compute/patterns/sorted_matrix.h"
 
 namespace warplab::compute {
 
@@ -14,8 +18,8 @@ namespace {
 
 using K = EngineError::Kind;
 
-// The matrix's share of the progress bar; the folds' rankings share the rest.
-constexpr double kMatrixShare = 0.9;
+// The matrix's share of the progress bar, then its rows' sort; the folds share the rest.
+constexpr double kMatrixShare = 0.9, kSortShare = 0.02;
 
 // Where a fold lies in one channel's whole-study matrix: its rows (patterns) and columns
 // (epochs) are those of every recording but the held-out one, in the study's order, which is
@@ -23,6 +27,9 @@ constexpr double kMatrixShare = 0.9;
 struct FoldMap {
     std::vector<std::size_t> rows, cols;  // fold row / column -> whole-study row / column
     const SegmentSummary* held = nullptr; // the held-out recording's segment (null: the channel lacks it)
+    // The whole-study columns the fold leaves out (the held-out recording's; empty without one).
+    std::size_t skipBegin() const { return held ? held->epochBegin : 0; }
+    std::size_t skipEnd() const { return held ? held->epochBegin + held->epochCount : 0; }
 };
 
 FoldMap foldMap(const PatternRanking& whole, int heldOut) {
@@ -77,12 +84,18 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
     for (const auto& m : matrices)
         if (m.matrix.rows != m.patternCount || m.matrix.cols != m.epochCount)
             throw EngineError(K::BadInput, "matrix", "the study's pattern matrix of channel '" + m.channel + "' was not kept");
+    // Every row sorted once; each fold's sorted rows are these with its held-out columns skipped.
+    std::vector<SortedMatrix> sorted;
+    sorted.reserve(matrices.size());
+    for (const auto& m : matrices) sorted.emplace_back(m.matrix, run);
+    if (run.progress) progress.stage(kMatrixShare, kMatrixShare + kSortShare).progress(1.0);
 
     const double n = double(held.size());
+    constexpr double kFoldsAt = kMatrixShare + kSortShare;
     for (std::size_t k = 0; k < held.size(); ++k) {
         checkCancelled(run);
         const PatternSegment& test = *held[k];
-        const double lo = kMatrixShare + (1 - kMatrixShare) * double(k) / n, step = (1 - kMatrixShare) / n;
+        const double lo = kFoldsAt + (1 - kFoldsAt) * double(k) / n, step = (1 - kFoldsAt) / n;
         const std::vector<PatternRequest> training = withoutRecording(requests, test.recordingIndex);
         CachedFold fold = foldOf(test, training, requests.front().rateHz);
 
@@ -92,10 +105,11 @@ CrossvalCache crossValidateCached(const std::vector<PatternRequest>& requests, c
         for (std::size_t c = 0; c < training.size(); ++c) {
             maps.push_back(foldMap(matrices[c], test.recordingIndex));
             const FoldMap& m = maps.back();
-            const DistanceMatrix& whole = matrices[c].matrix;
+            const SortedMatrix& whole = sorted[c];
             const double at = lo + step * 0.9 * double(c) / double(training.size());
-            rankings.push_back(rankPatternRows(
-                training[c], [&](std::size_t i, std::span<double> row) { copyRow(whole, m.rows[i], m.cols, row); },
+            rankings.push_back(rankSortedPatternRows(
+                training[c],
+                [&](std::size_t i, SortedRow& row) { whole.sortedWithout(m.rows[i], m.skipBegin(), m.skipEnd(), row); },
                 progress.stage(at, at + step * 0.9 / double(training.size()))));
             const PatternRanking& rk = rankings.back();
             if (rk.patternCount != m.rows.size() || rk.epochCount != m.cols.size())

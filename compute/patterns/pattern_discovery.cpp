@@ -349,21 +349,25 @@ std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requ
     return out;
 }
 
-PatternRanking rankPatternRows(const PatternRequest& request, const PatternRowSource& row, const RunOptions& options) {
+PatternRanking rankSortedPatternRows(const PatternRequest& request, const SortedRowSource& row, const RunOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     const Layout L = layoutOf(request);
     PatternRanking out = rankingHeader(request, L);
     const std::size_t nP = out.patternCount, nE = out.epochCount;
     out.ranked.resize(nP);
     // Rows are independent: each is filled and reduced on one core, as findPatterns reduces its
-    // blocks of rows (the same scoreRow, so the same scores for the same distances).
+    // blocks of rows (the same scoreSorted, so the same scores for the same sorted distances).
     auto rankAll = [&] {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nP, 1), [&](const tbb::blocked_range<std::size_t>& b) {
-            std::vector<double> v(nE);
+            SortedRow s;
             for (std::size_t i = b.begin(); i < b.end(); ++i) {
                 if (options.cancel && options.cancel->cancelled()) return;
-                row(i, v);
-                out.ranked[i] = scoreRow(request, L, i, v);
+                row(i, s);
+                if (s.epoch.size() != nE || (s.floats ? s.distanceF.size() : s.distanceD.size()) != nE)
+                    throw EngineError(K::BadInput, "rows",
+                                      "the sorted row of pattern " + std::to_string(i) + " of channel '" + request.channel +
+                                          "' holds " + std::to_string(s.epoch.size()) + " epochs, not " + std::to_string(nE));
+                out.ranked[i] = s.floats ? scoreSorted(request, L, i, s.viewF()) : scoreSorted(request, L, i, s.viewD());
             }
         });
     };

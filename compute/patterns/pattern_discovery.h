@@ -178,15 +178,18 @@ PatternRanking findPatterns(const PatternRequest& request, const RunOptions& opt
 // Several channels as one job (one ranking per channel); progress covers the whole job.
 std::vector<PatternRanking> findPatterns(const std::vector<PatternRequest>& requests, const RunOptions& options);
 
-// Ranks the patterns of `request` from distances already computed, without any DTW: row(i, v)
-// fills v (one value per epoch, the request's own numbering: validatePatternRequest's shape)
-// with pattern i's distances. The scores and order are findPatterns' for the same distances
-// (the same reduction of each row); the matrix, kernel and device figures are left empty.
-// Called from several threads at once, one row each. Cross-validation ranks each fold this way
-// from one matrix of the whole study (compute/detect/crossval.h). Throws layout errors as
-// findPatterns does, and Cancelled.
-using PatternRowSource = std::function<void(std::size_t pattern, std::span<double> row)>;
-PatternRanking rankPatternRows(const PatternRequest& request, const PatternRowSource& row, const RunOptions& options);
+// Ranks the patterns of `request` from distances already computed and sorted, without any DTW:
+// row(i, out) fills `out` with pattern i's distances (one per epoch, the request's own
+// numbering: validatePatternRequest's shape) sorted by (distance, epoch), in the float view when
+// every distance is a float, as sortRow gives them. The scores and order are findPatterns' for the
+// same distances (the same reduction of each sorted row); the matrix, kernel and device figures
+// are left empty. Called from several threads at once, one row each; `out` is reused from row to
+// row on a thread. Cross-validation ranks each fold this way from one matrix of the whole study,
+// its rows sorted once (compute/detect/crossval.h, compute/patterns/sorted_matrix.h). Throws
+// layout errors as findPatterns does, BadInput "rows" when a row holds another number of epochs
+// than the request's, and Cancelled.
+using SortedRowSource = std::function<void(std::size_t pattern, SortedRow& out)>;
+PatternRanking rankSortedPatternRows(const PatternRequest& request, const SortedRowSource& row, const RunOptions& options);
 
 // Reads every segment of a study request through its reader into one buffer, segment after
 // segment (recordings in parallel, each segment's reader from one thread, in order), and makes

@@ -82,32 +82,53 @@ void radixSort(std::vector<Key>& key, std::vector<std::uint32_t>& idx) {
 
 }  // namespace
 
-SortedRow sortRow(std::span<const double> d) {
-    // LSD radix sort, 16-bit digits: rows hold up to ~10^6 epochs and the pipeline sorts one
-    // per pattern, so this is several times faster than a comparison sort. Each pass is
-    // stable and the input is in epoch order, so equal distances stay in epoch order.
-    // Distances from fp32 kernels (the GPU's, cpu.simd's) are floats widened exactly to
-    // double: then 32-bit keys (two passes instead of three or four) order them the same way,
-    // since widening is exact and monotone, so the permutation is the same either way.
+namespace {
+
+// The permutation of a row by (distance, epoch), and whether every distance is a float.
+// LSD radix sort, 16-bit digits: rows hold up to ~10^6 epochs and the pipeline sorts one per
+// pattern, so this is several times faster than a comparison sort. Each pass is stable and the
+// input is in epoch order, so equal distances stay in epoch order. Distances from fp32 kernels
+// (the GPU's, cpu.simd's) are floats widened exactly to double: then 32-bit keys (two passes
+// instead of three or four) order them the same way, since widening is exact and monotone, so
+// the permutation is the same either way.
+bool sortOrder(std::span<const double> d, std::vector<std::uint32_t>& epoch) {
     const std::size_t n = d.size();
-    SortedRow out;
-    out.epoch.resize(n);
-    for (std::size_t j = 0; j < n; ++j) out.epoch[j] = std::uint32_t(j);
-    for (std::size_t j = 0; j < n && out.floats; ++j) out.floats = double(float(d[j])) == d[j];  // NaN: the 64-bit path
-    if (out.floats) {
+    epoch.resize(n);
+    for (std::size_t j = 0; j < n; ++j) epoch[j] = std::uint32_t(j);
+    bool floats = true;
+    for (std::size_t j = 0; j < n && floats; ++j) floats = double(float(d[j])) == d[j];  // NaN: the 64-bit path
+    if (floats) {
         std::vector<std::uint32_t> key(n);
         for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits32(float(d[j]));
-        radixSort(key, out.epoch);
-        out.distanceF.resize(n);
-        for (std::size_t j = 0; j < n; ++j) out.distanceF[j] = float(d[out.epoch[j]]);
+        radixSort(key, epoch);
     } else {
         std::vector<std::uint64_t> key(n);
         for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits(d[j]);
-        radixSort(key, out.epoch);
+        radixSort(key, epoch);
+    }
+    return floats;
+}
+
+}  // namespace
+
+SortedRow sortRow(std::span<const double> d) {
+    const std::size_t n = d.size();
+    SortedRow out;
+    out.floats = sortOrder(d, out.epoch);
+    if (out.floats) {
+        out.distanceF.resize(n);
+        for (std::size_t j = 0; j < n; ++j) out.distanceF[j] = float(d[out.epoch[j]]);
+    } else {
         out.distanceD.resize(n);
         for (std::size_t j = 0; j < n; ++j) out.distanceD[j] = d[out.epoch[j]];
     }
     return out;
+}
+
+std::vector<std::uint32_t> sortedEpochs(std::span<const double> d) {
+    std::vector<std::uint32_t> epoch;
+    sortOrder(d, epoch);
+    return epoch;
 }
 
 template <typename D>

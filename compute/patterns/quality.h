@@ -51,6 +51,8 @@ struct SortedRow {
     SortedView<double> viewD() const { return {distanceD, epoch}; }
 };
 SortedRow sortRow(std::span<const double> distances);
+// sortRow's permutation alone (the epochs in (distance, epoch) order), without the distances.
+std::vector<std::uint32_t> sortedEpochs(std::span<const double> distances);
 
 template <typename D>
 double aucSorted(SortedView<D> sorted, std::span<const unsigned char> ictal);

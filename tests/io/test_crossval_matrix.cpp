@@ -3,8 +3,11 @@
 // detectors, training ROCs, held-out distances, detections and scores, bit for bit, on the Bonn
 // segments of tests/data, on synthetic studies with planted seizures (one and two channels, one
 // recording read lazily) and on a study whose detectors hold patterns that run from one seizure
-// into the next (not rows of the matrix: swept apart). And a ranking made from given rows
-// (rankPatternRows) is findPatterns' for the same request, score for score.
+// into the next (not rows of the matrix: swept apart), also with a kernel whose distances are
+// doubles rather than floats. A ranking made from sorted rows (rankSortedPatternRows) is
+// findPatterns' for the same request, score for score; and a matrix's rows sorted once, then read
+// without a stretch of columns (SortedMatrix, how each fold gets its sorted rows), are sortRow's of
+// the sub-rows, ties and the float or double view included.
 #include <QtTest>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <string>
 
 #include "compute/detect/crossval.h"
+#include "compute/patterns/sorted_matrix.h"
 #include "io/score_json.h"
 #include "tests/io/bonn_study.h"
 #include "tests/io/synthetic_study.h"
@@ -88,6 +92,27 @@ bool spansTwoSeizures(const Study& s, const DetectorPattern& p, int epoch) {
         }
     }
     return false;
+}
+
+// The first difference between two rankings' scores (order, quality, histogram, means, nearest
+// epochs), or "".
+std::string scoreDifference(const PatternRanking& a, const PatternRanking& b) {
+    if (a.ranked.size() != b.ranked.size() || a.epochIctal != b.epochIctal) return "pattern count or labels";
+    for (std::size_t k = 0; k < a.ranked.size(); ++k) {
+        const PatternScore &x = a.ranked[k], &y = b.ranked[k];
+        const std::string at = "rank " + std::to_string(k) + ": ";
+        if (x.index != y.index || x.segment != y.segment || x.recordingSample != y.recordingSample) return at + "another pattern";
+        if (x.quality != y.quality || x.meanIctal != y.meanIctal || x.meanInterictal != y.meanInterictal)
+            return at + "quality or means";
+        if (x.histogram.lo != y.histogram.lo || x.histogram.hi != y.histogram.hi || x.histogram.ictal != y.histogram.ictal ||
+            x.histogram.interictal != y.histogram.interictal)
+            return at + "histogram";
+        if (x.nearest.size() != y.nearest.size()) return at + "nearest count";
+        for (std::size_t q = 0; q < x.nearest.size(); ++q)
+            if (x.nearest[q].epoch != y.nearest[q].epoch || x.nearest[q].distance != y.nearest[q].distance)
+                return at + "nearest epoch " + std::to_string(q);
+    }
+    return {};
 }
 
 }  // namespace
@@ -203,41 +228,116 @@ private slots:
         QVERIFY(rescore(one).sample.sensitivity > 0.5);
     }
 
-    void rankingFromRowsEqualsFindPatterns() {
-        // Every score of a ranking made from given rows (the fold's sub-matrix) equals
-        // findPatterns' over the same request: order, quality, histogram, means, nearest epochs.
+    void rankingFromSortedRowsEqualsFindPatterns() {
+        // Every score of a ranking made from its matrix's rows sorted once equals findPatterns'
+        // over the same request: order, quality, histogram, means, nearest epochs.
         const Study s = warplab::testing::bonnStudy(WARPLAB_TEST_DATA "/bonn", 5);
         for (const int heldOut : {-1, 2}) {
             PatternRequest r = withoutRecording({s.request}, heldOut).front();
             r.keepMatrix = true;
             const PatternRanking direct = findPatterns(r, cpu());
             QCOMPARE(direct.matrix.rows, direct.patternCount);
-            const PatternRanking fromRows = rankPatternRows(
-                r,
-                [&](std::size_t i, std::span<double> row) {
-                    std::copy_n(direct.matrix.values.begin() + std::ptrdiff_t(i * direct.epochCount), direct.epochCount,
-                                row.begin());
-                },
-                cpu());
+            const SortedMatrix sorted(direct.matrix, cpu());
+            const PatternRanking fromRows = rankSortedPatternRows(
+                r, [&](std::size_t i, SortedRow& row) { sorted.sortedWithout(i, 0, 0, row); }, cpu());
             QCOMPARE(fromRows.ranked.size(), direct.ranked.size());
-            QCOMPARE(fromRows.epochIctal, direct.epochIctal);
-            for (std::size_t k = 0; k < direct.ranked.size(); ++k) {
-                const PatternScore &a = fromRows.ranked[k], &b = direct.ranked[k];
-                QCOMPARE(a.index, b.index);
-                QCOMPARE(a.segment, b.segment);
-                QCOMPARE(a.quality, b.quality);
-                QCOMPARE(a.recordingSample, b.recordingSample);
-                QCOMPARE(a.meanIctal, b.meanIctal);
-                QCOMPARE(a.meanInterictal, b.meanInterictal);
-                QCOMPARE(a.histogram.ictal, b.histogram.ictal);
-                QCOMPARE(a.histogram.interictal, b.histogram.interictal);
-                QCOMPARE(a.nearest.size(), b.nearest.size());
-                for (std::size_t q = 0; q < a.nearest.size(); ++q) {
-                    QCOMPARE(a.nearest[q].epoch, b.nearest[q].epoch);
-                    QCOMPARE(a.nearest[q].distance, b.nearest[q].distance);
-                }
-            }
+            const std::string d = scoreDifference(fromRows, direct);
+            QVERIFY2(d.empty(), d.c_str());
         }
+    }
+
+    void doubleDistancesEqualPerFold() {
+        // cpu.reference gives doubles that are not floats: every fold row takes the 64-bit view.
+        // Short recordings and epochs keep the one-core kernel quick.
+        Study s;
+        for (int i = 0; i < 4; ++i) {
+            SyntheticChannel c;
+            c.samples = 30 * 256;
+            c.seizureSamples = 6 * 256;
+            c.seizureCount = i < 3 ? 1 : 0;
+            c.seed = 700 + std::uint64_t(i);
+            warplab::testing::addRecording(s, syntheticSamples(c), i < 3 ? syntheticSeizures(c) : std::vector<SecondsSpan>{},
+                                           "d" + std::to_string(i) + ".edf");
+        }
+        warplab::testing::finish(s, 256);
+        s.request.epoch = 128;
+        s.request.stride = 128;
+        s.request.band = 4;
+        RunOptions run = cpu();
+        run.kernel = "cpu.reference";
+        PatternRequest whole = s.request;
+        whole.keepMatrix = true;
+        const PatternRanking direct = findPatterns(whole, run);
+        QVERIFY(std::any_of(direct.matrix.values.begin(), direct.matrix.values.end(),
+                            [](double v) { return double(float(v)) != v; }));
+        CrossvalOptions o;
+        o.build.top = 3;
+        o.build.rule.votes = 2;
+        const CrossvalCache one = crossValidateCached({s.request}, o, run);
+        const CrossvalCache per = crossValidatePerFold({s.request}, o, run);
+        QCOMPARE(one.folds.size(), std::size_t(3));
+        const std::string d = difference(one, per);
+        QVERIFY2(d.empty(), d.c_str());
+        // A fold's ranking from the sorted study matrix is its own discovery's, score for score
+        // (histograms, means and nearest distances would show a float view of these doubles).
+        const SortedMatrix sorted(direct.matrix, run);
+        for (const SegmentSummary& held : direct.segments) {
+            PatternRequest fold = withoutRecording({s.request}, held.recordingIndex).front();
+            const PatternRanking own = findPatterns(fold, run);
+            std::vector<std::size_t> rows;
+            for (const SegmentSummary& t : direct.segments)
+                for (std::size_t i = 0; i < t.patternCount && t.recordingIndex != held.recordingIndex; ++i)
+                    rows.push_back(t.patternBegin + i);
+            const PatternRanking fromSorted = rankSortedPatternRows(
+                fold,
+                [&](std::size_t i, SortedRow& row) {
+                    sorted.sortedWithout(rows[i], held.epochBegin, held.epochBegin + held.epochCount, row);
+                },
+                run);
+            const std::string e = scoreDifference(fromSorted, own);
+            QVERIFY2(e.empty(), (held.recording + ": " + e).c_str());
+        }
+    }
+
+    void sortedRowsWithoutColumnsEqualSortRow() {
+        // Rows with many ties (across the left-out stretch too), zeros of both signs, an
+        // infinity; one row whose only non-floats lie in [20, 35), one of non-floats throughout.
+        const std::size_t cols = 60;
+        DistanceMatrix m;
+        m.rows = 4;
+        m.cols = cols;
+        m.values.resize(m.rows * cols);
+        for (std::size_t i = 0; i < m.rows; ++i)
+            for (std::size_t j = 0; j < cols; ++j) m.values[i * cols + j] = double(float((j * 7 + i * 3) % 9) * 0.37f);
+        m.values[0 * cols + 5] = -0.0;
+        m.values[0 * cols + 40] = 0.0;
+        m.values[0 * cols + 41] = INFINITY;
+        for (std::size_t j = 20; j < 35; j += 4) m.values[1 * cols + j] = 1.0 / 3.0 + double(j % 8);
+        for (std::size_t j = 0; j < cols; ++j) m.values[2 * cols + j] = double((j * 5) % 7) / 3.0;
+        m.values[3 * cols + 59] = 0.1;  // the last column only
+        const SortedMatrix sorted(m, cpu());
+        SortedRow got;  // reused from row to row, as a fold's ranking does
+        struct Skip { std::size_t begin, end; };
+        for (std::size_t i = 0; i < m.rows; ++i)
+            for (const Skip k : {Skip{0, 0}, Skip{0, 10}, Skip{20, 35}, Skip{21, 34}, Skip{50, 60}, Skip{59, 60}, Skip{0, 60}}) {
+                std::vector<double> sub;
+                for (std::size_t j = 0; j < cols; ++j)
+                    if (j < k.begin || j >= k.end) sub.push_back(m.values[i * cols + j]);
+                const SortedRow want = sortRow(sub);
+                sorted.sortedWithout(i, k.begin, k.end, got);
+                const std::string at = "row " + std::to_string(i) + " without [" + std::to_string(k.begin) + ", " +
+                                       std::to_string(k.end) + ")";
+                QVERIFY2(got.floats == want.floats, at.c_str());
+                QVERIFY2(got.epoch == want.epoch, at.c_str());
+                QVERIFY2(got.floats ? got.distanceF == want.distanceF : got.distanceD == want.distanceD, at.c_str());
+            }
+        // Both views occur: the row with non-floats in [20, 35) is all floats without them.
+        sorted.sortedWithout(1, 20, 35, got);
+        QVERIFY(got.floats);
+        sorted.sortedWithout(1, 21, 34, got);
+        QVERIFY(!got.floats);
+        sorted.sortedWithout(3, 50, 60, got);
+        QVERIFY(got.floats);
     }
 
     void cancelStopsTheOneMatrix() {
