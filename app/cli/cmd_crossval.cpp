@@ -14,6 +14,7 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/detector_options.h"
+#include "app/cli/gpu_start_up.h"
 #include "app/cli/study_cli.h"
 #include "compute/detect/crossval.h"
 #include "io/score_json.h"
@@ -41,6 +42,7 @@ void runCrossval(const CrossvalFlags& o) {
     co.event = o.event;
     co.sample = o.sample;
     co.folds = o.folds == "recording" ? compute::CrossvalFolds::Recording : compute::CrossvalFolds::Seizure;
+    GpuStartUp gpu(o.run);  // the GPUs start while the study is opened (gpu_start_up.h)
     auto study = openStudyForCli(o.study, o.studyFlags, "study");
     auto requests = detectorRequests(*study, o.build);
     const compute::CrossvalResult res = compute::crossValidate(requests, co, toRunOptions(o.run, "crossval"));

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,7 @@
 #include "app/cli/common_options.h"
 #include "app/cli/csv_output.h"
 #include "app/cli/detector_options.h"
+#include "app/cli/gpu_start_up.h"
 #include "app/cli/study_cli.h"
 #include "compute/core/error.h"
 #include "compute/detect/detector.h"
@@ -48,6 +50,10 @@ void runDetect(const DetectOptions& o) {
                           "give --study (build a detector) or --detector FILE (load one), not both");
     if (o.save.empty() && o.apply.empty())
         throw EngineError(EngineError::Kind::BadParameter, "apply", "nothing to do: give --save FILE and/or --apply RECORDING");
+    // Building ranks the study's patterns, on the GPUs where there are: they start while the
+    // study is opened (gpu_start_up.h).
+    std::optional<GpuStartUp> gpu;
+    if (!o.study.empty()) gpu.emplace(o.run);
     compute::RunOptions ro = toRunOptions(o.run, "detect");
     compute::Detector d = o.detector.empty() ? build(o, ro) : io::loadDetector(o.detector);
     finishProgress();

@@ -1,6 +1,7 @@
 #include "app/cli/gpu_start_up.h"
 
 #include "app/cli/devices_option.h"
+#include "app/cli/process_exit.h"
 #include "compute/core/error.h"
 #include "compute/engine/device_list.h"
 
@@ -19,6 +20,13 @@ GpuStartUp::GpuStartUp(const RunFlags& run) {
         if (compute::gpuUnavailableReason().empty())  // else no GPU started: nothing to tell
             done->store(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     });
+}
+
+GpuStartUp::~GpuStartUp() {
+    if (fullTeardownAtExit()) return;  // the threads are joined
+    // Their work holds only copies and shared state, nothing of this object.
+    if (warm_.joinable()) warm_.detach();
+    if (pin_.joinable()) pin_.detach();
 }
 
 void GpuStartUp::pin(std::function<std::size_t(int devices)> bytesFor, int perDevice) {

@@ -19,6 +19,13 @@ public:
     // Starts the contexts of the devices `run` names, unless its backend is the CPU's (a bad
     // --devices is left for the job to report).
     explicit GpuStartUp(const RunFlags& run);
+    // A command that fails before its job (bad input) is left before the contexts are up: the
+    // start-up goes on in the background and ends with the process, which leaves without its
+    // teardown (process_exit.h), so that the error is reported at once. With the full teardown
+    // the start-up is waited for, as the runtime must not be torn down under it.
+    ~GpuStartUp();
+    GpuStartUp(const GpuStartUp&) = delete;
+    GpuStartUp& operator=(const GpuStartUp&) = delete;
     bool started() const { return started_; }
     // Pins `perDevice` slots of bytesFor(number of devices) bytes per device for a pattern run
     // (compute::prewarmPinned), in the background too.

@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common_options.h"
 #include "app/cli/mpi_job.h"
+#include "app/cli/process_exit.h"
 
 int main(int argc, char** argv) {
     // Under mpirun: MPI first (it may consume arguments); a rank's own errors name the rank.
@@ -36,5 +37,6 @@ int main(int argc, char** argv) {
     if (!one)
         for (const auto& [name, add] : commands) add(app);
     if (warplab::cli::mpi::rank() > 0) app.name("warplab-cli (" + warplab::cli::mpi::rankLabel() + ")");
-    return warplab::cli::mpi::finish(warplab::cli::runCli(app, argc, argv));
+    // Every output is complete here, so the process ends without its teardown (process_exit.h).
+    return warplab::cli::leave(warplab::cli::mpi::finish(warplab::cli::runCli(app, argc, argv)));
 }

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/cli/process_exit.h"
+
 #if defined(__linux__)
 #include <time.h>
 #include <unistd.h>
@@ -74,7 +76,8 @@ std::string TimeSplit::line(const std::string& command) const {
                       backgroundWhat_.c_str(), background_);
         s += buf;
     }
-    return s;
+    // What follows the last byte is timed only outside; the line says which exit it is.
+    return s + (fullTeardownAtExit() ? "; exit: through the full teardown" : "; exit: at once, without the teardown");
 }
 
 void TimeSplit::print(const std::string& command) const {

@@ -6,8 +6,9 @@
 // taken on the command's own thread one after another, so they add up to the time of the last
 // byte; start-up work done in the background while the input is read counts only for the wait
 // it leaves, and its own length is given beside. What the process spends after the last byte
-// (freeing, the GPU runtime's exit) is not seen here: the wall clock of the whole process,
-// taken outside it, less the last byte's time.
+// (its exit: at once, or through the full teardown of the GPU runtime and the rest with
+// WARPLAB_FULL_EXIT=1, process_exit.h) is not seen here: the wall clock of the whole process,
+// taken outside it, less the last byte's time. The line says which exit follows.
 #pragma once
 #include <chrono>
 #include <string>
@@ -32,7 +33,7 @@ public:
     double lastByteSeconds() const;                    // launch + every phase
 
     // "split: dm: last byte 1.234 s after the process started = launch 0.012 + start-up 0.100
-    // + input 0.200 + compute 0.900 + output 0.022 s (background: GPU contexts 0.350 s)"
+    // + input 0.200 + compute 0.900 + output 0.022 s (background: GPU contexts 0.350 s); exit: ..."
     std::string line(const std::string& command) const;
     void print(const std::string& command) const;  // the line on stderr
 

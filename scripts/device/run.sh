@@ -41,7 +41,8 @@
 #                            42-file study, dm to .npy in float64 and float32, search) from process
 #                            start to the last byte (--timing split) and to exit (wall), on each
 #                            --devices list (default 0), RUNS rounds alternating; BASE_TGZ=tree.tgz
-#                            (git archive of an earlier commit) times its warplab-cli beside
+#                            (git archive of an earlier commit) times its warplab-cli beside;
+#                            patterns --study and the 2-series dm also with WARPLAB_FULL_EXIT=1
 #   scale                    several GPUs and MPI ranks (nvidia-h100-x2; carry mpi-debs too)
 #   mpi                      tests/mpi/mpi_check.sh with 2 and 3 ranks (carry mpi-debs)
 #   ab VARIANT...            compile-time variants against the tree as it is (see ab_step below)
@@ -363,6 +364,9 @@ window_step() {
 # start to its last byte (its --timing split line) and to its exit (wall_of), on every device
 # list named (e.g. `answer 0 0,1 all`), RUNS rounds (default 2) with the lists and, with BASE_TGZ,
 # the earlier tree's warplab-cli alternating; every ranking and matrix compared across them.
+# `patterns --study` and the 2-series `dm` also run with WARPLAB_FULL_EXIT=1 (the process's full
+# teardown, docs/CLI.md) beside the default exit, alternating ("full"); each line gives the exit
+# (wall less the last byte), and a summary per exit follows.
 # ANSWER_DM=0 leaves out dm 32,768 x 16,384 (4.3 GB of float64 per file).
 answer_step() {
   local lists=("$@") o=$OUT/answer study=${WARPLAB_STUDY_DIR:-/tmp/warplab-study} w=/tmp/answer base=""
@@ -383,23 +387,51 @@ answer_step() {
   rm -rf "$study"
   /usr/bin/time -f "make-study: %e s wall" "$BUILD/app/tools/warplab-make-study" "$study" > "$o/make_study.log" 2>&1
   log "$(tail -1 "$o/make_study.log"); $(du -sh "$study" | cut -f1)"
-  local sum=$study/chb99-summary.txt bins=(tree) bin dev run
-  [ -n "$base" ] && bins+=(base)
-  cli_of() { if [ "$1" = base ]; then echo "$base"; else echo "$CLI"; fi; }
+  local sum=$study/chb99-summary.txt bins=(tree) exits=(tree full) bin dev run
+  [ -n "$base" ] && bins+=(base) && exits+=(base)
+  cli_of() {
+    case "$1" in
+      base) echo "$base" ;;
+      full) echo "env WARPLAB_FULL_EXIT=1 $CLI" ;;
+      *) echo "env -u WARPLAB_FULL_EXIT $CLI" ;;
+    esac
+  }
+  # What follows the last byte: the wall clock (wall_of) less the split line's last byte.
+  exit_of() {
+    awk '/^split/ { for (i = 1; i < NF; ++i) if ($i == "byte") last = $(i + 1) }
+         /^wall/ { wall = $2 }
+         END { if (last != "" && wall != "") printf "exit %.3f s", wall - last }' "$1"
+  }
+  # "tree: wall 1.98 2.01 s, exit 0.01 0.02 s; full: ..." over the logs of each name in $2...
+  exit_summary() {
+    local what=$1 b f walls ex line=""
+    shift
+    for b in "$@"; do
+      walls="" ex=""
+      for f in $o/${what}_${b}_*.log; do
+        [ -f "$f" ] || continue
+        walls+=" $(awk '/^wall/ { print $2 }' "$f")"
+        ex+=" $(exit_of "$f" | awk '{ print $2 }')"
+      done
+      line+="$b: wall${walls} s, exit${ex} s; "
+    done
+    log "$what, default exit (tree) against WARPLAB_FULL_EXIT=1 (full): $line"
+  }
   # One untimed run warms the page cache's view of the study and the driver.
   timeout 60 "$CLI" patterns --study "$sum" --channel FP1-F7 --top 0 > /dev/null 2>&1
   "$CLI" bench study "$sum" --backend auto > "$o/bench_study.log" 2>&1
   log "bench study: $(grep '^timing' "$o/bench_study.log")"
   for run in $(seq 1 "${RUNS:-2}"); do
     for dev in "${lists[@]}"; do
-      for bin in "${bins[@]}"; do
+      for bin in "${exits[@]}"; do
         timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) patterns --study $sum --channel FP1-F7 --devices $dev --timing" \
           > "$o/pat_${bin}_$dev.csv" 2> "$o/pat_${bin}_${dev}_$run.log"
-        log "patterns --study --devices $dev ($bin, run $run): $(grep -E '^split|^wall' "$o/pat_${bin}_${dev}_$run.log" | tr '\n' ' ')"
+        log "patterns --study --devices $dev ($bin, run $run): $(grep -E '^split|^wall' "$o/pat_${bin}_${dev}_$run.log" | tr '\n' ' ') $(exit_of "$o/pat_${bin}_${dev}_$run.log")"
         grep -o '\[epochs.*' "$o/pat_${bin}_${dev}_$run.log" | cut -c1-400 | sed 's/^/    /' | tee -a "$OUT/run.log"
       done
     done
   done
+  for dev in "${lists[@]}"; do exit_summary "pat" "tree_$dev" "full_$dev"; done
   for f in "$o"/pat_*.csv; do
     cmp -s "$o/pat_tree_${lists[0]}.csv" "$f" || log "patterns ranking DIFFERS: $(basename "$f")"
   done
@@ -414,11 +446,14 @@ answer_step() {
   done
   # dm: a 2-series job (start-up alone), then 32,768 x 16,384 cdtw(1024, w16) to .npy.
   "$CLI" bench multi --write-npy $w/two.npy 2 256 7 > /dev/null
-  for bin in "${bins[@]}"; do
-    timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) dm --queries $w/two.npy --metric dtw --backend cuda --devices ${lists[0]} $([ $bin = tree ] && echo --timing)" \
-      > /dev/null 2> "$o/dm_two_$bin.log"
-    log "dm of 2 series, cuda ($bin): $(grep -E '^split|^wall' "$o/dm_two_$bin.log" | tr '\n' ' ')"
+  for run in $(seq 1 "${RUNS:-2}"); do
+    for bin in "${exits[@]}"; do
+      timeout 60 bash -c "$(declare -f wall_of); wall_of $(cli_of $bin) dm --queries $w/two.npy --metric dtw --backend cuda --devices ${lists[0]} $([ $bin != base ] && echo --timing)" \
+        > /dev/null 2> "$o/dm_two_${bin}_$run.log"
+      log "dm of 2 series, cuda ($bin, run $run): $(grep -E '^split|^wall' "$o/dm_two_${bin}_$run.log" | tr '\n' ' ') $(exit_of "$o/dm_two_${bin}_$run.log")"
+    done
   done
+  exit_summary "dm_two" tree full
   if [ "${ANSWER_DM:-1}" = 1 ]; then
     "$CLI" bench multi --write-npy $w/dq.npy 32768 1024 1 > /dev/null && "$CLI" bench multi --write-npy $w/dt.npy 16384 1024 2 > /dev/null
     sync

@@ -4,23 +4,34 @@
 #include "compute/gpu/runtime/device_set.h"
 
 #include <algorithm>
+#include <thread>
+#include <vector>
 
 #include "compute/gpu/runtime/gpu_device.h"
 
 namespace warplab::compute::gpu {
 
 namespace {
-// Names asked once: the set of visible devices does not change while the process runs.
+// Asked once: the set of visible devices does not change while the process runs.
+int visibleCount() {
+    static const int n = [] {
+        int count = 0;
+        if (!available()) return 0;  // the same verdict as the single-device path
+        if (gpuGetDeviceCount(&count) != gpuSuccess) {
+            (void)gpuGetLastError();
+            return 0;
+        }
+        return count;
+    }();
+    return n;
+}
+
+// The names, asked only where a device is named (its whole property set takes milliseconds per
+// device): not on the way to a job's contexts.
 const std::vector<std::string>& names() {
     static const std::vector<std::string> n = [] {
         std::vector<std::string> r;
-        if (!available()) return r;  // the same verdict as the single-device path
-        int count = 0;
-        if (gpuGetDeviceCount(&count) != gpuSuccess) {
-            (void)gpuGetLastError();
-            return r;
-        }
-        for (int i = 0; i < count; ++i) {
+        for (int i = 0; i < visibleCount(); ++i) {
             gpuDeviceProp prop{};
             if (gpuGetDeviceProperties(&prop, i) != gpuSuccess) {
                 (void)gpuGetLastError();
@@ -35,7 +46,7 @@ const std::vector<std::string>& names() {
 }
 }  // namespace
 
-int deviceCount() { return int(names().size()); }
+int deviceCount() { return visibleCount(); }
 
 std::string deviceNameOf(int index) {
     return index >= 0 && index < deviceCount() ? names()[std::size_t(index)] : std::string();
@@ -80,19 +91,30 @@ bool connectPeers(const std::vector<int>& devices) noexcept {
                 int can = 0;
                 if (a != b && (gpuDeviceCanAccessPeer(&can, a, b) != gpuSuccess || !can)) return false;
             }
-        for (int a : devices) {
-            DeviceScope scope(a);
-            for (int b : devices) {
-                if (a == b) continue;
-                const gpuError_t e = gpuDeviceEnablePeerAccess(b, 0);
-                if (e == gpuSuccess) continue;
-                (void)gpuGetLastError();  // clears the error this call left behind
-                if (e != gpuErrorPeerAccessAlreadyEnabled) return false;
-            }
+        // Each device maps its peers on a thread of its own (a while each, in every context):
+        // the devices do it at once rather than one after another.
+        std::vector<char> ok(devices.size(), 0);
+        {
+            std::vector<std::jthread> each;
+            for (std::size_t i = 0; i < devices.size(); ++i)
+                each.emplace_back([&, i] {
+                    try {
+                        DeviceScope scope(devices[i]);
+                        for (int b : devices) {
+                            if (b == devices[i]) continue;
+                            const gpuError_t e = gpuDeviceEnablePeerAccess(b, 0);
+                            if (e == gpuSuccess) continue;
+                            (void)gpuGetLastError();  // clears the error this call left behind
+                            if (e != gpuErrorPeerAccessAlreadyEnabled) return;
+                        }
+                        ok[i] = 1;
+                    } catch (...) {
+                    }  // a device that cannot be made current: the job reports it
+                });
         }
-        return true;
+        return std::find(ok.begin(), ok.end(), 0) == ok.end();
     } catch (...) {
-        return false;  // a device that cannot be made current: the job reports it
+        return false;  // a thread that could not start
     }
 }
 

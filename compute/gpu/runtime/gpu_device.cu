@@ -32,11 +32,13 @@ bool builtFor(const std::string& gcnArchName) {
 
 struct DeviceInfo {
     std::string reason;
-    std::string name;
+    int device = 0;  // the device asked about (the current one at the first question)
     int sms = 0;
 };
 
-// Asked once: the answer does not change while the process runs.
+// Asked once: the answer does not change while the process runs. Every GPU command asks it
+// before its contexts start, so it asks only what it needs, one attribute; the whole property
+// set (the name) takes milliseconds per question and is asked only where a name is shown.
 const DeviceInfo& info() {
     static const DeviceInfo d = [] {
         DeviceInfo r;
@@ -51,22 +53,25 @@ const DeviceInfo& info() {
             r.reason = "no " WL_GPU_RUNTIME_NAME " device found";
             return r;
         }
-        int dev = 0;
-        gpuDeviceProp prop{};
-        if (gpuGetDevice(&dev) != gpuSuccess || gpuGetDeviceProperties(&prop, dev) != gpuSuccess) {
+        if (gpuGetDevice(&r.device) != gpuSuccess ||
+            gpuDeviceGetAttribute(&r.sms, gpuDevAttrMultiProcessorCount, r.device) != gpuSuccess) {
             (void)gpuGetLastError();
             r.reason = "the " WL_GPU_RUNTIME_NAME " device could not be queried";
             return r;
         }
 #if WL_GPU_HIP && defined(WARPLAB_HIP_ARCHS)
+        gpuDeviceProp prop{};
+        if (gpuGetDeviceProperties(&prop, r.device) != gpuSuccess) {
+            (void)gpuGetLastError();
+            r.reason = "the " WL_GPU_RUNTIME_NAME " device could not be queried";
+            return r;
+        }
         if (!builtFor(prop.gcnArchName)) {
             r.reason = std::string("the HIP device ") + prop.name + " (" + prop.gcnArchName +
                        ") has no kernels in this build, made for " WARPLAB_HIP_ARCHS " (set WARPLAB_HIP_ARCHS)";
             return r;
         }
 #endif
-        r.name = prop.name;
-        r.sms = prop.multiProcessorCount;
         return r;
     }();
     return d;
@@ -75,7 +80,16 @@ const DeviceInfo& info() {
 
 const std::string& unavailableReason() { return info().reason; }
 bool available() { return info().reason.empty(); }
-std::string deviceName() { return info().name; }
+std::string deviceName() {
+    if (!available()) return {};
+    static const std::string name = [] {
+        gpuDeviceProp prop{};
+        if (gpuGetDeviceProperties(&prop, info().device) == gpuSuccess) return std::string(prop.name);
+        (void)gpuGetLastError();
+        return std::string("unknown device");
+    }();
+    return name;
+}
 int multiprocessorCount() { return info().sms; }
 
 }  // namespace warplab::compute::gpu

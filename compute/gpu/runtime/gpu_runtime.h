@@ -53,6 +53,8 @@ using gpuEvent_t = hipEvent_t;
 #define gpuSetDevice hipSetDevice
 #define gpuGetDeviceProperties hipGetDeviceProperties
 #define gpuDeviceProp hipDeviceProp_t
+#define gpuDeviceGetAttribute hipDeviceGetAttribute
+#define gpuDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 #define gpuMemGetInfo hipMemGetInfo
 #define gpuGetLastError hipGetLastError
 #define gpuGetErrorString hipGetErrorString
@@ -92,6 +94,8 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuSetDevice cudaSetDevice
 #define gpuGetDeviceProperties cudaGetDeviceProperties
 #define gpuDeviceProp cudaDeviceProp
+#define gpuDeviceGetAttribute cudaDeviceGetAttribute
+#define gpuDevAttrMultiProcessorCount cudaDevAttrMultiProcessorCount
 #define gpuMemGetInfo cudaMemGetInfo
 #define gpuGetLastError cudaGetLastError
 #define gpuGetErrorString cudaGetErrorString

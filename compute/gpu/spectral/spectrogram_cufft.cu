@@ -13,6 +13,7 @@
 
 #if WL_GPU_CUDA
 #include <cufft.h>
+#include <dlfcn.h>
 #endif
 
 namespace warplab::compute::spectral {
@@ -105,6 +106,43 @@ __global__ void framePower(const cufftDoubleComplex* spectra, long long cells, i
     }
 }
 
+// cuFFT is opened when the first spectrogram asks for it rather than linked: loaded and set up
+// at the start of every program that links the engine, its library (some 280 MB) cost each
+// start about 3 ms of CPU, for a view most runs never draw; and a program whose machine lacks
+// it still starts, its spectrogram on the CPU. WARPLAB_CUFFT_DIR, the toolkit's library folder
+// at build time, is tried after the loader's own search.
+struct Cufft {
+    decltype(&cufftPlanMany) planMany = nullptr;
+    decltype(&cufftSetStream) setStream = nullptr;
+    decltype(&cufftExecD2Z) execD2Z = nullptr;
+    decltype(&cufftDestroy) destroy = nullptr;
+    std::string why;  // why it cannot be used; empty when it can
+};
+
+const Cufft& cufft() {
+    static const Cufft c = [] {
+        Cufft r;
+        const std::string name = "libcufft.so." + std::to_string(CUFFT_VER_MAJOR);
+        void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char* e = dlerror();
+            r.why = "cuFFT cannot be loaded (" + (e ? std::string(e) : name) + ")";
+#ifdef WARPLAB_CUFFT_DIR
+            lib = dlopen((WARPLAB_CUFFT_DIR "/" + name).c_str(), RTLD_NOW | RTLD_LOCAL);
+#endif
+            if (!lib) return r;
+            r.why.clear();
+        }
+        r.planMany = reinterpret_cast<decltype(r.planMany)>(dlsym(lib, "cufftPlanMany"));
+        r.setStream = reinterpret_cast<decltype(r.setStream)>(dlsym(lib, "cufftSetStream"));
+        r.execD2Z = reinterpret_cast<decltype(r.execD2Z)>(dlsym(lib, "cufftExecD2Z"));
+        r.destroy = reinterpret_cast<decltype(r.destroy)>(dlsym(lib, "cufftDestroy"));
+        if (!r.planMany || !r.setStream || !r.execD2Z || !r.destroy) r.why = name + " lacks cufftPlanMany, cufftSetStream, cufftExecD2Z or cufftDestroy";
+        return r;
+    }();
+    return c;
+}
+
 void checkFft(cufftResult r, const char* what) {
     if (r != CUFFT_SUCCESS)
         throw EngineError(EngineError::Kind::Device, "gpu", std::string("cuFFT ") + what + " failed (cufftResult " + std::to_string(int(r)) + ")");
@@ -114,7 +152,7 @@ struct Plan {
     cufftHandle h = 0;
     bool made = false;
     ~Plan() {
-        if (made) cufftDestroy(h);
+        if (made) cufft().destroy(h);
     }
 };
 
@@ -133,7 +171,7 @@ std::string gpuSpectrogramUnavailable(int device) {
         return "no CUDA device";
     }
     if (device < 0 || device >= count) return "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " present)";
-    return {};
+    return cufft().why;
 }
 
 Spectrogram gpuSpectrogram(std::span<const float> x, double rateHz, const SpectrogramOptions& options, long long offset,
@@ -199,16 +237,17 @@ Spectrogram gpuSpectrogram(std::span<const float> x, double rateHz, const Spectr
     gpu::DeviceBuffer<float> power(std::size_t(chunk) * s.bins);
     Plan plan;
     int length = n, inEmbed = n, outEmbed = int(s.bins);
-    checkFft(cufftPlanMany(&plan.h, 1, &length, &inEmbed, 1, n, &outEmbed, 1, int(s.bins), CUFFT_D2Z, chunk), "plan");
+    const Cufft& fft = cufft();
+    checkFft(fft.planMany(&plan.h, 1, &length, &inEmbed, 1, n, &outEmbed, 1, int(s.bins), CUFFT_D2Z, chunk), "plan");
     plan.made = true;
-    checkFft(cufftSetStream(plan.h, stream.s), "stream");
+    checkFft(fft.setStream(plan.h, stream.s), "stream");
     const int detrend = options.detrend == Detrend::None ? 0 : options.detrend == Detrend::Constant ? 1 : 2;
     for (std::size_t f0 = 0; f0 < s.frames; f0 += std::size_t(chunk)) {
         const int count = int(std::min<std::size_t>(std::size_t(chunk), s.frames - f0));
         const long long firstSample = (s.firstFrame + (long long)f0) * hop - offset;
         windowFrames<<<chunk, kThreads, 0, stream.s>>>(samples.get(), firstSample, hop, n, count, detrend, win.get(), frames.get());
         gpu::checkLaunch("spectrogram frames");
-        checkFft(cufftExecD2Z(plan.h, frames.get(), spectra.get()), "transform");
+        checkFft(fft.execD2Z(plan.h, frames.get(), spectra.get()), "transform");
         const long long cells = (long long)count * (long long)s.bins;
         framePower<<<int(std::min<long long>(65535, (cells + kThreads - 1) / kThreads)), kThreads, 0, stream.s>>>(
             spectra.get(), cells, int(s.bins), n % 2 == 0, scale, power.get());
