@@ -134,9 +134,9 @@ void testFp32() {
     for (bool absCost : {false, true}) compareSearch("sdtw ties: integer stairs in 20000", tieQueries, stairs, false, absCost, {1, 5});
 
     // Paths wider than the first start span: the query's samples each three times (cost 0,
-    // the path spans 3n - 2 columns), so the fp32 start span reports a path from left of it and
-    // is widened twice (at least 3 rounds); its start is a tie (the first three columns match
-    // row 0 at cost 0), decided by the tie order.
+    // the path spans 3n - 2 columns), so the fp32 start span (about n + 128 columns) reports a
+    // path from left of it and is widened (at least 2 rounds); its start is a tie (the first
+    // three columns match row 0 at cost 0), decided by the tie order.
     {
         std::vector<float> slow;
         const Series q = randomSeries(rng, 300);
@@ -144,7 +144,7 @@ void testFp32() {
         std::vector<float> withSlow = randomSeries(rng, 20000).values;
         std::copy(slow.begin(), slow.end(), withSlow.begin() + 8000);
         compareSearch("sdtw query stretched 3x in 20000 (start spans widened)", SeriesSet{q}, Series(std::move(withSlow)),
-                      false, false, {1, 5}, 0, 0, 3);
+                      false, false, {1, 5}, 0, 0, 2);
     }
     // Equal costs in several places: one stairs query copied at ends on both sides of the top-k's
     // segment bounds (1024 columns), cost 0 at each; top-5 takes them in column order.
