@@ -158,6 +158,17 @@ NpyArray parseNpy(const std::string& file, std::string_view bytes) {
     return a;
 }
 
+NpyLayout parseNpyLayout(const std::string& file, std::string_view bytes) {
+    const NpyLayout l = parseNpyHeader(file, bytes);
+    checkHolds(file, l, bytes.size() - l.dataStart);
+    return l;
+}
+
+void decodeNpyValues(const NpyLayout& layout, std::string_view bytes, std::size_t first, std::size_t count, double* out) {
+    decodeNpy(layout, reinterpret_cast<const unsigned char*>(bytes.data()) + layout.dataStart + first * layout.valueSize,
+              count, out);
+}
+
 NpyLayout readNpyLayout(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path, "", "cannot open for reading");

@@ -37,6 +37,12 @@ NpyLayout readNpyLayout(const std::string& path);
 std::vector<double> readNpyValues(const std::string& path, const NpyLayout& layout, std::size_t first,
                                   std::size_t count);
 
+// The header of an .npy file held in memory, its data's size checked (the errors of parseNpy).
+NpyLayout parseNpyLayout(const std::string& file, std::string_view bytes);
+// Values [first, first + count) in file order of an .npy held in memory (`bytes` as given to
+// parseNpyLayout, which checked they are there), as doubles, into `out`.
+void decodeNpyValues(const NpyLayout& layout, std::string_view bytes, std::size_t first, std::size_t count, double* out);
+
 // Magic, version 1.0 header dict for `descr` ('<f8' doubles, '<f4' floats), C order, `shape`,
 // padded to a 64-byte boundary.
 std::string npyHeader(const std::vector<std::size_t>& shape, const std::string& descr = "<f8");

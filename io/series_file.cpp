@@ -3,8 +3,13 @@
 #include "io/series_file.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <optional>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "io/file_bytes.h"
 #include "io/io_error.h"
@@ -61,6 +66,34 @@ compute::SeriesSet fromMatrixRows(const std::string& path, const std::string& st
     return out;
 }
 
+// A C-order .npy of series, one a row (a 1-D array is one series), decoded from the mapped
+// file straight into each series' floats, rows on all cores; std::nullopt for Fortran order.
+// The same series, names and errors as the array-of-doubles path below, which went through two
+// more copies of every value (0.7 s for 32,768 series of 1,024 float32 samples).
+std::optional<compute::SeriesSet> npyRowSeries(const std::string& path, const std::string& stem) {
+    const FileBytes content(path);
+    const NpyLayout l = parseNpyLayout(path, content.view());
+    if (l.fortran && l.shape.size() == 2) return std::nullopt;
+    if (l.count == 0) throw IoError(path, "shape", "an empty array holds no series");
+    const std::size_t rows = l.shape.size() == 2 ? l.shape[0] : 1, cols = l.count / rows;
+    compute::SeriesSet out(rows);
+    std::atomic<bool> finite = true;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows), [&](const tbb::blocked_range<std::size_t>& b) {
+        std::vector<double> v(cols);
+        for (std::size_t r = b.begin(); r < b.end(); ++r) {
+            decodeNpyValues(l, content.view(), r * cols, cols, v.data());
+            std::vector<float> f(cols);
+            for (std::size_t i = 0; i < cols; ++i) {
+                if (!std::isfinite(v[i])) finite = false;
+                f[i] = float(v[i]);
+            }
+            out[r] = compute::Series(std::move(f), 1, stem + ":" + std::to_string(r));
+        }
+    });
+    if (!finite) throw IoError(path, "data", "NaN or infinite value");
+    return out;
+}
+
 }  // namespace
 
 bool isRecordingFile(const std::string& path) {
@@ -114,6 +147,8 @@ compute::SeriesSet readSeriesFile(const std::string& path, const SeriesFileOptio
     const std::string stem = std::filesystem::path(path).stem().string();
     if (isRecordingFile(path)) return fromRecording(path, options);
     if (lowerExtension(path) == ".npy") {
+        if (!options.labelColumn && !options.multivariate)
+            if (auto rows = npyRowSeries(path, stem)) return std::move(*rows);
         NpyArray a = readNpy(path);
         if (a.data.empty()) throw IoError(path, "shape", "an empty array holds no series");
         for (double v : a.data)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "io/npy.h"
@@ -199,6 +200,55 @@ private slots:
         QVERIFY2(z.find("z.npy: shape: an empty array holds no series") != std::string::npos, z.c_str());
         const std::string t = errorOf([&] { readSeriesFile(make("c.npy", npyBytes("<c16", "(1,)", false, d, 16))); });
         QVERIFY2(t.find("descr: unsupported dtype '<c16'") != std::string::npos, t.c_str());
+    }
+
+    // A C-order .npy is decoded row by row into the series (npyRowSeries); a Fortran-order one
+    // goes through the whole array of doubles. The same array stored both ways must give the
+    // same series bit for bit, in every dtype (int64 beyond 2^53 and doubles that are not floats
+    // round through double, as the array path does), with the same names and errors.
+    void npyRowsEqualArrayPath() {
+        std::mt19937_64 rng(7);
+        const std::size_t rows = 37, cols = 129;
+        auto both = [&](const std::string& descr, auto sample) {
+            using T = decltype(sample);
+            std::vector<T> c(rows * cols), f(rows * cols);
+            for (std::size_t i = 0; i < rows; ++i)
+                for (std::size_t j = 0; j < cols; ++j) {
+                    T v;
+                    if constexpr (std::is_floating_point_v<T>)
+                        v = T(std::normal_distribution<double>(0, 1e3)(rng));
+                    else
+                        v = T(rng());
+                    c[i * cols + j] = f[j * rows + i] = v;
+                }
+            const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+            const std::string name = "rows_" + descr.substr(1);
+            auto a = readSeriesFile(make(name + ".npy", npyBytes(descr, shape, false, c.data(), c.size() * sizeof(T))));
+            auto b = readSeriesFile(make(name + "_f.npy", npyBytes(descr, shape, true, f.data(), f.size() * sizeof(T))));
+            QCOMPARE(a.size(), rows);
+            QCOMPARE(b.size(), rows);
+            for (std::size_t i = 0; i < rows; ++i) {
+                QVERIFY2(a[i].values == b[i].values, (descr + " row " + std::to_string(i)).c_str());
+                QCOMPARE(a[i].length, cols);
+                QCOMPARE(a[i].name, name + ":" + std::to_string(i));
+                QCOMPARE(b[i].name, name + "_f:" + std::to_string(i));
+            }
+        };
+        both("<f8", double());
+        both("<f4", float());
+        both("<i8", std::int64_t());
+        both("<i4", std::int32_t());
+        both("<i2", std::int16_t());
+        both("|i1", std::int8_t());
+        both("|u1", std::uint8_t());
+        double bad[6] = {1, 2, 3, 4, 5, 6};
+        bad[4] = std::nan("");
+        for (bool fortran : {false, true}) {
+            const std::string m = errorOf([&] { readSeriesFile(make("nan.npy", npyBytes("<f8", "(2, 3)", fortran, bad, sizeof bad))); });
+            QVERIFY2(m.find("nan.npy: data: NaN or infinite value") != std::string::npos, m.c_str());
+        }
+        const std::string z = errorOf([&] { readSeriesFile(make("z0.npy", npyBytes("<f4", "(3, 0)", false, bad, 0))); });
+        QVERIFY2(z.find("z0.npy: shape: an empty array holds no series") != std::string::npos, z.c_str());
     }
 
     void edfChannelWindow() {
