@@ -7,9 +7,9 @@
 #include <numeric>
 
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
+#include "compute/core/thread_arena.h"
 #include "compute/engine/engine.h"
 #include "compute/patterns/epoch_layout.h"
 
@@ -236,10 +236,7 @@ Detector buildDetector(const std::vector<PatternRequest>& requests, const std::v
         auto rocAll = [&] {
             tbb::parallel_for(std::size_t(0), top, [&](std::size_t p) { sorted[p] = trainingRoc(dist[p], rk.epochIctal); });
         };
-        if (options.threads > 0)
-            tbb::task_arena(options.threads).execute(rocAll);
-        else
-            rocAll();
+        onThreads(options.threads, rocAll);
         for (std::size_t p = 0; p < top; ++p) {
             const PatternScore& s = rk.ranked[p];
             const RocPoint roc = thresholdAt(sorted[p], build.operatingPoint);

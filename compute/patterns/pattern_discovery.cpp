@@ -10,9 +10,9 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
+#include "compute/core/thread_arena.h"
 #include "compute/patterns/device_epochs.h"
 #include "compute/patterns/study_layout.h"
 
@@ -147,10 +147,14 @@ PatternScore scoreSorted(const PatternRequest& r, const Layout& L, std::size_t i
     return sc;
 }
 
+// A host-sorted row, in the view sortRow chose, scored as above.
+PatternScore scoreSortedRow(const PatternRequest& r, const Layout& L, std::size_t i, const SortedRow& s) {
+    return s.floats ? scoreSorted(r, L, i, s.viewF()) : scoreSorted(r, L, i, s.viewD());
+}
+
 // A row in epoch order: sorted on the host, then scored as above.
 PatternScore scoreRow(const PatternRequest& r, const Layout& L, std::size_t i, std::span<const double> row) {
-    const SortedRow s = sortRow(row);
-    return s.floats ? scoreSorted(r, L, i, s.viewF()) : scoreSorted(r, L, i, s.viewD());
+    return scoreSortedRow(r, L, i, sortRow(row));
 }
 
 // What a ranking says of its request before any distance: channel, sizes, labels, segments.
@@ -367,14 +371,11 @@ PatternRanking rankSortedPatternRows(const PatternRequest& request, const Sorted
                     throw EngineError(K::BadInput, "rows",
                                       "the sorted row of pattern " + std::to_string(i) + " of channel '" + request.channel +
                                           "' holds " + std::to_string(s.epoch.size()) + " epochs, not " + std::to_string(nE));
-                out.ranked[i] = s.floats ? scoreSorted(request, L, i, s.viewF()) : scoreSorted(request, L, i, s.viewD());
+                out.ranked[i] = scoreSortedRow(request, L, i, s);
             }
         });
     };
-    if (options.threads > 0)
-        tbb::task_arena(options.threads).execute(rankAll);
-    else
-        rankAll();
+    onThreads(options.threads, rankAll);
     checkCancel(options);
     sortRanked(out.ranked);
     out.rankSeconds = out.seconds = secondsSince(t0);

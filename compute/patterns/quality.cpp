@@ -96,7 +96,7 @@ bool sortOrder(std::span<const double> d, std::vector<std::uint32_t>& epoch) {
     epoch.resize(n);
     for (std::size_t j = 0; j < n; ++j) epoch[j] = std::uint32_t(j);
     bool floats = true;
-    for (std::size_t j = 0; j < n && floats; ++j) floats = double(float(d[j])) == d[j];  // NaN: the 64-bit path
+    for (std::size_t j = 0; j < n && floats; ++j) floats = floatExact(d[j]);  // NaN: the 64-bit path
     if (floats) {
         std::vector<std::uint32_t> key(n);
         for (std::size_t j = 0; j < n; ++j) key[j] = orderedBits32(float(d[j]));

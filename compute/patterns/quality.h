@@ -51,6 +51,8 @@ struct SortedRow {
     SortedView<double> viewD() const { return {distanceD, epoch}; }
 };
 SortedRow sortRow(std::span<const double> distances);
+// Whether a distance is a float widened to double, as sortRow decides its view (NaN: not).
+inline bool floatExact(double v) { return double(float(v)) == v; }
 // sortRow's permutation alone (the epochs in (distance, epoch) order), without the distances.
 std::vector<std::uint32_t> sortedEpochs(std::span<const double> distances);
 

@@ -4,9 +4,9 @@
 #include <span>
 
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "compute/core/error.h"
+#include "compute/core/thread_arena.h"
 
 namespace warplab::compute {
 
@@ -17,8 +17,6 @@ using K = EngineError::Kind;
 // The gather reads a study row (4.7 MB at the published size) in sorted, hence random, order:
 // the value this many places ahead is fetched early.
 constexpr std::size_t kAhead = 32;
-
-bool isFloat(double v) { return double(float(v)) == v; }  // NaN: not a float, as sortRow has it
 
 // The sorted sub-row's distances in the chosen precision, its epochs renumbered past the skip.
 template <typename D>
@@ -51,12 +49,12 @@ SortedMatrix::SortedMatrix(const DistanceMatrix& m, const RunOptions& options)
             order_[i] = sortedEpochs(row);
             std::size_t first = 1, last = 0;
             for (std::size_t j = 0; j < row.size(); ++j)
-                if (!isFloat(row[j])) {
+                if (!floatExact(row[j])) {
                     first = j;
                     break;
                 }
             for (std::size_t j = row.size(); j-- > first;)
-                if (!isFloat(row[j])) {
+                if (!floatExact(row[j])) {
                     last = j;
                     break;
                 }
@@ -64,10 +62,7 @@ SortedMatrix::SortedMatrix(const DistanceMatrix& m, const RunOptions& options)
             notFloatLast_[i] = last;
         });
     };
-    if (options.threads > 0)
-        tbb::task_arena(options.threads).execute(sortAll);
-    else
-        sortAll();
+    onThreads(options.threads, sortAll);
     if (options.cancel && options.cancel->cancelled()) throw EngineError(K::Cancelled, "", "cancelled");
 }
 
