@@ -47,49 +47,54 @@ __device__ __forceinline__ void excludeAround(float* row, int m, int end, int n)
     for (int c = max(0, end - half) + int(threadIdx.x); c <= min(m - 1, end + half); c += blockDim.x) row[c] = INFINITY;
 }
 
+// The best (cost, then column) of row[a, b), by the block; every thread gets it.
+__device__ __forceinline__ void rangeBest(const float* row, int a, int b, float& v, int& j, float* sv, int* sj) {
+    v = INFINITY;
+    j = INT_MAX;
+    for (int c = a + int(threadIdx.x); c < b; c += blockDim.x) {
+        const float x = row[c];
+        if (x < v) { v = x; j = c; }  // ascending c: strict < keeps the smallest column
+    }
+    blockBest(v, j, sv, sj);
+}
+
+// The best of `count` bests (V[s], J[s]), by the block; every thread gets it.
+__device__ __forceinline__ void bestOfBests(const float* V, const int* J, int count, float& v, int& j, float* sv, int* sj) {
+    v = INFINITY;
+    j = INT_MAX;
+    for (int s = threadIdx.x; s < count; s += blockDim.x)
+        if (better(V[s], J[s], v, j)) { v = V[s]; j = J[s]; }
+    blockBest(v, j, sv, sj);
+}
+
 // Pieces of columns [c0, c1).
 __global__ void pieceBestKernel(const float* costRow, int m, int c0, int c1, float* pieceV, int* pieceJ) {
     __shared__ float sv[kThreads];
     __shared__ int sj[kThreads];
     const int q = blockIdx.y, piece = blockIdx.x, pieces = gridDim.x;
-    const float* row = costRow + std::size_t(q) * m;
-    const int a = c0 + piece * kTopkPiece, b = min(c1, a + kTopkPiece);
-    float bv = INFINITY;
-    int bj = INT_MAX;
-    for (int j = a + threadIdx.x; j < b; j += blockDim.x) {
-        const float v = row[j];
-        if (v < bv) { bv = v; bj = j; }  // ascending j: strict < keeps the smallest column
-    }
-    blockBest(bv, bj, sv, sj);
+    const int a = c0 + piece * kTopkPiece;
+    float bv;
+    int bj;
+    rangeBest(costRow + std::size_t(q) * m, a, min(c1, a + kTopkPiece), bv, bj, sv, sj);
     if (threadIdx.x == 0) {
         pieceV[std::size_t(q) * pieces + piece] = bv;
         pieceJ[std::size_t(q) * pieces + piece] = bj;
     }
 }
 
-// exclude: also exclude around the best (one process); else the processes choose first.
-__global__ void takeBestKernel(float* costRow, const int* qLengths, int m, int pieces, const float* pieceV,
-                               const int* pieceJ, int k, int round, float* outCost, int* outEnd, bool exclude) {
+// One block per query: the best of its pieces' bests (end -1: its row has run out); the
+// processes then choose and exclude.
+__global__ void takeBestKernel(int pieces, const float* pieceV, const int* pieceJ, float* outCost, int* outEnd) {
     __shared__ float sv[kThreads];
     __shared__ int sj[kThreads];
     const int q = blockIdx.x;
-    float bv = INFINITY;
-    int bj = INT_MAX;
-    for (int p = threadIdx.x; p < pieces; p += blockDim.x) {
-        const float v = pieceV[std::size_t(q) * pieces + p];
-        const int j = pieceJ[std::size_t(q) * pieces + p];
-        if (better(v, j, bv, bj)) { bv = v; bj = j; }
-    }
-    blockBest(bv, bj, sv, sj);
-    if (!(bv < INFINITY)) {  // nothing left: this round and the rest are empty
-        if (threadIdx.x == 0) for (int r = round; r < k; ++r) outEnd[std::size_t(q) * k + r] = -1;
-        return;
-    }
+    float bv;
+    int bj;
+    bestOfBests(pieceV + std::size_t(q) * pieces, pieceJ + std::size_t(q) * pieces, pieces, bv, bj, sv, sj);
     if (threadIdx.x == 0) {
-        outCost[std::size_t(q) * k + round] = bv;
-        outEnd[std::size_t(q) * k + round] = bj;
+        outCost[q] = bv;
+        outEnd[q] = bv < INFINITY ? bj : -1;
     }
-    if (exclude) excludeAround(costRow + std::size_t(q) * m, m, bj, qLengths[q]);
 }
 
 // One block per query: the columns end - n/2 .. end + n/2 of the round's winner (none: end < 0).
@@ -151,17 +156,6 @@ __global__ void segmentMinKernel(const float* costRow, int nq, int m, int segLen
     }
 }
 
-// The best (cost, then column) of row[a, b), by the block; every thread gets it.
-__device__ __forceinline__ void rangeBest(const float* row, int a, int b, float& v, int& j, float* sv, int* sj) {
-    v = INFINITY;
-    j = INT_MAX;
-    for (int c = a + int(threadIdx.x); c < b; c += blockDim.x) {
-        const float x = row[c];
-        if (x < v) { v = x; j = c; }
-    }
-    blockBest(v, j, sv, sj);
-}
-
 __global__ void roundsKernel(float* costRow, const int* qLengths, int m, int segLen, int segs, float* segV, int* segJ,
                              int k, float* outCost, int* outEnd) {
     __shared__ float sv[kThreads];
@@ -172,11 +166,9 @@ __global__ void roundsKernel(float* costRow, const int* qLengths, int m, int seg
     int* J = segJ + std::size_t(q) * segs;
     const int half = qLengths[q] / 2;
     for (int r = 0; r < k; ++r) {
-        float bv = INFINITY;
-        int bj = INT_MAX;
-        for (int s = threadIdx.x; s < segs; s += blockDim.x)
-            if (better(V[s], J[s], bv, bj)) { bv = V[s]; bj = J[s]; }
-        blockBest(bv, bj, sv, sj);
+        float bv;
+        int bj;
+        bestOfBests(V, J, segs, bv, bj, sv, sj);
         if (!(bv < INFINITY)) {  // nothing left: this round and the rest are empty
             if (threadIdx.x == 0) for (int rr = r; rr < k; ++rr) outEnd[std::size_t(q) * k + rr] = -1;
             return;
@@ -254,8 +246,7 @@ void topKAcross(float* costRow, const int* qLengths, int nq, int m, int k, int c
             pieceBestKernel<<<dim3(unsigned(pieces), unsigned(nq)), kThreads, 0, s>>>(costRow, m, c0, c1, pieceV.get(),
                                                                                       pieceJ.get());
             checkLaunch("top-k kernel");
-            takeBestKernel<<<nq, kThreads, 0, s>>>(costRow, qLengths, m, pieces, pieceV.get(), pieceJ.get(), 1, 0,
-                                                   roundV.get(), roundJ.get(), false);
+            takeBestKernel<<<nq, kThreads, 0, s>>>(pieces, pieceV.get(), pieceJ.get(), roundV.get(), roundJ.get());
             checkLaunch("top-k kernel");
             roundV.download(v.data(), std::size_t(nq), s);
             roundJ.download(j.data(), std::size_t(nq), s);

@@ -102,23 +102,18 @@ struct DeviceShare {
     bool keep = false;
     DeviceShare() = default;
     DeviceShare(DeviceShare&&) = default;
-    ~DeviceShare() {
-        if (!own) return;
-        try {
-            if (device < 0) {
-                release();
-            } else {
-                DeviceScope scope(device);
-                release();
-            }
-        } catch (...) {
-        }
-    }
     // f() with this share's device current; a Device error names it.
     template <typename F>
     decltype(auto) run(F&& f) {
         if (device < 0) return std::forward<F>(f)();
         return onDevice(device, std::forward<F>(f));
+    }
+    ~DeviceShare() {
+        if (!own) return;
+        try {
+            run([this] { release(); });
+        } catch (...) {
+        }
     }
 
 private:
