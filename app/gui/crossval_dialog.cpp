@@ -266,14 +266,13 @@ void CrossvalDialog::refresh() {
     if (rate > 0) {
         epochHint_->setText(tr("%1 s epochs every %2 s at %3 Hz")
                                 .arg(s.epoch / rate, 0, 'f', 2).arg(s.stride / rate, 0, 'f', 2).arg(rate, 0, 'g', 6));
-        const double perDay = 86400.0 * rate / s.stride;
         // The target as a person counts it: interictal epochs a pattern may pass in a day.
-        fprHint_->setText(point_->currentIndex() == 1
-                              ? tr("≈ %1 epochs a day per pattern").arg(std::round(perDay * fpr_->value() / 100))
-                              : tr("each pattern at its largest TPR − FPR"));
+        const double epochsADay = std::round(86400.0 * rate / s.stride * fpr_->value() / 100);
+        fprHint_->setText(point_->currentIndex() == 1 ? tr("≈ %1 epochs a day per pattern").arg(epochsADay)
+                                                      : tr("each pattern at its largest TPR − FPR"));
         fprHint_->setToolTip(tr("At most this share of each pattern's interictal training epochs lies within its "
                                 "threshold: at this stride, about %1 epochs of a day")
-                                 .arg(std::round(perDay * fpr_->value() / 100)));
+                                 .arg(epochsADay));
     } else {
         epochHint_->clear();
         fprHint_->clear();
