@@ -650,8 +650,11 @@ window_scale_step() {
   # bench window takes every visible GPU: the list goes through CUDA_VISIBLE_DEVICES.
   for dev in "${lists[@]}"; do
     log "bench window 1e9, GPUs $dev:"
-    if [ "$dev" = all ]; then BENCH_TIMEOUT=120 bench_rows "$CLI" "$OUT/run.log" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3
-    else CUDA_VISIBLE_DEVICES=$dev BENCH_TIMEOUT=120 bench_rows "$CLI" "$OUT/run.log" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3; fi
+    local visible=$dev
+    [ "$dev" = all ] && visible=$(nvidia-smi -L | awk -F'[ :]' '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }')
+    CUDA_VISIBLE_DEVICES=$visible timeout 120 "$CLI" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3 \
+      > "$o/bench_$dev.log" 2>&1
+    tail -4 "$o/bench_$dev.log" | cut -c1-200 | tee -a "$OUT/run.log"
   done
   rm -rf $w
 }
