@@ -648,6 +648,7 @@ window_scale_step() {
   for dev in "${lists[@]}"; do cmp -s "$o/win_${lists[0]}.csv" "$o/win_$dev.csv" || log "window 1e9 matches DIFFER: --devices $dev"; done
   log "window 1e9 matches compared over ${#lists[@]} device lists"
   # bench window takes every visible GPU: the list goes through CUDA_VISIBLE_DEVICES.
+  [ "${WINDOW_BENCH:-1}" = 1 ] || lists=()
   for dev in "${lists[@]}"; do
     log "bench window 1e9, GPUs $dev:"
     local visible=$dev
