@@ -1,7 +1,10 @@
 #include "compute/core/preprocess.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <span>
 
 #include "compute/core/error.h"
 
@@ -16,14 +19,23 @@ void checkSeries(const Series& s, const std::string& field, std::size_t firstSam
         throw EngineError(K::BadInput, field,
                           "holds " + std::to_string(s.samples().size()) + " values, expected length " +
                               std::to_string(s.length) + " x channels " + std::to_string(s.dims));
-    for (std::size_t k = 0; k < s.samples().size(); ++k) {
-        float v = s.samples()[k];
-        if (!std::isfinite(v)) {
-            std::string what = std::isnan(v) ? "NaN" : "infinite";
-            std::string where = "sample " + std::to_string(firstSample + k / s.dims);
-            if (s.dims > 1) where += " channel " + std::to_string(k % s.dims);
-            throw EngineError(K::BadInput, field, where + " is " + what);
-        }
+    // Blocks tested without a branch per sample (a float is NaN or infinite when its exponent
+    // bits are all set; the compiler vectorises the test: a 1e6-sample reference took 1 ms a
+    // sample at a time), the first bad sample looked for in a block that has one.
+    const std::span<const float> v = s.samples();
+    constexpr std::size_t kBlock = 4096;
+    for (std::size_t b = 0; b < v.size(); b += kBlock) {
+        const std::size_t e = std::min(v.size(), b + kBlock);
+        unsigned bad = 0;
+        for (std::size_t k = b; k < e; ++k) bad |= (std::bit_cast<std::uint32_t>(v[k]) & 0x7F800000u) == 0x7F800000u;
+        if (!bad) continue;
+        for (std::size_t k = b; k < e; ++k)
+            if (!std::isfinite(v[k])) {
+                std::string what = std::isnan(v[k]) ? "NaN" : "infinite";
+                std::string where = "sample " + std::to_string(firstSample + k / s.dims);
+                if (s.dims > 1) where += " channel " + std::to_string(k % s.dims);
+                throw EngineError(K::BadInput, field, where + " is " + what);
+            }
     }
 }
 

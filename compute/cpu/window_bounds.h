@@ -26,7 +26,7 @@ bool available512();
 // no exact statistics are then bounded with z = (x[l + i] - mean) * (1 / sd): LB_Kim (*kim gets
 // the lanes it pruned), LB_Keogh of the query envelope, query positions in `order` (*keoghQuery
 // gets the lanes it pruned); the lanes that pass both (<= limit) are returned, with lbQuery[l]
-// and the terms cbQuery[4 * j + l] by query position j. quadWindow then bounds the lanes
+// and, where cbQuery is not null, the terms cbQuery[4 * j + l] by query position j. quadWindow then bounds the lanes
 // `active` (a part of what quad returned) by LB_Keogh of the reference's envelope (upper[l + i],
 // lower[l + i], z-normalised with the same mean and sd) against the query: it returns those
 // that pass (the others in *keoghWindow), with lbWindow[l] and the terms cbWindow[4 * i + l].
@@ -37,7 +37,7 @@ struct Quad {
     const double *anchor, *sum1, *sum2;  // 4 each
     double *mean, *sd;                   // 4 each, written
     const T *upper = nullptr, *lower = nullptr;  // the reference's envelope from x's first sample
-    double *cbQuery = nullptr, *cbWindow = nullptr;  // 4 * m each, written for passing lanes
+    double *cbQuery = nullptr, *cbWindow = nullptr;  // 4 * m each, written for passing lanes (cbQuery: when not null)
     double lbQuery[4] = {}, lbWindow[4] = {};       // written for passing lanes
     unsigned active = 0;
     unsigned kim = 0, keoghQuery = 0, keoghWindow = 0, exact = 0;  // written

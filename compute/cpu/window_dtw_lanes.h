@@ -16,6 +16,11 @@ namespace warplab::compute::windowlanes {
 void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4);
 void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4);
 
+// z4[4 * i + l] = (x[l][i] - mean[l]) * inv[l]: the z of the bounds' statistics (the DTW stage
+// decides on them which windows to abandon; window_search.cpp).
+void scaled4(const float* const x[4], std::size_t m, const double* mean, const double* inv, double* z4);
+void scaled4(const double* const x[4], std::size_t m, const double* mean, const double* inv, double* z4);
+
 // Band DTW (squared cost, half-width w) of the lane sequences a4[4 * i + l] and b4[4 * j + l],
 // abandoned in lane l after the first row i whose least cell plus cbTail4[4 * (i + 1) + l]
 // exceeds limit4[l] (cbTail4: 4 * (m + 1) doubles). out[l] = the cost, or +inf where

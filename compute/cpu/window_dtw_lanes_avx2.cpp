@@ -35,7 +35,23 @@ void znormOf4(const T* const x[4], std::size_t m, double* xd, double* z4) {
     }
 }
 
+template <class T>
+void scaledOf4(const T* const x[4], std::size_t m, const double* mean, const double* inv, double* z4) {
+    const __m256d mu = _mm256_loadu_pd(mean), k = _mm256_loadu_pd(inv);
+    for (std::size_t i = 0; i < m; ++i) {
+        const __m256d v = _mm256_set_pd(double(x[3][i]), double(x[2][i]), double(x[1][i]), double(x[0][i]));
+        _mm256_storeu_pd(z4 + 4 * i, _mm256_mul_pd(_mm256_sub_pd(v, mu), k));
+    }
+}
+
 }  // namespace
+
+void scaled4(const float* const x[4], std::size_t m, const double* mean, const double* inv, double* z4) {
+    scaledOf4(x, m, mean, inv, z4);
+}
+void scaled4(const double* const x[4], std::size_t m, const double* mean, const double* inv, double* z4) {
+    scaledOf4(x, m, mean, inv, z4);
+}
 
 void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4) { znormOf4(x, m, xd, z4); }
 void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4) { znormOf4(x, m, xd, z4); }

@@ -171,12 +171,12 @@ struct ThreadState {
     std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
     std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
     std::vector<char> envDone;  // its pieces computed
-    std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
-    std::vector<double> cb4C, cb4D;  // and of the next four, in a group of eight (AVX-512)
+    std::vector<double> cb4B, cb4D;  // the window-envelope bound's terms of 4 + 4 windows (window_bounds.h)
     // Windows that passed every bound, waiting to run their DTW four at a time
     // (window_dtw_lanes.h): start, orientation, cumulative bound in lane l of cbTail4.
     std::size_t pending = 0, pendingStart[4] = {};
     bool pendingUseA[4] = {};
+    double pendingMean[4] = {}, pendingInv[4] = {};  // the bounds' statistics of each (mean, 1 / sd)
     std::vector<double> cbTail4, xd4, z4, a4, b4, rows4;
     std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
@@ -309,9 +309,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.wL.resize(m);
         t.qa.resize(m);
         t.qb.resize(m);
-        t.cb4A.resize(4 * m);
         t.cb4B.resize(4 * m);
-        t.cb4C.resize(4 * m);
         t.cb4D.resize(4 * m);
         t.cbTail4.resize(4 * (m + 1));
         t.xd4.resize(4 * m);
@@ -359,13 +357,23 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 t.envDone[c] = 1;
             }
         };
+        // Running sums about an anchor, restarted every kRestart starts; advanced once per
+        // start, in start order, across the slots of this range (their starts follow each
+        // other: a restart at every slot summed m samples for every m + 1 starts).
+        double anchor = 0, s1sum = 0, s2sum = 0;
+        std::size_t since = kRestart;
+        // The bounds' lanes (two Quads of four), set up once: their initialisation per group
+        // (a `rep stos` of each) took a fifth of the loop around the bounds.
+        double a8[8], s18[8], s28[8], mean8[8], sd8[8];
+        windowbounds::Quad<T> lo{a8, s18, s28, mean8, sd8}, hi{a8 + 4, s18 + 4, s28 + 4, mean8 + 4, sd8 + 4};
+        // The query-envelope bound's terms are not kept (cbQuery null): storing them for every
+        // group took a fifth of that bound's instructions, and a window needs them only when it
+        // reaches the DTW (a few in a thousand on a random walk), where finishQuad recomputes them.
+        lo.cbWindow = t.cb4B.data();
+        hi.cbWindow = t.cb4D.data();
         for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
             const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
             double slotMin = kInf;
-            // Running sums about an anchor, restarted every kRestart starts and at every slot;
-            // advanced once per start, in start order.
-            double anchor = 0, s1sum = 0, s2sum = 0;
-            std::size_t since = kRestart;
             struct Stats {
                 double mean = 0, sd = 0;
                 bool exact = false;
@@ -433,28 +441,56 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 record(s, cost);
             };
             // The same for the windows waiting in t.pending, four at a time in lanes (unused
-            // lanes repeat the first window; their results are dropped).
+            // lanes repeat the first window; their results are dropped). The lanes run on the z
+            // of the bounds' statistics (z = (x - mean) * (1 / sd), the running sums' mean and
+            // sd), not the exact ones: on EEG 15 % of the windows reach this stage and nearly all
+            // are abandoned, and the exact two-pass statistics and a division per sample took
+            // as long as their DTW. A lane is abandoned there under a limit raised by
+            // (1 + sqrt(m) / 16) times the bounds' slack: the z error, below 1e-8 * (|z| + 1)
+            // with |z| <= sqrt(m), moves the cost c of a path of at most 2m cells by at most
+            // 2 sqrt(2 m c) * 1e-8 * (sqrt(m) + 1) <= 3e-8 * m * sqrt(c), under a quarter of that
+            // extra slack (>= 1.25e-7 * m * sqrt(c) near the limit) for any m and cost. A lane
+            // that finishes is computed again by the exact path (the scalar code's two-pass z
+            // and DTW), so every recorded cost is the definition's, bit for bit.
             auto flushPending = [&] {
                 if (t.pending == 0) return;
                 const T* xs[4];
-                for (std::size_t l = 0; l < 4; ++l) xs[l] = y + t.pendingStart[l < t.pending ? l : 0];
-                windowlanes::znorm4(xs, m, t.xd4.data(), t.z4.data());
+                double mean4[4], inv4[4];
+                for (std::size_t l = 0; l < 4; ++l) {
+                    const std::size_t from = l < t.pending ? l : 0;
+                    xs[l] = y + t.pendingStart[from];
+                    mean4[l] = t.pendingMean[from];
+                    inv4[l] = t.pendingInv[from];
+                }
+                windowlanes::scaled4(xs, m, mean4, inv4, t.z4.data());
                 for (std::size_t l = 0; l < 4; ++l) {
                     const std::size_t from = l < t.pending ? l : 0;
                     const bool useA = t.pendingUseA[from];
                     for (std::size_t i = 0; i < m; ++i) {
-                        const double zi = t.z4[4 * i + from];
+                        const double zi = t.z4[4 * i + l];
                         t.a4[4 * i + l] = useA ? zi : q[i];
                         t.b4[4 * i + l] = useA ? q[i] : zi;
                     }
                     if (from != l)
                         for (std::size_t i = 0; i <= m; ++i) t.cbTail4[4 * i + l] = t.cbTail4[4 * i];
                 }
-                const double limit = currentLimit();
-                const double limit4[4] = {limit, limit, limit, limit};
+                const double limit = currentLimit(), loose = limit + slack(limit, m) * (1.0 + std::sqrt(double(m)) / 16);
+                const double limit4[4] = {loose, loose, loose, loose};
                 double cost[4];
                 windowlanes::dtw4(t.a4.data(), t.b4.data(), m, w, t.cbTail4.data(), limit4, t.rows4.data(), cost);
-                for (std::size_t l = 0; l < t.pending; ++l) record(t.pendingStart[l], cost[l]);
+                for (std::size_t l = 0; l < t.pending; ++l) {
+                    if (cost[l] == kInf) {
+                        record(t.pendingStart[l], kInf);
+                        continue;
+                    }
+                    // The exact z and DTW (abandoned under the same limit as the scalar path).
+                    znormOf(xs[l], m, z);
+                    for (std::size_t i = 0; i <= m; ++i) t.cbTail[i] = t.cbTail4[4 * i + l];
+                    const double exact =
+                        t.pendingUseA[l] ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
+                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
+                    record(t.pendingStart[l], exact);
+                }
                 t.pending = 0;
             };
             // One window through the scalar cascade; kimPassed: LB_Kim was already applied.
@@ -552,13 +588,26 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                         // Its DTW waits for three more (the cumulative bound is kept now: the
                         // next group overwrites the terms).
                         const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
-                        const double* cb = (useA ? lanes.cbQuery : lanes.cbWindow) + l;
                         const std::size_t lane = t.pending;
                         double* tail = t.cbTail4.data() + lane;
                         tail[4 * m] = 0;
-                        for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
+                        if (useA) {
+                            // The query envelope's terms, as the bounds computed them.
+                            const T* x = y + s + l;
+                            const double mean = lanes.mean[l], inv = 1.0 / lanes.sd[l];
+                            for (std::size_t i = m; i-- > 0;) {
+                                const double v = (double(x[i]) - mean) * inv;
+                                const double d = std::max(v - qU[i], 0.0) + std::max(qL[i] - v, 0.0);
+                                tail[4 * i] = tail[4 * (i + 1)] + d * d;
+                            }
+                        } else {
+                            const double* cb = lanes.cbWindow + l;
+                            for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
+                        }
                         t.pendingStart[lane] = s + l;
                         t.pendingUseA[lane] = useA;
+                        t.pendingMean[lane] = lanes.mean[l];
+                        t.pendingInv[lane] = 1.0 / lanes.sd[l];
                         if (++t.pending == 4) flushPending();
                     }
                 }
@@ -567,25 +616,26 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 if (simd8 && s + 8 <= s1 && s + 7 + m <= N) {
                     // Eight consecutive windows, as four below but in AVX-512: two Quads, one
                     // limit for both.
-                    double a8[8], s18[8], s28[8], mean8[8], sd8[8];
-                    bool excluded[8];
-                    windowbounds::Quad<T> lo{a8, s18, s28, mean8, sd8}, hi{a8 + 4, s18 + 4, s28 + 4, mean8 + 4, sd8 + 4};
                     lo.upper = t.refU.data() + (s - envBegin);
                     lo.lower = t.refL.data() + (s - envBegin);
                     hi.upper = lo.upper + 4;
                     hi.lower = lo.lower + 4;
-                    lo.cbQuery = t.cb4A.data();
-                    lo.cbWindow = t.cb4B.data();
-                    hi.cbQuery = t.cb4C.data();
-                    hi.cbWindow = t.cb4D.data();
                     for (unsigned l = 0; l < 8; ++l) {
                         const Sums u = advance(s + l);
                         a8[l] = u.anchor;
                         s18[l] = u.s1;
                         s28[l] = u.s2;
-                        excluded[l] = !ex.empty() && inExcluded(ex, s + l);
-                        if (!excluded[l]) (l < 4 ? lo : hi).active |= 1u << (l & 3u);
                     }
+                    bool excluded[8] = {};
+                    unsigned act = 0xFF;
+                    if (!ex.empty())
+                        for (unsigned l = 0; l < 8; ++l)
+                            if (inExcluded(ex, s + l)) {
+                                excluded[l] = true;
+                                act &= ~(1u << l);
+                            }
+                    lo.active = act & 0xFu;
+                    hi.active = act >> 4;
                     const double limit = currentLimit();
                     unsigned pass = windowbounds::oct(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lo, hi);
                     if (pass) {
@@ -601,20 +651,20 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     // Four consecutive windows: statistics in start order, then every bound at
                     // once; the few survivors go on to their exact z and the DTW, and windows
                     // needing exact statistics through the scalar cascade.
-                    double a4[4], s14[4], s24[4], mean4[4], sd4[4];
-                    bool excluded[4];
-                    windowbounds::Quad<T> lanes{a4, s14, s24, mean4, sd4};
+                    windowbounds::Quad<T>& lanes = lo;
                     lanes.upper = t.refU.data() + (s - envBegin);
                     lanes.lower = t.refL.data() + (s - envBegin);
-                    lanes.cbQuery = t.cb4A.data();
-                    lanes.cbWindow = t.cb4B.data();
+                    bool excluded[4] = {};
+                    lanes.active = 0xF;
                     for (unsigned l = 0; l < 4; ++l) {
                         const Sums u = advance(s + l);
-                        a4[l] = u.anchor;
-                        s14[l] = u.s1;
-                        s24[l] = u.s2;
-                        excluded[l] = !ex.empty() && inExcluded(ex, s + l);
-                        if (!excluded[l]) lanes.active |= 1u << l;
+                        a8[l] = u.anchor;
+                        s18[l] = u.s1;
+                        s28[l] = u.s2;
+                        if (!ex.empty() && inExcluded(ex, s + l)) {
+                            excluded[l] = true;
+                            lanes.active &= ~(1u << l);
+                        }
                     }
                     const double limit = currentLimit();
                     unsigned pass = windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lanes);
