@@ -65,4 +65,12 @@ unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, dou
 unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& a,
                    Quad<double>& b, unsigned active);
 
+// The running sums (about `anchor`, over m samples) of the eight windows starting at x + 0..7,
+// from those of the window starting at x - 1 (s1, s2), in AVX-512: into sum1[0..8), sum2[0..8).
+// window_search.cpp's advance adds one window's increments at a time; here the eight increments
+// are summed in a tree (three steps) and added to s1, s2: the same sums up to rounding, which
+// the bounds' slack covers like the sums' own drift. Reads x[-1 .. m + 7).
+void sums8(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+void sums8(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+
 }  // namespace warplab::compute::windowbounds

@@ -16,10 +16,19 @@ namespace warplab::compute::windowlanes {
 void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4);
 void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4);
 
-// z4[4 * i + l] = (x[l][i] - mean[l]) * inv[l]: the z of the bounds' statistics (the DTW stage
-// decides on them which windows to abandon; window_search.cpp).
-void scaled4(const float* const x[4], std::size_t m, const double* mean, const double* inv, double* z4);
-void scaled4(const double* const x[4], std::size_t m, const double* mean, const double* inv, double* z4);
+// The inputs of dtw4 for four windows from the bounds' statistics (the DTW stage decides on
+// them which windows to abandon; window_search.cpp): z = (x[l][i] - mean[l]) * inv[l]; a lane
+// whose bit is set in rowsWindow has the window as rows (a4 = z, b4 = the query q), the others
+// the query. cbTail4[4 * i + l] = the sum over i' >= i of the lane's bound terms (cbTail4[4 * m
+// + l] = 0), summed from the end as the scalar code does: for a rowsWindow lane the query
+// envelope's terms of z, (max(z - qU, 0) + max(qL - z, 0))^2, as the bounds compute them; for
+// the others terms4[4 * i + l] (the window envelope's, kept by the caller).
+void prepare4(const float* const x[4], std::size_t m, const double* mean, const double* inv, unsigned rowsWindow,
+              const double* q, const double* qU, const double* qL, const double* terms4, double* a4, double* b4,
+              double* cbTail4);
+void prepare4(const double* const x[4], std::size_t m, const double* mean, const double* inv, unsigned rowsWindow,
+              const double* q, const double* qU, const double* qL, const double* terms4, double* a4, double* b4,
+              double* cbTail4);
 
 // Band DTW (squared cost, half-width w) of the lane sequences a4[4 * i + l] and b4[4 * j + l],
 // abandoned in lane l after the first row i whose least cell plus cbTail4[4 * (i + 1) + l]

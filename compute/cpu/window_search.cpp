@@ -177,7 +177,7 @@ struct ThreadState {
     std::size_t pending = 0, pendingStart[4] = {};
     bool pendingUseA[4] = {};
     double pendingMean[4] = {}, pendingInv[4] = {};  // the bounds' statistics of each (mean, 1 / sd)
-    std::vector<double> cbTail4, xd4, z4, a4, b4, rows4;
+    std::vector<double> cbTail4, terms4, a4, b4, rows4;
     std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
     std::priority_queue<double> heap[2];
@@ -312,8 +312,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.cb4B.resize(4 * m);
         t.cb4D.resize(4 * m);
         t.cbTail4.resize(4 * (m + 1));
-        t.xd4.resize(4 * m);
-        t.z4.resize(4 * m);
+        t.terms4.resize(4 * m);
         t.a4.resize(4 * m);
         t.b4.resize(4 * m);
         t.rows4.resize(8 * m);
@@ -371,8 +370,13 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         // reaches the DTW (a few in a thousand on a random walk), where finishQuad recomputes them.
         lo.cbWindow = t.cb4B.data();
         hi.cbWindow = t.cb4D.data();
-        for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
-            const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
+        for (std::size_t slot = slots.begin(); slot != slots.end();) {
+            // With k = 1 the best cost is kept as it comes, so the range's slots are one stretch
+            // of starts (groups of windows run on across their boundaries: a slot of m + 1
+            // starts left one window to the scalar cascade); with k > 1 each slot's minimum
+            // goes into the heaps.
+            const std::size_t next = k == 1 ? slots.end() : slot + 1;
+            const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, next * W);
             double slotMin = kInf;
             struct Stats {
                 double mean = 0, sd = 0;
@@ -462,18 +466,13 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     mean4[l] = t.pendingMean[from];
                     inv4[l] = t.pendingInv[from];
                 }
-                windowlanes::scaled4(xs, m, mean4, inv4, t.z4.data());
-                for (std::size_t l = 0; l < 4; ++l) {
-                    const std::size_t from = l < t.pending ? l : 0;
-                    const bool useA = t.pendingUseA[from];
-                    for (std::size_t i = 0; i < m; ++i) {
-                        const double zi = t.z4[4 * i + l];
-                        t.a4[4 * i + l] = useA ? zi : q[i];
-                        t.b4[4 * i + l] = useA ? q[i] : zi;
-                    }
-                    if (from != l)
-                        for (std::size_t i = 0; i <= m; ++i) t.cbTail4[4 * i + l] = t.cbTail4[4 * i];
-                }
+                unsigned rowsWindow = 0;
+                for (std::size_t l = 0; l < 4; ++l) rowsWindow |= unsigned(t.pendingUseA[l < t.pending ? l : 0]) << l;
+                if (t.pending < 4)  // the unused lanes' terms: the first window's
+                    for (std::size_t i = 0; i < m; ++i)
+                        for (std::size_t l = t.pending; l < 4; ++l) t.terms4[4 * i + l] = t.terms4[4 * i];
+                windowlanes::prepare4(xs, m, mean4, inv4, rowsWindow, q, qU.data(), qL.data(), t.terms4.data(),
+                                      t.a4.data(), t.b4.data(), t.cbTail4.data());
                 const double limit = currentLimit(), loose = limit + slack(limit, m) * (1.0 + std::sqrt(double(m)) / 16);
                 const double limit4[4] = {loose, loose, loose, loose};
                 double cost[4];
@@ -585,25 +584,12 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
                     else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
                     else {
-                        // Its DTW waits for three more (the cumulative bound is kept now: the
-                        // next group overwrites the terms).
+                        // Its DTW waits for three more (the bound's terms are kept now: the next
+                        // group overwrites them).
                         const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
                         const std::size_t lane = t.pending;
-                        double* tail = t.cbTail4.data() + lane;
-                        tail[4 * m] = 0;
-                        if (useA) {
-                            // The query envelope's terms, as the bounds computed them.
-                            const T* x = y + s + l;
-                            const double mean = lanes.mean[l], inv = 1.0 / lanes.sd[l];
-                            for (std::size_t i = m; i-- > 0;) {
-                                const double v = (double(x[i]) - mean) * inv;
-                                const double d = std::max(v - qU[i], 0.0) + std::max(qL[i] - v, 0.0);
-                                tail[4 * i] = tail[4 * (i + 1)] + d * d;
-                            }
-                        } else {
-                            const double* cb = lanes.cbWindow + l;
-                            for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
-                        }
+                        if (!useA)  // the window envelope's terms (the query envelope's are computed again there)
+                            for (std::size_t i = 0; i < m; ++i) t.terms4[4 * i + lane] = lanes.cbWindow[4 * i + l];
                         t.pendingStart[lane] = s + l;
                         t.pendingUseA[lane] = useA;
                         t.pendingMean[lane] = lanes.mean[l];
@@ -620,11 +606,20 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     lo.lower = t.refL.data() + (s - envBegin);
                     hi.upper = lo.upper + 4;
                     hi.lower = lo.lower + 4;
-                    for (unsigned l = 0; l < 8; ++l) {
-                        const Sums u = advance(s + l);
-                        a8[l] = u.anchor;
-                        s18[l] = u.s1;
-                        s28[l] = u.s2;
+                    if (since >= 1 && since + 8 <= kRestart) {
+                        // The eight windows' sums at once (no restart among them).
+                        windowbounds::sums8(y + s, m, anchor, s1sum, s2sum, s18, s28);
+                        s1sum = s18[7];
+                        s2sum = s28[7];
+                        since += 8;
+                        for (unsigned l = 0; l < 8; ++l) a8[l] = anchor;
+                    } else {
+                        for (unsigned l = 0; l < 8; ++l) {
+                            const Sums u = advance(s + l);
+                            a8[l] = u.anchor;
+                            s18[l] = u.s1;
+                            s28[l] = u.s2;
+                        }
                     }
                     bool excluded[8] = {};
                     unsigned act = 0xFF;
@@ -692,6 +687,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 if (int(h.size()) > k) h.pop();
                 atomicMin(global, localBound(t));
             }
+            slot = next;
         }
         // The starts of these slots.
         progress.add(std::min(end, slots.end() * W) - std::max(begin, slots.begin() * W));
