@@ -81,8 +81,8 @@ unsigned octOf(const T* x, std::size_t m, const double* q, const double* qU, con
         for (; idx < stop; ++idx) {
             const std::size_t j = order[idx];
             const __m512d v = zAt(j);
-            const __m512d d = _mm512_add_pd(_mm512_max_pd(_mm512_sub_pd(v, _mm512_set1_pd(qU[j])), zero),
-                                            _mm512_max_pd(_mm512_sub_pd(_mm512_set1_pd(qL[j]), v), zero));
+            const __m512d d = _mm512_max_pd(_mm512_max_pd(_mm512_sub_pd(v, _mm512_set1_pd(qU[j])),
+                                            _mm512_sub_pd(_mm512_set1_pd(qL[j]), v)), zero);
             const __m512d dd = _mm512_mul_pd(d, d);
             if (A.cbQuery) split(dd, A.cbQuery + 4 * j, B.cbQuery + 4 * j);
             acc = _mm512_add_pd(acc, dd);
@@ -117,8 +117,8 @@ unsigned octWindowOf(std::size_t m, const double* q, const std::size_t* order, d
         for (; idx < stop; ++idx) {
             const std::size_t i = order[idx];
             const __m512d qi = _mm512_set1_pd(q[i]);
-            const __m512d d = _mm512_add_pd(_mm512_max_pd(_mm512_sub_pd(qi, zOf(A.upper + i)), zero),
-                                            _mm512_max_pd(_mm512_sub_pd(zOf(A.lower + i), qi), zero));
+            const __m512d d = _mm512_max_pd(_mm512_max_pd(_mm512_sub_pd(qi, zOf(A.upper + i)),
+                                            _mm512_sub_pd(zOf(A.lower + i), qi)), zero);
             const __m512d dd = _mm512_mul_pd(d, d);
             split(dd, A.cbWindow + 4 * i, B.cbWindow + 4 * i);
             acc2 = _mm512_add_pd(acc2, dd);

@@ -21,7 +21,7 @@ void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4);
 // whose bit is set in rowsWindow has the window as rows (a4 = z, b4 = the query q), the others
 // the query. cbTail4[4 * i + l] = the sum over i' >= i of the lane's bound terms (cbTail4[4 * m
 // + l] = 0), summed from the end as the scalar code does: for a rowsWindow lane the query
-// envelope's terms of z, (max(z - qU, 0) + max(qL - z, 0))^2, as the bounds compute them; for
+// envelope's terms of z, max(z - qU, qL - z, 0)^2, as the bounds compute them; for
 // the others terms4[4 * i + l] (the window envelope's, kept by the caller).
 void prepare4(const float* const x[4], std::size_t m, const double* mean, const double* inv, unsigned rowsWindow,
               const double* q, const double* qU, const double* qL, const double* terms4, double* a4, double* b4,

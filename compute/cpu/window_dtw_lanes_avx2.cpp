@@ -52,8 +52,8 @@ void prepareOf4(const T* const x[4], std::size_t m, const double* mean, const do
         const __m256d qi = _mm256_set1_pd(q[i]);
         _mm256_storeu_pd(a4 + 4 * i, _mm256_blendv_pd(qi, z, rows));
         _mm256_storeu_pd(b4 + 4 * i, _mm256_blendv_pd(z, qi, rows));
-        const __m256d d = _mm256_add_pd(_mm256_max_pd(_mm256_sub_pd(z, _mm256_set1_pd(qU[i])), zero),
-                                        _mm256_max_pd(_mm256_sub_pd(_mm256_set1_pd(qL[i]), z), zero));
+        const __m256d d = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(z, _mm256_set1_pd(qU[i])),
+                                                      _mm256_sub_pd(_mm256_set1_pd(qL[i]), z)), zero);
         tail = _mm256_add_pd(tail, _mm256_blendv_pd(_mm256_loadu_pd(terms4 + 4 * i), _mm256_mul_pd(d, d), rows));
         _mm256_storeu_pd(cbTail4 + 4 * i, tail);
     }
