@@ -33,6 +33,9 @@ public:
                                                       MatrixValueType type = MatrixValueType::Float64);
     virtual ~MatrixStreamWriter() = default;
     virtual void writeTile(const compute::Tile& tile, const double* values) = 0;
+    // Whether writeTile may be called from several threads at once (for different tiles): the
+    // engine's SinkCalls::Concurrent.
+    virtual bool concurrentTiles() const { return false; }
     // Throws IoError when cells are missing (not every tile arrived) or the rename fails.
     virtual void finish() = 0;
 };

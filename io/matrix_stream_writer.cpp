@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "io/matrix_formats.h"
 #include "io/matrix_io.h"
 #include "io/npy.h"
+#include "io/npy_tile_file.h"
 
 namespace warplab::io {
 
@@ -45,21 +47,24 @@ public:
         // Mirror the upper cells (r < c) of the tile: for column c they form one contiguous
         // run of output row c, columns [rowBegin, min(rowEnd, c)).
         std::vector<double> run;
+        std::size_t upper = 0;  // cells on or above the diagonal
         for (std::size_t c = t.colBegin; c < t.colEnd; ++c) {
             const std::size_t end = std::min(t.rowEnd, c);
-            for (std::size_t r = t.rowBegin; r < t.rowEnd && r <= c; ++r) ++cellsWritten_;  // upper incl. diagonal
+            if (c >= t.rowBegin) upper += std::min(t.rowEnd, c + 1) - t.rowBegin;
             if (end <= t.rowBegin) continue;
             run.resize(end - t.rowBegin);
             for (std::size_t r = t.rowBegin; r < end; ++r) run[r - t.rowBegin] = values[(r - t.rowBegin) * t.cols() + (c - t.colBegin)];
             writeBlock(c, t.rowBegin, 1, run.size(), run.size(), run.data());
         }
+        cellsWritten_ += upper;
     }
 
     void finish() override {
         if (finished_) return;
         const std::size_t expected = symmetric_ ? rows_ * (rows_ + 1) / 2 : rows_ * cols_;
-        if (cellsWritten_ != expected)
-            throw IoError(path_, "matrix", std::to_string(cellsWritten_) + " of " + std::to_string(expected) +
+        const std::size_t written = cellsWritten_.load();
+        if (written != expected)
+            throw IoError(path_, "matrix", std::to_string(written) + " of " + std::to_string(expected) +
                                                " cells were written; the export is incomplete");
         close();
         std::error_code ec;
@@ -81,67 +86,52 @@ protected:
     std::size_t rows_, cols_;
     bool symmetric_;
     bool finished_ = false;
-    std::size_t cellsWritten_ = 0;
+    std::atomic<std::size_t> cellsWritten_{0};
 };
 
 class NpyStreamWriter final : public StreamWriterBase {
 public:
     NpyStreamWriter(const std::string& path, std::size_t rows, std::size_t cols, bool symmetric, bool float32)
-        : StreamWriterBase(path, rows, cols, symmetric), valueBytes_(float32 ? sizeof(float) : sizeof(double)) {
-        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd_ < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
+        : StreamWriterBase(path, rows, cols, symmetric) {
+        const int fd = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
         const std::string header = npyHeader({rows, cols}, float32 ? "<f4" : "<f8");
-        dataStart_ = header.size();
         try {
-            pwriteAll(header.data(), header.size(), 0);
-            if (::ftruncate(fd_, off_t(dataStart_ + rows * cols * valueBytes_)) != 0)
-                throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(errno));
+            writeHeader(fd, header, rows * cols * (float32 ? sizeof(float) : sizeof(double)));
+            file_ = std::make_unique<NpyTileFile>(path_, fd, header.size(), rows, cols, float32, NpyTileFile::Access::Mapped);
         } catch (...) {  // the destructor does not run for a constructor that throws
-            ::close(fd_);
+            if (!file_) ::close(fd);  // NpyTileFile closed it when it threw
             std::remove(tmp_.c_str());
             throw;
         }
     }
     ~NpyStreamWriter() override {
-        if (fd_ >= 0) ::close(fd_);
+        file_.reset();
         discard();
     }
+    bool concurrentTiles() const override { return true; }
 
 private:
-    void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t stride,
-                    const double* values) override {
-        for (std::size_t r = 0; r < nr; ++r) {
-            const std::size_t at = dataStart_ + ((r0 + r) * cols_ + c0) * valueBytes_;
-            if (valueBytes_ == sizeof(double)) {
-                pwriteAll(values + r * stride, nc * sizeof(double), at);
-                continue;
-            }
-            rounded_.assign(values + r * stride, values + r * stride + nc);  // to the nearest float
-            pwriteAll(rounded_.data(), nc * sizeof(float), at);
-        }
-    }
-    void close() override {
-        if (fd_ >= 0 && ::close(fd_) != 0) {
-            fd_ = -1;
-            throw IoError(path_, "", std::string("close failed: ") + std::strerror(errno));
-        }
-        fd_ = -1;
-    }
-    void pwriteAll(const void* data, std::size_t n, std::size_t offset) {
-        const char* p = static_cast<const char*>(data);
+    void writeHeader(int fd, const std::string& header, std::size_t valueBytes) {
+        const char* p = header.data();
+        std::size_t n = header.size(), at = 0;
         while (n > 0) {
-            ssize_t w = ::pwrite(fd_, p, n, off_t(offset));
+            const ssize_t w = ::pwrite(fd, p, n, off_t(at));
             if (w < 0 && errno == EINTR) continue;
             if (w <= 0) throw IoError(path_, "", std::string("write failed: ") + std::strerror(errno));
             p += w;
             n -= std::size_t(w);
-            offset += std::size_t(w);
+            at += std::size_t(w);
         }
+        if (::ftruncate(fd, off_t(header.size() + valueBytes)) != 0)
+            throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(errno));
     }
-    int fd_ = -1;
-    std::size_t valueBytes_;
-    std::size_t dataStart_ = 0;
-    std::vector<float> rounded_;  // float32: one tile row at a time
+    void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t,
+                    const double* values) override {
+        file_->writeTile({r0, r0 + nr, c0, c0 + nc}, values);
+    }
+    void close() override { file_->close(false); }
+    std::unique_ptr<NpyTileFile> file_;
 };
 
 class Hdf5StreamWriter final : public StreamWriterBase {

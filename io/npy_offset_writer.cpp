@@ -46,45 +46,17 @@ void createNpyShell(const std::string& path, std::size_t rows, std::size_t cols,
     if (::close(fd) != 0) throw IoError(path, "", "cannot close: " + sysError());
 }
 
-NpyOffsetWriter::NpyOffsetWriter(const std::string& path, std::size_t rows, std::size_t cols, bool float32)
-    : path_(path),
-      rows_(rows),
-      cols_(cols),
-      valueBytes_(float32 ? sizeof(float) : sizeof(double)),
-      dataOffset_(npyHeader({rows, cols}, float32 ? "<f4" : "<f8").size()) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_ < 0) throw IoError(path, "", "cannot open for writing (must be on a filesystem every process sees): " + sysError());
+NpyOffsetWriter::NpyOffsetWriter(const std::string& path, std::size_t rows, std::size_t cols, bool float32, bool oneHost)
+    : oneHost_(oneHost) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) throw IoError(path, "", "cannot open for writing (must be on a filesystem every process sees): " + sysError());
+    // Every process reserves the same room; the filesystem does it once.
+    file_ = std::make_unique<NpyTileFile>(path, fd, npyHeader({rows, cols}, float32 ? "<f4" : "<f8").size(), rows, cols,
+                                          float32, oneHost ? NpyTileFile::Access::Mapped : NpyTileFile::Access::Pwrite);
 }
 
-NpyOffsetWriter::~NpyOffsetWriter() {
-    if (fd_ >= 0) ::close(fd_);
-}
+void NpyOffsetWriter::writeTile(const compute::Tile& tile, const double* values) { file_->writeTile(tile, values); }
 
-void NpyOffsetWriter::writeTile(const compute::Tile& tile, const double* values) {
-    if (tile.rowEnd > rows_ || tile.colEnd > cols_)
-        throw IoError(path_, "data", "a tile reaches past the " + std::to_string(rows_) + " x " + std::to_string(cols_) + " matrix");
-    const std::size_t w = tile.cols();
-    for (std::size_t r = 0; r < tile.rows(); ++r) {
-        const off_t at = off_t(dataOffset_ + ((tile.rowBegin + r) * cols_ + tile.colBegin) * valueBytes_);
-        if (valueBytes_ == sizeof(double)) {
-            writeAll(fd_, reinterpret_cast<const char*>(values + r * w), w * sizeof(double), at, path_);
-            continue;
-        }
-        rounded_.assign(values + r * w, values + (r + 1) * w);
-        writeAll(fd_, reinterpret_cast<const char*>(rounded_.data()), w * sizeof(float), at, path_);
-    }
-}
-
-void NpyOffsetWriter::close() {
-    if (fd_ < 0) return;
-    const int fd = fd_;
-    fd_ = -1;
-    if (::fsync(fd) != 0) {
-        const std::string why = sysError();
-        ::close(fd);
-        throw IoError(path_, "", "cannot flush: " + why);
-    }
-    if (::close(fd) != 0) throw IoError(path_, "", "cannot close: " + sysError());
-}
+void NpyOffsetWriter::close() { file_->close(!oneHost_); }
 
 }  // namespace warplab::io

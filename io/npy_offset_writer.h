@@ -5,10 +5,11 @@
 // name, so a failed job leaves nothing that looks complete.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
-#include <vector>
 
 #include "compute/core/tile.h"
+#include "io/npy_tile_file.h"
 
 namespace warplab::io {
 
@@ -22,21 +23,20 @@ void createNpyShell(const std::string& path, std::size_t rows, std::size_t cols,
 class NpyOffsetWriter {
 public:
     // Opens the shell `path` (created by createNpyShell with the same shape and type) for writing.
-    NpyOffsetWriter(const std::string& path, std::size_t rows, std::size_t cols, bool float32 = false);
-    ~NpyOffsetWriter();
-    NpyOffsetWriter(const NpyOffsetWriter&) = delete;
-    NpyOffsetWriter& operator=(const NpyOffsetWriter&) = delete;
-    // Row-major tile values; each tile row is one write at its offset (float32: rounded to the
-    // nearest float first).
+    // `oneHost`: every process writing it runs on this host, so all share its page cache; the
+    // file is then mapped (npy_tile_file.h) and close() need not flush it to the disk. Otherwise
+    // each tile row is one pwrite (a network filesystem writes back only the bytes each process
+    // wrote) and close() flushes, so that the rename after every process closed finds every value.
+    NpyOffsetWriter(const std::string& path, std::size_t rows, std::size_t cols, bool float32, bool oneHost);
+    // Row-major tile values (float32: rounded to the nearest float); from several threads at once
+    // for tiles that do not overlap.
     void writeTile(const compute::Tile& tile, const double* values);
-    // Flushes to the file (fsync) and closes it; throws IoError when that fails.
+    // Closes the file (flushing it first unless oneHost); throws IoError when that fails.
     void close();
 
 private:
-    std::string path_;
-    std::size_t rows_, cols_, valueBytes_, dataOffset_;
-    int fd_ = -1;
-    std::vector<float> rounded_;
+    std::unique_ptr<NpyTileFile> file_;
+    bool oneHost_;
 };
 
 }  // namespace warplab::io

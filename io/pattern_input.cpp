@@ -31,8 +31,7 @@ compute::PatternRequest patternRequest(const Recording& rec, int signal, const s
     r.seizures = seizureSpansFor(regions, signal);
     const Recording* source = &rec;
     r.reader = [source, signal](long long start, long long count, float* out) {
-        const std::vector<float> v = source->read(signal, start, count);
-        std::copy(v.begin(), v.end(), out);
+        source->readInto(signal, start, count, out);
     };
     return r;
 }

@@ -33,8 +33,8 @@ struct Annotation {
 struct OpenOptions {
     double rateHz = 0;          // text/CSV/NPY: samples per second (0: 1 Hz, i.e. seconds = samples)
     bool forceLenient = false;  // EDF/BDF: skip EDFlib and use the lenient raw reader (tests, tools)
-    // EDF+/BDF+ through EDFlib: false skips reading the annotations (annotations() is then
-    // empty), which otherwise visits every data record at open: a study reading samples only.
+    // EDF+/BDF+: false skips reading the annotations (annotations() is then empty), which
+    // otherwise visits every data record at open (both readers): a study reading samples only.
     bool readAnnotations = true;
 };
 
@@ -62,6 +62,9 @@ public:
 
     // Physical values of `signal`, samples [start, start+count). Throws IoError when out of range.
     virtual std::vector<float> read(int signal, long long start, long long count) const = 0;
+    // The same values written to out[0, count) (the caller's buffer, e.g. a study's whole
+    // channel), without a vector of their own in between.
+    virtual void readInto(int signal, long long start, long long count, float* out) const;
 
     // Digital (raw integer) samples of an EDF/BDF signal, for bit-exact copies; other formats
     // throw IoError.

@@ -16,9 +16,10 @@ std::unique_ptr<Recording> openEdflibRecording(const std::string& path, const Ed
                                                std::string& refusal, bool readAnnotations = true);
 
 // The lenient path: our header parse (violations become warnings) and a raw reader of the
-// data records with the same calibration EDFlib uses.
+// data records with the same calibration EDFlib uses. `readAnnotations` false leaves the
+// annotations (and their TALs' warnings) out, as OpenOptions::readAnnotations says.
 std::unique_ptr<Recording> openRawEdfRecording(const std::string& path, EdfHeaderParse parsed,
-                                               const std::string& refusal);
+                                               const std::string& refusal, bool readAnnotations = true);
 
 // Text, CSV/TSV or NPY as a recording: one channel per column (or per row when rows are
 // series), at `rateHz` samples per second.

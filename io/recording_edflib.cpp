@@ -88,6 +88,10 @@ public:
         return out;
     }
 
+    void readInto(int signal, long long start, long long count, float* out) const override {
+        readChunks<double>(signal, start, checkReadWindow(signal, start, count), out, edfread_physical_samples);
+    }
+
     std::vector<int> readDigital(int signal, long long start, long long count) const override {
         std::vector<int> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
         readChunks<int>(signal, start, count, out.data(), edfread_digital_samples);

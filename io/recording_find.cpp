@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <charconv>
 #include <string>
+#include <vector>
 
 #include "io/io_error.h"
 #include "io/recording.h"
@@ -24,6 +26,11 @@ int Recording::findSignal(std::string_view name) const {
 }  // namespace warplab::io
 
 namespace warplab::io {
+
+void Recording::readInto(int signal, long long start, long long count, float* out) const {
+    const std::vector<float> v = read(signal, start, count);
+    std::copy(v.begin(), v.end(), out);
+}
 
 std::vector<int> Recording::readDigital(int, long long, long long) const {
     throw IoError(path(), "signal", std::string("digital samples exist only in EDF/BDF files, not in ") +

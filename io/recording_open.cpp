@@ -85,7 +85,8 @@ std::unique_ptr<Recording> Recording::open(const std::string& path, const OpenOp
         // EDFlib declined: format errors go into the warnings; a busy EDFlib (file already
         // open, too many files) is no fault of the file.
         const bool formatErrors = refusal.find("format errors") != std::string::npos;
-        return openRawEdfRecording(path, std::move(parsed), formatErrors ? refusal : std::string());
+        return openRawEdfRecording(path, std::move(parsed), formatErrors ? refusal : std::string(),
+                                   options.readAnnotations);
     }
     if (ext == ".edf" || ext == ".bdf" || ext == ".rec")
         throw IoError(path, "version", "not an EDF or BDF file (the version field is not \"0\" or \"\\xffBIOSEMI\")");

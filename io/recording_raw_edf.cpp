@@ -1,7 +1,9 @@
 // The lenient EDF/BDF reader for files EDFlib refuses but users expect to open (PhysioNet's
 // eegmmidb with unit text on its annotation signal, an incomplete last record, ...). The
 // header comes from our own parse with its violations as warnings; samples are read straight
-// from the data records with pread, a bounded block at a time, never the whole file.
+// from the data records with pread (edf_signal_read.h), a bounded block at a time, never the
+// whole file. Opened for samples only, it skips the annotation signal's TALs, which it would
+// otherwise read from every data record.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "io/edf_signal_read.h"
 #include "io/edf_tal.h"
 #include "io/io_error.h"
 #include "io/recording_backends.h"
@@ -18,11 +21,9 @@ namespace warplab::io {
 
 namespace {
 
-constexpr long long kBlockBytes = 4 << 20;  // at most this much raw data in memory per read
-
 class RawEdfRecording final : public Recording {
 public:
-    RawEdfRecording(std::string path, EdfHeaderParse parsed, const std::string& refusal)
+    RawEdfRecording(std::string path, EdfHeaderParse parsed, const std::string& refusal, bool annotations)
         : path_(std::move(path)), h_(std::move(parsed.header)) {
         fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd_ < 0) throw IoError(path_, "", std::string("cannot open: ") + std::strerror(errno));
@@ -39,7 +40,7 @@ public:
         }
         assignDisplayNames(signals_);
         try {
-            readAnnotations();
+            if (annotations) readAnnotations();
         } catch (...) {  // the destructor does not run for a constructor that throws
             ::close(fd_);
             throw;
@@ -59,62 +60,25 @@ public:
 
     std::vector<float> read(int signal, long long start, long long count) const override {
         std::vector<float> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
-        const Calibration& cal = calibration_[signal];
-        readSamples(signal, start, count, [&](long long i, long long digital) { out[i] = float(cal.physical(digital)); });
+        readEdfPhysical(source(signal), calibration_[std::size_t(signal)], start, count, out.data());
         return out;
+    }
+
+    void readInto(int signal, long long start, long long count, float* out) const override {
+        readEdfPhysical(source(signal), calibration_[std::size_t(signal)], start, checkReadWindow(signal, start, count),
+                        out);
     }
 
     std::vector<int> readDigital(int signal, long long start, long long count) const override {
         std::vector<int> out(static_cast<std::size_t>(checkReadWindow(signal, start, count)));
-        readSamples(signal, start, count, [&](long long i, long long digital) { out[i] = int(digital); });
+        readEdfDigital(source(signal), start, count, out.data());
         return out;
     }
 
 private:
-    // Calls put(i, digital) for samples start+i, i < count, holding at most kBlockBytes of
-    // raw data at a time.
-    template <typename Put>
-    void readSamples(int signal, long long start, long long count, Put put) const {
-        const EdfSignalHeader& e = h_.signals[headerIndex_[signal]];
-        const long long spr = e.samplesPerRecord, bps = h_.bytesPerSample();
-        std::vector<unsigned char> buf;
-        long long done = 0;
-        // Whole records, several per read, when this signal is a large part of each record
-        // (one sequential read instead of many small ones) and a record is not huge.
-        if (spr * bps * 4 >= h_.recordBytes && h_.recordBytes <= kBlockBytes) {
-            const long long perBlock = std::max<long long>(1, kBlockBytes / h_.recordBytes);
-            while (done < count) {
-                const long long sample = start + done, rec0 = sample / spr;
-                const long long recEnd = std::min(h_.records, (start + count - 1) / spr + 1);
-                const long long nrec = std::min(perBlock, recEnd - rec0);
-                buf.resize(static_cast<std::size_t>(nrec * h_.recordBytes));
-                readAt(buf.data(), buf.size(), h_.headerBytes + rec0 * h_.recordBytes, signals_[signal].displayName);
-                for (long long r = 0; r < nrec && done < count; ++r) {
-                    const unsigned char* base = buf.data() + r * h_.recordBytes + e.offsetInRecord;
-                    for (long long k = (r == 0) ? sample - rec0 * spr : 0; k < spr && done < count; ++k, ++done)
-                        put(done, decode(base + k * bps));
-                }
-            }
-            return;
-        }
-        // Otherwise only the wanted samples of this signal, record by record, in bounded chunks.
-        const long long chunk = std::max<long long>(1, kBlockBytes / bps);
-        while (done < count) {
-            const long long sample = start + done, rec = sample / spr, k0 = sample - rec * spr;
-            const long long n = std::min({spr - k0, count - done, chunk});
-            buf.resize(static_cast<std::size_t>(n * bps));
-            readAt(buf.data(), buf.size(), h_.headerBytes + rec * h_.recordBytes + e.offsetInRecord + k0 * bps,
-                   signals_[signal].displayName);
-            for (long long k = 0; k < n; ++k, ++done) put(done, decode(buf.data() + k * bps));
-        }
-    }
-
-    long long decode(const unsigned char* p) const {
-        if (h_.bdf) {
-            long v = long(p[0]) | (long(p[1]) << 8) | (long(p[2]) << 16);
-            return (v & 0x800000) ? v - 0x1000000 : v;
-        }
-        return static_cast<int16_t>(uint16_t(p[0]) | (uint16_t(p[1]) << 8));
+    EdfSignalSource source(int signal) const {
+        const std::size_t s = std::size_t(signal);
+        return EdfSignalSource(fd_, path_, signals_[s].displayName, h_, h_.signals[headerIndex_[s]]);
     }
 
     void readAt(unsigned char* dst, std::size_t n, long long offset, const std::string& what) const {
@@ -169,8 +133,8 @@ private:
 }  // namespace
 
 std::unique_ptr<Recording> openRawEdfRecording(const std::string& path, EdfHeaderParse parsed,
-                                               const std::string& refusal) {
-    return std::make_unique<RawEdfRecording>(path, std::move(parsed), refusal);
+                                               const std::string& refusal, bool readAnnotations) {
+    return std::make_unique<RawEdfRecording>(path, std::move(parsed), refusal, readAnnotations);
 }
 
 }  // namespace warplab::io

@@ -67,8 +67,7 @@ void Study::read(int recording, int channel, long long start, long long count, f
         if (sig < 0) throw IoError(r.path, "channel", "the opened recording has no channel " + c.name);
     }
     std::lock_guard readLock(cache_->mutexOf(cache_->readMutex, recording));
-    const std::vector<float> v = rec->read(sig, start, count);
-    std::copy(v.begin(), v.end(), out);
+    rec->readInto(sig, start, count, out);
 }
 
 std::vector<float> Study::read(int recording, int channel, long long start, long long count) const {

@@ -1,5 +1,5 @@
 // `warplab-cli bench study SUMMARY [--channel FP1-F7] [--files K] [--pick FIRST:STEP]
-//   [--backend auto|cpu|gpu] [--kernel NAME] [--host-epochs] [--csv PATH] [--top N]`:
+//   [--backend auto|cpu|gpu] [--kernel NAME] [--host-epochs] [--read-only] [--csv PATH] [--top N]`:
 // the pattern-discovery workload from a study's files on disk, timed end to end. Exactly what
 // `warplab-cli patterns --study SUMMARY --channel C` computes: io::Study::open (the summary and
 // every header, no samples), io::studyPatternRequest (one segment per recording, read lazily
@@ -7,7 +7,8 @@
 // FIRST, FIRST + STEP, ... (0-based, study order), --files the first K. Prints one `timing:`
 // line: open, reading (samples through the study; with device epochs the recordings are read in
 // parallel into one buffer), epochs (the rest of cutting epochs), matrix, ranking, and the whole
-// wall time; then the best --top patterns. A study of the published shape: warplab-make-study.
+// wall time; then the best --top patterns. --read-only stops after reading the channel into one
+// buffer as a GPU run does while its GPUs start (open, reading, input). A study of the published shape: warplab-make-study.
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -35,6 +36,7 @@ struct StudyBenchOptions {
     std::string summary, channel = "FP1-F7", csv, backend = "auto", kernel, pick;
     int files = 0, top = 5;
     bool hostEpochs = false;
+    bool readOnly = false;
 };
 
 void writeRankingCsv(const std::string& path, const compute::PatternRanking& res) {
@@ -86,6 +88,16 @@ void runStudyBench(const StudyBenchOptions& o) {
     }
     warm.join();
     const double openS = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (o.readOnly) {  // the input phase alone: what a GPU run reads while the GPUs start
+        const auto tRead = Clock::now();
+        const compute::LoadedSamples loaded = compute::loadSegments(r);
+        const double readS = std::chrono::duration<double>(Clock::now() - tRead).count();
+        std::printf("timing: %zu files, channel %s, %lld samples: open %.3f s, reading %.3f s; input %.3f s\n",
+                    r.segments.size(), o.channel.c_str(), loaded.count, openS, readS,
+                    std::chrono::duration<double>(Clock::now() - t0).count());
+        std::fflush(stdout);
+        return;
+    }
     r.deviceEpochs = !o.hostEpochs;
     r.keepMatrixUpToBytes = 0;
     compute::RunOptions ro;
@@ -127,6 +139,8 @@ void addBenchStudyCommand(CLI::App& bench) {
         ->capture_default_str();
     cmd->add_option("--kernel", o->kernel, "a registry kernel instead of the chosen one");
     cmd->add_flag("--host-epochs", o->hostEpochs, "cut and pack epochs on the host (the older path) instead of the device");
+    cmd->add_flag("--read-only", o->readOnly,
+                  "stop after reading the channel (compute::loadSegments, recordings in parallel): the input phase");
     cmd->add_option("--csv", o->csv, "write the whole ranking here");
     cmd->add_option("--top", o->top, "patterns printed")->capture_default_str();
     cmd->callback([o] { runStudyBench(*o); });

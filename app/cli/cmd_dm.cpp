@@ -52,21 +52,34 @@ std::vector<std::string> namesOf(const compute::SeriesSet& set) {
 }
 
 // Streams a matrix that does not fit the memory budget: the engine hands over finished tiles
-// (for all pairs, each upper tile once more transposed), the writer puts them in place.
-// Returns the seconds spent writing (tiles and the file's finish).
-double streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute::SeriesSet* t,
-                    const compute::Params& params, const compute::RunOptions& run, io::MatrixValueType type) {
+// (for all pairs, each upper tile once more transposed), the writer puts them in place, from
+// the threads that finished them where it can (.npy), else one at a time (.h5).
+struct StreamedOutput {
+    double seconds = 0;       // the writes made one at a time, and the file's finish
+    bool concurrent = false;  // the tiles were put in place by the computing threads
+};
+StreamedOutput streamMatrix(const DmOptions& o, const compute::SeriesSet& q, const compute::SeriesSet* t,
+                            const compute::Params& params, const compute::RunOptions& run, io::MatrixValueType type) {
     using Clock = std::chrono::steady_clock;
     auto writer = io::MatrixStreamWriter::create(o.out, q.size(), t ? t->size() : q.size(), params, false, type);
-    double writing = 0;
-    compute::Engine::distanceMatrixStreamed(q, t, params, run, [&](const compute::Tile& tile, const double* values) {
-        const auto t0 = Clock::now();
-        writer->writeTile(tile, values);
-        writing += std::chrono::duration<double>(Clock::now() - t0).count();
-    });
+    StreamedOutput result;
+    result.concurrent = writer->concurrentTiles();
+    compute::Engine::distanceMatrixStreamed(
+        q, t, params, run,
+        [&](const compute::Tile& tile, const double* values) {
+            if (result.concurrent) {
+                writer->writeTile(tile, values);
+                return;
+            }
+            const auto t0 = Clock::now();
+            writer->writeTile(tile, values);
+            result.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+        },
+        result.concurrent ? compute::SinkCalls::Concurrent : compute::SinkCalls::OneAtATime);
     const auto t0 = Clock::now();
     writer->finish();
-    return writing + std::chrono::duration<double>(Clock::now() - t0).count();
+    result.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    return result;
 }
 
 // One matrix per frequency band, of the series filtered to it: FILE.<band>.EXT each, or with
@@ -166,12 +179,13 @@ void runDm(const DmOptions& o) {
     const double cols = double(targets ? t.size() : q.size());
     const double bytes = double(q.size()) * cols * sizeof(double);
     if (!o.out.empty() && ext != ".csv" && bytes > o.maxMemoryGiB * double(1ull << 30)) {
-        double writing = 0;
-        namingFiles(inputs, [&] { writing = streamMatrix(o, q, targets, params, run, type); });
+        StreamedOutput written;
+        namingFiles(inputs, [&] { written = streamMatrix(o, q, targets, params, run, type); });
         finishProgress();
         split.mark(TimeSplit::Compute);
-        split.move(TimeSplit::Compute, TimeSplit::Output, writing);
-        report("dm, streamed (output: the tiles' writes and the file's finish)");
+        split.move(TimeSplit::Compute, TimeSplit::Output, written.seconds);
+        report(written.concurrent ? "dm, streamed (tiles put in place while computing: in compute; output: the file's finish)"
+                                  : "dm, streamed (output: the tiles' writes and the file's finish)");
         return;
     }
 

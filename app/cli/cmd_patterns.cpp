@@ -300,6 +300,7 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
     std::vector<std::unique_ptr<io::MatrixStreamWriter>> writers(requests.size());
     std::vector<std::unique_ptr<io::NpyOffsetWriter>> rankWriters(requests.size());
     std::vector<std::string> partials;
+    const bool oneHost = mpiNpy && mpi::oneHost();  // collective: every rank asks
     for (std::size_t k = 0; k < requests.size(); ++k) {
         auto& r = requests[k];
         r.keepMatrixUpToBytes = 0;  // the CLI keeps a matrix only to write it as CSV
@@ -329,7 +330,9 @@ void runPatternsOnce(const PatternsOptions& o, const compute::spectral::Frequenc
             mpi::step([&] {
                 if (mpi::rank() == 0) io::createNpyShell(partial, shape.patterns, shape.epochs);
             });
-            mpi::step([&] { rankWriters[k] = std::make_unique<io::NpyOffsetWriter>(partial, shape.patterns, shape.epochs); });
+            mpi::step([&] {
+                rankWriters[k] = std::make_unique<io::NpyOffsetWriter>(partial, shape.patterns, shape.epochs, false, oneHost);
+            });
             r.matrixSink = [w = rankWriters[k].get()](const compute::Tile& t, const double* v) { w->writeTile(t, v); };
             continue;
         }

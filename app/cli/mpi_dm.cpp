@@ -46,16 +46,18 @@ void place(compute::DistanceMatrix& m, const compute::Tile& t, const double* v) 
 void runNpy(DmMpiJob& j, mpi::ProgressRelay& relay) {
     const std::size_t rows = j.queries->size(), cols = j.targets ? j.targets->size() : rows;
     const std::string partial = io::npyPartialPath(j.out);
+    const bool oneHost = mpi::oneHost();  // collective: every rank asks
     mpi::step([&] {
         if (mpi::rank() == 0) io::createNpyShell(partial, rows, cols, j.type == io::MatrixValueType::Float32);
     });
     mpi::step(
         [&] {
-            io::NpyOffsetWriter writer(partial, rows, cols, j.type == io::MatrixValueType::Float32);
+            io::NpyOffsetWriter writer(partial, rows, cols, j.type == io::MatrixValueType::Float32, oneHost);
             mpi::injectFailure("dm");
             namingFiles(j.inputs, [&] {
-                compute::Engine::distanceMatrixStreamed(*j.queries, j.targets, j.params, j.run,
-                                                        [&](const compute::Tile& t, const double* v) { writer.writeTile(t, v); });
+                compute::Engine::distanceMatrixStreamed(
+                    *j.queries, j.targets, j.params, j.run,
+                    [&](const compute::Tile& t, const double* v) { writer.writeTile(t, v); }, compute::SinkCalls::Concurrent);
             });
             writer.close();
         },

@@ -2,18 +2,20 @@
 #include "app/cli/mpi_job.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
 
+#include <unistd.h>
+
 #include "app/cli/common_options.h"
 #include "compute/core/error.h"
 
 #if WARPLAB_HAVE_MPI
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include "app/cli/mpi_calls.h"
 #endif
@@ -291,6 +293,17 @@ void ProgressRelay::finish() {}
 bool active() { return g_size > 1; }
 int rank() { return g_rank; }
 int size() { return g_size; }
+
+bool oneHost() {
+    constexpr std::size_t kName = 256;
+    std::array<char, kName> mine{};
+    if (::gethostname(mine.data(), kName - 1) != 0) mine.fill(0);  // no name: compared as empty
+    std::vector<char> all(std::size_t(size()) * kName);
+    allgather(mine.data(), kName, all.data());
+    for (int r = 0; r < size(); ++r)
+        if (!std::equal(mine.begin(), mine.end(), all.begin() + std::ptrdiff_t(std::size_t(r) * kName))) return false;
+    return true;
+}
 std::string rankLabel() { return "rank " + std::to_string(g_rank) + " of " + std::to_string(g_size); }
 
 void step(const std::function<void()>& work, const std::function<void()>& beforeAgree) {

@@ -63,6 +63,9 @@ std::vector<T> recvVector(int from) {
 }
 // Every rank's `bytes` bytes at `mine`, in rank order, into `all` (size() * bytes).
 void allgather(const void* mine, std::size_t bytes, void* all);
+// Collective: whether every rank runs on this host (the same host name), so that all share
+// one page cache. True for one process.
+bool oneHost();
 
 // The ranks as the engine sees them (RunOptions::processes): these calls, this rank.
 compute::ProcessGroup processGroup();

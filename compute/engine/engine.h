@@ -18,8 +18,13 @@
 namespace warplab::compute {
 
 // Receives finished tiles (raw values after --sqrt, tile.rows() x tile.cols(), row-major) so
-// that a matrix larger than memory can stream to a writer. Called from one thread at a time.
+// that a matrix larger than memory can stream to a writer. Called from one thread at a time,
+// unless the call says SinkCalls::Concurrent.
 using TileSink = std::function<void(const Tile& tile, const double* values)>;
+// Concurrent: the sink is called from the threads that finished the tiles, several at once
+// (never twice for one tile), e.g. a writer that copies each tile into a mapped file; the
+// devices then never wait for one thread's writes.
+enum class SinkCalls { OneAtATime, Concurrent };
 
 class Engine {
 public:
@@ -31,7 +36,7 @@ public:
     // Streaming form: tiles go to `sink` and no full matrix is kept.
     static void distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* targets,
                                        const Params& params, const RunOptions& options,
-                                       const TileSink& sink);
+                                       const TileSink& sink, SinkCalls calls = SinkCalls::OneAtATime);
 
     // One pair by the scalar reference, with the warping path and, when asked, the full
     // accumulated-cost matrix (dtw, cdtw, softdtw, twed, euclidean). Like every job it checks

@@ -100,7 +100,7 @@ std::vector<Tile> shareOfTiles(const std::vector<Tile>& tiles, const PairsOf& pa
 
 void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* targets,
                                     const Params& params, const RunOptions& options,
-                                    const TileSink& sink) {
+                                    const TileSink& sink, SinkCalls calls) {
     validate(params);
     SeriesSet qStore, tStore;
     const SeriesSet& rows = detail::prepareSet(queries, "queries", params, qStore);
@@ -176,7 +176,8 @@ void Engine::distanceMatrixStreamed(const SeriesSet& queries, const SeriesSet* t
         if (params.sqrt)
             for (double& v : out) v = detail::finish(v, params);
         {
-            std::lock_guard lock(sinkMutex);
+            std::unique_lock lock(sinkMutex, std::defer_lock);
+            if (calls == SinkCalls::OneAtATime) lock.lock();
             sink(tile, out.data());
             if (symmetric && tile.rowBegin != tile.colBegin) {
                 Tile mirror{tile.colBegin, tile.colEnd, tile.rowBegin, tile.rowEnd};

@@ -44,6 +44,14 @@
 #                            (git archive of an earlier commit) times its warplab-cli beside;
 #                            patterns --study and the 2-series dm also with WARPLAB_FULL_EXIT=1
 #   scale                    several GPUs and MPI ranks (nvidia-h100-x2; carry mpi-debs too)
+#   output [DEVICE-LIST...]  dm to .npy as the time-to-the-answer bar states it: 32,768 x 16,384 and
+#                            65,536 x 65,536 cdtw(1024, w16) on each --devices list (default 0 0,1
+#                            all), float64 and float32, and under mpirun -n K (one GPU per rank;
+#                            carry mpi-debs), beside the disk's write speed (dd, fdatasync) in the
+#                            same call; BASE_TGZ times an earlier tree; every file compared
+#   window-scale [DEVICE-LIST...]  the window search of a 1e9-sample reference read from a .npy
+#                            file (the whole command, --timing split), and in process (bench window),
+#                            on each --devices list (default 0 0,1 all), matches compared
 #   mpi                      tests/mpi/mpi_check.sh with 2 and 3 ranks (carry mpi-debs)
 #   ab VARIANT...            compile-time variants against the tree as it is (see ab_step below)
 #   python                   the Python package on the CUDA build with the machine's python3 (NumPy,
@@ -93,9 +101,12 @@ with_mpi() {
   timeout 60 "$MPIRUN" --oversubscribe -n 2 hostname > "$OUT/mpirun_check.txt" 2>&1
   log "mpirun check rc=$? $(tr '\n' ' ' < "$OUT/mpirun_check.txt" | cut -c1-200)"
 }
-# mpi2 CMD...: CMD under mpirun -n 2, one GPU per rank.
-mpi2() {
-  "$MPIRUN" --oversubscribe --bind-to none -n 2 bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"' "$@"
+# mpi2 CMD...: CMD under mpirun -n 2, one GPU per rank; mpin N CMD...: under mpirun -n N.
+mpi2() { mpin 2 "$@"; }
+mpin() {
+  local n=$1
+  shift
+  "$MPIRUN" --oversubscribe --bind-to none -n "$n" bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"' "$@"
 }
 
 # ---- build and tests --------------------------------------------------------------------------
@@ -535,7 +546,7 @@ scale_step() {
   done
   cmp -s "$o/pat_0.csv" "$o/pat_all.csv" && log "patterns ranking: 2 GPUs == 1 GPU" || log "patterns ranking DIFFERS"
   [ "${SCALE_PATTERNS_ONLY:-0}" = 1 ] && return
-  timeout 100 bash -c "$(declare -f wall_of mpi2); wall_of mpi2 $CLI ${P[*]}" > "$o/pat_mpi.csv" 2> "$o/pat_mpi.log"
+  timeout 100 bash -c "$(declare -f wall_of mpi2 mpin); wall_of mpi2 $CLI ${P[*]}" > "$o/pat_mpi.csv" 2> "$o/pat_mpi.log"
   log "patterns mpirun -n 2: $(grep -E '^timing|^wall' "$o/pat_mpi.log" | tr '\n' ' ')"
   cmp -s "$o/pat_0.csv" "$o/pat_mpi.csv" && log "patterns ranking: mpirun -n 2 == one process" || log "mpirun ranking DIFFERS"
 
@@ -543,7 +554,7 @@ scale_step() {
   local S=(search --query "$w/q.npy" --reference "$w/ref.npy" --mode window --top 5 --stats)
   timeout 100 bash -c "$(declare -f wall_of); wall_of $CLI ${S[*]} --backend cuda" > "$o/win_one.csv" 2> "$o/win_one.log"
   timeout 150 bash -c "$(declare -f wall_of); wall_of $CLI ${S[*]} --backend cpu" > "$o/win_cpu.csv" 2> "$o/win_cpu.log"
-  timeout 100 bash -c "$(declare -f wall_of mpi2); wall_of mpi2 $CLI ${S[*]} --backend cuda" > "$o/win_mpi.csv" 2> "$o/win_mpi.log"
+  timeout 100 bash -c "$(declare -f wall_of mpi2 mpin); wall_of mpi2 $CLI ${S[*]} --backend cuda" > "$o/win_mpi.csv" 2> "$o/win_mpi.log"
   for v in one cpu mpi; do log "window 8e6 ($v): $(grep -E '^wall' "$o/win_$v.log")"; done
   cmp -s "$o/win_one.csv" "$o/win_mpi.csv" && log "window matches: mpirun -n 2 == one process" || log "window matches DIFFER (mpirun)"
   cmp -s "$o/win_one.csv" "$o/win_cpu.csv" && log "window matches: GPU == CPU" || log "window matches DIFFER (cpu)"
@@ -560,9 +571,87 @@ scale_step() {
   "$CLI" bench multi --write-npy $w/dq.npy 32768 1024 1 && "$CLI" bench multi --write-npy $w/dt.npy 16384 1024 2
   local D=(dm --queries "$w/dq.npy" --targets "$w/dt.npy" --metric cdtw --band 16)
   timeout 100 bash -c "$(declare -f wall_of); wall_of $CLI ${D[*]} --devices all --out $w/one.npy" 2> "$o/dm_one.log"
-  timeout 100 bash -c "$(declare -f wall_of mpi2); wall_of mpi2 $CLI ${D[*]} --out $w/mpi.npy" 2> "$o/dm_mpi.log"
+  timeout 100 bash -c "$(declare -f wall_of mpi2 mpin); wall_of mpi2 $CLI ${D[*]} --out $w/mpi.npy" 2> "$o/dm_mpi.log"
   log "dm 32768 x 16384: one process $(grep '^wall' "$o/dm_one.log"); mpirun -n 2 $(grep '^wall' "$o/dm_mpi.log")"
   cmp -s $w/one.npy $w/mpi.npy && log "dm .npy: mpirun -n 2 == one process" || log "dm .npy DIFFERS"
+}
+
+# dm to .npy (output): each run's split line and wall clock, one line each; the files compared
+# with the first run's of the same shape and type. mpirun runs one rank per GPU of the list.
+output_step() {
+  local lists=("$@") o=$OUT/output w=/tmp/output base="" np
+  [ ${#lists[@]} -gt 0 ] || lists=(0 0,1 all)
+  mkdir -p "$o" $w
+  with_mpi
+  if [ -n "${BASE_TGZ:-}" ]; then
+    rm -rf /tmp/output-base && mkdir -p /tmp/output-base && tar -xzf "$BASE_TGZ" -C /tmp/output-base \
+      && ln -sfn "$ROOT/.device-debs" /tmp/output-base/.device-debs && ln -sfn "$ROOT/mpi-debs" /tmp/output-base/mpi-debs
+    (cd /tmp/output-base && BUILD=b device_configure -DWARPLAB_MPI=ON -DMPI_CXX_COMPILER="$MPI_CXX_COMPILER" \
+      && cmake --build b -j "$JOBS" --target warplab-cli > "$OUT/build-base.log" 2>&1) &
+  fi
+  device_build warplab-cli
+  wait
+  [ -n "${BASE_TGZ:-}" ] && { base=/tmp/output-base/b/app/cli/warplab-cli; [ -x "$base" ] || { tail -20 "$OUT/build-base.log"; base=""; }; }
+  "$CLI" bench multi --write-npy $w/dq.npy 32768 1024 1 > /dev/null && "$CLI" bench multi --write-npy $w/dt.npy 16384 1024 2 > /dev/null
+  "$CLI" bench multi --write-npy $w/d65.npy 65536 1024 3 > /dev/null
+  sync
+  dd if=/dev/zero of=$w/dd.bin bs=16M count=256 conv=fdatasync 2> "$o/dd.log"; rm -f $w/dd.bin
+  log "disk: $(tail -1 "$o/dd.log")"
+  # one NAME SHAPE BIN LAUNCH DTYPE: a run to $w/m.npy, then compared with (or kept as) the reference.
+  one() {
+    local name=$1 shape=$2 bin=$3 launch=$4 dtype=$5 args ref=$w/ref_$2_$5.npy
+    case $shape in
+      32k) args="--queries $w/dq.npy --targets $w/dt.npy" ;;
+      65k) args="--queries $w/d65.npy" ;;
+    esac
+    rm -f $w/m.npy
+    sync
+    timeout 200 bash -c "$(declare -f wall_of mpin); wall_of $launch $bin dm $args --metric cdtw --band 16 --out $w/m.npy --dtype $dtype --timing" \
+      > /dev/null 2> "$o/$name.log"
+    log "dm $shape $name: $(grep -E '^split|^wall' "$o/$name.log" | tr '\n' ' ') $(stat -c %s $w/m.npy 2>/dev/null) bytes"
+    if [ -f "$ref" ]; then cmp -s $w/m.npy "$ref" || log "dm $shape $name: bytes DIFFER from the first run's"
+    else mv $w/m.npy "$ref"; fi
+  }
+  local run dev n dtype
+  for run in $(seq 1 "${RUNS:-2}"); do
+    for dev in "${lists[@]}"; do
+      for dtype in float64 float32; do one "tree_${dtype}_$dev" 32k "$CLI --devices $dev" "" $dtype; done
+      [ -n "$base" ] && one "base_float64_$dev" 32k "$base --devices $dev" "" float64
+    done
+    for n in 2 4; do
+      one "mpi${n}_float64" 32k "$CLI" "mpin $n" float64
+      [ -n "$base" ] && [ "$run" = 1 ] && one "base_mpi${n}_float64" 32k "$base" "mpin $n" float64
+    done
+  done
+  for dev in 0 all; do one "tree_float64_$dev" 65k "$CLI --devices $dev" "" float64; done
+  one "mpi4_float64" 65k "$CLI" "mpin 4" float64
+  [ -n "$base" ] && one "base_float64_all" 65k "$base --devices all" "" float64
+  rm -rf $w
+}
+
+# The window search of 1e9 samples on each device list: the command from the .npy file, then in process.
+window_scale_step() {
+  local lists=("$@") o=$OUT/window-scale w=/tmp/window-scale dev run
+  [ ${#lists[@]} -gt 0 ] || lists=(0 0,1 all)
+  mkdir -p "$o" $w
+  device_build warplab-cli
+  "$CLI" bench multi --write-npy $w/ref.npy 1 1000000000 4 > /dev/null && "$CLI" bench multi --write-npy $w/q.npy 1 128 5 > /dev/null
+  for run in $(seq 1 "${RUNS:-2}"); do
+    for dev in "${lists[@]}"; do
+      timeout 100 bash -c "$(declare -f wall_of); wall_of $CLI search --query $w/q.npy --reference $w/ref.npy --mode window --top 5 --backend cuda --devices $dev --timing --stats" \
+        > "$o/win_$dev.csv" 2> "$o/win_${dev}_$run.log"
+      log "window 1e9 from .npy --devices $dev (run $run): $(grep -E '^split|^wall|^# search' "$o/win_${dev}_$run.log" | tr '\n' ' ')"
+    done
+  done
+  for dev in "${lists[@]}"; do cmp -s "$o/win_${lists[0]}.csv" "$o/win_$dev.csv" || log "window 1e9 matches DIFFER: --devices $dev"; done
+  log "window 1e9 matches compared over ${#lists[@]} device lists"
+  # bench window takes every visible GPU: the list goes through CUDA_VISIBLE_DEVICES.
+  for dev in "${lists[@]}"; do
+    log "bench window 1e9, GPUs $dev:"
+    if [ "$dev" = all ]; then BENCH_TIMEOUT=120 bench_rows "$CLI" "$OUT/run.log" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3
+    else CUDA_VISIBLE_DEVICES=$dev BENCH_TIMEOUT=120 bench_rows "$CLI" "$OUT/run.log" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3; fi
+  done
+  rm -rf $w
 }
 
 mpi_step() {
@@ -716,6 +805,8 @@ run_one() {
     detect) detect_step "$@" ;;
     answer) answer_step "$@" ;;
     scale) scale_step ;;
+    output) output_step "$@" ;;
+    window-scale) window_scale_step "$@" ;;
     mpi) mpi_step ;;
     ab) ab_step "$@" ;;
     python) python_step "$@" ;;

@@ -4,11 +4,14 @@
 #include <QtTest/QtTest>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "compute/engine/engine.h"
 #include "compute/registry/registry.h"
@@ -132,6 +135,48 @@ private slots:
         DistanceMatrix dm = Engine::distanceMatrix(q, tp, p, RunOptions{});
         QCOMPARE(dm.symmetric, symmetric);
         QCOMPARE(dm.values.size(), hits.size());
+    }
+
+    // SinkCalls::Concurrent: every tile once, from the threads that computed them, several at
+    // once (a sink that lingers is entered again before it returns), with the values a sink
+    // called one at a time gets.
+    void concurrentSinkSeesEveryTileOnce_data() {
+        QTest::addColumn<bool>("symmetric");
+        QTest::newRow("symmetric") << true;
+        QTest::newRow("rect") << false;
+    }
+    void concurrentSinkSeesEveryTileOnce() {
+        QFETCH(bool, symmetric);
+        SeriesSet q = randomSet(150, 24, 5), t = randomSet(130, 24, 6);
+        const SeriesSet* tp = symmetric ? nullptr : &t;
+        const std::size_t cols = symmetric ? q.size() : t.size();
+        Params p;
+        p.metric = Metric::Cdtw;
+        p.band = 3;
+        RunOptions opt;
+        opt.threads = 2;
+        std::vector<std::atomic<int>> hits(q.size() * cols);
+        std::vector<double> values(q.size() * cols, 0);
+        std::atomic<int> inside{0}, mostInside{0};
+        Engine::distanceMatrixStreamed(
+            q, tp, p, opt,
+            [&](const Tile& tile, const double* v) {
+                const int now = ++inside;
+                for (int m = mostInside.load(); now > m && !mostInside.compare_exchange_weak(m, now);) {}
+                for (std::size_t r = 0; r < tile.rows(); ++r)
+                    for (std::size_t c = 0; c < tile.cols(); ++c) {
+                        const std::size_t k = (tile.rowBegin + r) * cols + tile.colBegin + c;
+                        ++hits[k];
+                        values[k] = v[r * tile.cols() + c];
+                    }
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                --inside;
+            },
+            SinkCalls::Concurrent);
+        for (const auto& h : hits) QCOMPARE(h.load(), 1);
+        QVERIFY2(mostInside.load() > 1, "the sink was never entered by two threads at once");
+        const DistanceMatrix dm = Engine::distanceMatrix(q, tp, p, opt);
+        QVERIFY(std::memcmp(dm.values.data(), values.data(), values.size() * sizeof(double)) == 0);
     }
 
     void sdtwAllPairsIsNotMirrored() {

@@ -165,13 +165,20 @@ private slots:
         QVERIFY(roundedEqual(readMatrix(f).values, m.values));
     }
 
+    // Ranks of one host map the file; ranks of several write each tile row.
+    void offsetWriter_data() {
+        QTest::addColumn<bool>("oneHost");
+        QTest::newRow("one host") << true;
+        QTest::newRow("several hosts") << false;
+    }
     void offsetWriter() {
+        QFETCH(bool, oneHost);
         const auto m = randomMatrix(24, 40, 7);
-        const std::string f = path("ranks32.npy");
+        const std::string f = path(oneHost ? "ranks32-one.npy" : "ranks32.npy");
         createNpyShell(f, m.rows, m.cols, true);
         {
             // Two writers, as two ranks: rows [0, 10) and [10, 24), in tiles.
-            NpyOffsetWriter a(f, m.rows, m.cols, true), b(f, m.rows, m.cols, true);
+            NpyOffsetWriter a(f, m.rows, m.cols, true, oneHost), b(f, m.rows, m.cols, true, oneHost);
             std::vector<double> tile;
             for (std::size_t r0 = 0; r0 < m.rows; r0 += 5)
                 for (std::size_t c0 = 0; c0 < m.cols; c0 += 16) {
@@ -189,7 +196,7 @@ private slots:
         QCOMPARE(std::filesystem::file_size(f), l.dataStart + m.rows * m.cols * 4);
         QVERIFY(roundedEqual(readMatrix(f).values, m.values));
         // The float64 shell of the same shape, for comparison: twice the bytes of values.
-        const std::string g = path("ranks64.npy");
+        const std::string g = path(oneHost ? "ranks64-one.npy" : "ranks64.npy");
         createNpyShell(g, m.rows, m.cols);
         QCOMPARE(std::filesystem::file_size(g), readNpyLayout(g).dataStart + m.rows * m.cols * 8);
     }

@@ -5,7 +5,9 @@
 #undef signals
 
 #include <hdf5.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 
@@ -13,15 +15,22 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <random>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "compute/core/tile.h"
 #include "io/matrix_io.h"
+#include "io/npy.h"
+#include "io/npy_tile_file.h"
 #include "io_test_util.h"
 
 using namespace warplab;
@@ -244,6 +253,103 @@ private slots:
             std::signal(SIGXFSZ, oldHandler);
         }
         QVERIFY2(message.find("big.h5") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("File too large") != std::string::npos, message.c_str());
+        QCOMPARE(filesIn(sub.path().toStdString()), std::size_t(0));
+    }
+
+    // .npy tiles put in place from several threads at once, in no order, give the bytes of the
+    // same matrix written whole, in both value types.
+    void streamedNpyFromThreads_data() {
+        QTest::addColumn<bool>("float32");
+        QTest::newRow("float64") << false;
+        QTest::newRow("float32") << true;
+    }
+    void streamedNpyFromThreads() {
+        QFETCH(bool, float32);
+        const auto type = float32 ? MatrixValueType::Float32 : MatrixValueType::Float64;
+        compute::DistanceMatrix m;
+        m.rows = 203;
+        m.cols = 517;
+        std::mt19937_64 rng(11);
+        std::uniform_real_distribution<double> u(0, 1e3);
+        for (std::size_t i = 0; i < m.rows * m.cols; ++i) m.values.push_back(u(rng));
+        const std::string whole = path(float32 ? "whole32.npy" : "whole64.npy");
+        writeMatrix(whole, m, type);
+        auto tiles = compute::makeTiles(m.rows, m.cols, 37, 61, false);
+        std::shuffle(tiles.begin(), tiles.end(), rng);
+        const std::string p = path(float32 ? "threads32.npy" : "threads64.npy");
+        {
+            auto w = MatrixStreamWriter::create(p, m.rows, m.cols, m.params, false, type);
+            QVERIFY(w->concurrentTiles());
+            std::atomic<std::size_t> next{0};
+            auto work = [&] {
+                std::vector<double> v;
+                for (std::size_t k; (k = next++) < tiles.size();) {
+                    const compute::Tile& t = tiles[k];
+                    v.clear();
+                    for (std::size_t r = t.rowBegin; r < t.rowEnd; ++r)
+                        for (std::size_t c = t.colBegin; c < t.colEnd; ++c) v.push_back(m.at(r, c));
+                    w->writeTile(t, v.data());
+                }
+            };
+            std::vector<std::thread> threads;
+            for (int i = 0; i < 4; ++i) threads.emplace_back(work);
+            for (auto& t : threads) t.join();
+            w->finish();
+        }
+        QVERIFY(iotest::readFile(p) == iotest::readFile(whole));
+    }
+
+    // The mapped file and one pwrite per row write the same bytes; where the filesystem reserves
+    // room (this one does), the file is mapped.
+    void npyTileFileMappedEqualsPwrite() {
+        const std::size_t R = 64, C = 300;
+        const std::string header = npyHeader({R, C}, "<f4");
+        std::vector<double> v(R * C);
+        for (std::size_t i = 0; i < v.size(); ++i) v[i] = 0.1 * double(i) - 7.3;
+        std::string bytes[2];
+        for (int k = 0; k < 2; ++k) {
+            const std::string f = path(k ? "pwrite.npy" : "mapped.npy");
+            iotest::writeFile(f, header);
+            std::filesystem::resize_file(f, header.size() + R * C * sizeof(float));
+            const int fd = ::open(f.c_str(), O_RDWR | O_CLOEXEC);
+            QVERIFY(fd >= 0);
+            NpyTileFile file(f, fd, header.size(), R, C, true, k ? NpyTileFile::Access::Pwrite : NpyTileFile::Access::Mapped);
+            QCOMPARE(file.mapped(), k == 0);
+            for (const auto& t : compute::makeTiles(R, C, 10, 70, false)) {
+                std::vector<double> tile;
+                for (std::size_t r = t.rowBegin; r < t.rowEnd; ++r)
+                    for (std::size_t c = t.colBegin; c < t.colEnd; ++c) tile.push_back(v[r * C + c]);
+                file.writeTile(t, tile.data());
+            }
+            QVERIFY(errorOf([&] { file.writeTile({60, 65, 0, 1}, v.data()); }).find("outside the 64 x 300 matrix") !=
+                    std::string::npos);
+            file.close(k == 1);
+            bytes[k] = iotest::readFile(f);
+        }
+        QVERIFY(bytes[0] == bytes[1]);
+        const auto m = readMatrix(path("mapped.npy"));
+        for (std::size_t i = 0; i < v.size(); ++i) QCOMPARE(m.values[i], double(float(v[i])));
+    }
+
+    // A disk too small for a streamed .npy (a file-size limit stands for it, SIGXFSZ ignored): the
+    // writer says so, naming the file, before any tile, and leaves nothing behind.
+    void streamedNpyOnFullDiskSaysWhy() {
+        QTemporaryDir sub;
+        const std::string p = sub.filePath("big.npy").toStdString();
+        std::string message;
+        {
+            const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+            rlimit old{};
+            getrlimit(RLIMIT_FSIZE, &old);
+            rlimit tight = old;
+            tight.rlim_cur = 64 * 1024;
+            QVERIFY(setrlimit(RLIMIT_FSIZE, &tight) == 0);
+            message = errorOf([&] { MatrixStreamWriter::create(p, 512, 512, compute::Params{}); });
+            setrlimit(RLIMIT_FSIZE, &old);
+            std::signal(SIGXFSZ, oldHandler);
+        }
+        QVERIFY2(message.find("big.npy") != std::string::npos, message.c_str());
         QVERIFY2(message.find("File too large") != std::string::npos, message.c_str());
         QCOMPARE(filesIn(sub.path().toStdString()), std::size_t(0));
     }

@@ -89,9 +89,9 @@ py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::s
             // Made inside the job: a writer destroyed without finish() (Ctrl-C, an error)
             // removes its temporary file, so no partial matrix is ever left under `path`.
             auto writer = io::MatrixStreamWriter::create(path, rows, cols, params);
-            compute::Engine::distanceMatrixStreamed(q, targets, params, run, [&](const compute::Tile& tile, const double* v) {
-                writer->writeTile(tile, v);
-            });
+            compute::Engine::distanceMatrixStreamed(
+                q, targets, params, run, [&](const compute::Tile& tile, const double* v) { writer->writeTile(tile, v); },
+                writer->concurrentTiles() ? compute::SinkCalls::Concurrent : compute::SinkCalls::OneAtATime);
             writer->finish();
         }, progress);
         return py::str(path);
@@ -115,10 +115,14 @@ py::object distanceMatrix(const py::handle& X, const py::handle& Y, const std::s
     }
     double* dst = result.mutable_data();
     runJob(run, true, [&] {
-        compute::Engine::distanceMatrixStreamed(q, targets, params, run, [&](const compute::Tile& tile, const double* v) {
-            for (std::size_t r = 0; r < tile.rows(); ++r)
-                std::copy(v + r * tile.cols(), v + (r + 1) * tile.cols(), dst + (tile.rowBegin + r) * cols + tile.colBegin);
-        });
+        // Tiles do not overlap: each computing thread copies its own into place.
+        compute::Engine::distanceMatrixStreamed(
+            q, targets, params, run,
+            [&](const compute::Tile& tile, const double* v) {
+                for (std::size_t r = 0; r < tile.rows(); ++r)
+                    std::copy(v + r * tile.cols(), v + (r + 1) * tile.cols(), dst + (tile.rowBegin + r) * cols + tile.colBegin);
+            },
+            compute::SinkCalls::Concurrent);
     }, progress);
     return std::move(result);
 }
