@@ -367,7 +367,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         windowbounds::Quad<T> lo{a8, s18, s28, mean8, sd8}, hi{a8 + 4, s18 + 4, s28 + 4, mean8 + 4, sd8 + 4};
         // The query-envelope bound's terms are not kept (cbQuery null): storing them for every
         // group took a fifth of that bound's instructions, and a window needs them only when it
-        // reaches the DTW (a few in a thousand on a random walk), where finishQuad recomputes them.
+        // reaches the DTW (a few in a thousand on a random walk), where prepare4 computes them again.
         lo.cbWindow = t.cb4B.data();
         hi.cbWindow = t.cb4D.data();
         for (std::size_t slot = slots.begin(); slot != slots.end();) {
