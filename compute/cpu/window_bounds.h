@@ -72,5 +72,9 @@ unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, dou
 // the bounds' slack covers like the sums' own drift. Reads x[-1 .. m + 7).
 void sums8(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
 void sums8(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+// The same for four windows in AVX2 (window_bounds_avx2.cpp): sum1[0..4), sum2[0..4); reads
+// x[-1 .. m + 3).
+void sums4(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+void sums4(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
 
 }  // namespace warplab::compute::windowbounds

@@ -651,16 +651,27 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     lanes.lower = t.refL.data() + (s - envBegin);
                     bool excluded[4] = {};
                     lanes.active = 0xF;
-                    for (unsigned l = 0; l < 4; ++l) {
-                        const Sums u = advance(s + l);
-                        a8[l] = u.anchor;
-                        s18[l] = u.s1;
-                        s28[l] = u.s2;
-                        if (!ex.empty() && inExcluded(ex, s + l)) {
-                            excluded[l] = true;
-                            lanes.active &= ~(1u << l);
+                    if (since >= 1 && since + 4 <= kRestart) {
+                        // The four windows' sums at once (no restart among them).
+                        windowbounds::sums4(y + s, m, anchor, s1sum, s2sum, s18, s28);
+                        s1sum = s18[3];
+                        s2sum = s28[3];
+                        since += 4;
+                        for (unsigned l = 0; l < 4; ++l) a8[l] = anchor;
+                    } else {
+                        for (unsigned l = 0; l < 4; ++l) {
+                            const Sums u = advance(s + l);
+                            a8[l] = u.anchor;
+                            s18[l] = u.s1;
+                            s28[l] = u.s2;
                         }
                     }
+                    if (!ex.empty())
+                        for (unsigned l = 0; l < 4; ++l)
+                            if (inExcluded(ex, s + l)) {
+                                excluded[l] = true;
+                                lanes.active &= ~(1u << l);
+                            }
                     const double limit = currentLimit();
                     unsigned pass = windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lanes);
                     if (pass) {
