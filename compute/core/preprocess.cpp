@@ -1,10 +1,14 @@
 #include "compute/core/preprocess.h"
 
 #include <algorithm>
-#include <bit>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <span>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "compute/core/error.h"
 
@@ -12,31 +16,59 @@ namespace warplab::compute {
 
 using K = EngineError::Kind;
 
+namespace {
+
+// The first of n floats that is NaN or infinite (all exponent bits set), or n. Blocks are
+// scanned without a branch per value, so that the scan vectorises; a long series (a reference
+// of 1e9 samples took 0.5 s on one core) is scanned on all cores.
+std::size_t firstNotFinite(const float* v, std::size_t n) {
+    constexpr std::size_t kBlock = 4096;
+    auto blockHasOne = [v](std::size_t a, std::size_t b) {
+        unsigned bad = 0;
+        for (std::size_t i = a; i < b; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, v + i, sizeof bits);
+            bad |= unsigned((bits & 0x7f800000u) == 0x7f800000u);
+        }
+        return bad != 0;
+    };
+    auto firstIn = [&](std::size_t a, std::size_t b) {
+        for (std::size_t c = a; c < b; c += kBlock) {
+            const std::size_t e = std::min(b, c + kBlock);
+            if (!blockHasOne(c, e)) continue;
+            for (std::size_t i = c; i < e; ++i)
+                if (!std::isfinite(v[i])) return i;
+        }
+        return n;  // none in [a, b)
+    };
+    constexpr std::size_t kParallel = std::size_t(1) << 22;
+    if (n < kParallel) return firstIn(0, n);
+    std::atomic<std::size_t> first{n};
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kParallel / 4), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (r.begin() >= first.load(std::memory_order_relaxed)) return;
+        const std::size_t i = firstIn(r.begin(), r.end());
+        for (std::size_t seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);) {}
+    });
+    return first.load();
+}
+
+}  // namespace
+
 void checkSeries(const Series& s, const std::string& field, std::size_t firstSample) {
     if (s.dims == 0) throw EngineError(K::BadInput, field, "series has zero channels");
     if (s.length == 0) throw EngineError(K::BadInput, field, "series is empty");
-    if (s.samples().size() != s.length * s.dims)
+    const std::span<const float> values = s.samples();
+    if (values.size() != s.length * s.dims)
         throw EngineError(K::BadInput, field,
-                          "holds " + std::to_string(s.samples().size()) + " values, expected length " +
+                          "holds " + std::to_string(values.size()) + " values, expected length " +
                               std::to_string(s.length) + " x channels " + std::to_string(s.dims));
-    // Blocks tested without a branch per sample (a float is NaN or infinite when its exponent
-    // bits are all set; the compiler vectorises the test: a 1e6-sample reference took 1 ms a
-    // sample at a time), the first bad sample looked for in a block that has one.
-    const std::span<const float> v = s.samples();
-    constexpr std::size_t kBlock = 4096;
-    for (std::size_t b = 0; b < v.size(); b += kBlock) {
-        const std::size_t e = std::min(v.size(), b + kBlock);
-        unsigned bad = 0;
-        for (std::size_t k = b; k < e; ++k) bad |= (std::bit_cast<std::uint32_t>(v[k]) & 0x7F800000u) == 0x7F800000u;
-        if (!bad) continue;
-        for (std::size_t k = b; k < e; ++k)
-            if (!std::isfinite(v[k])) {
-                std::string what = std::isnan(v[k]) ? "NaN" : "infinite";
-                std::string where = "sample " + std::to_string(firstSample + k / s.dims);
-                if (s.dims > 1) where += " channel " + std::to_string(k % s.dims);
-                throw EngineError(K::BadInput, field, where + " is " + what);
-            }
-    }
+    const std::size_t k = firstNotFinite(values.data(), values.size());
+    if (k == values.size()) return;
+    const float v = values[k];
+    std::string what = std::isnan(v) ? "NaN" : "infinite";
+    std::string where = "sample " + std::to_string(firstSample + k / s.dims);
+    if (s.dims > 1) where += " channel " + std::to_string(k % s.dims);
+    throw EngineError(K::BadInput, field, where + " is " + what);
 }
 
 void checkPair(const Series& x, const std::string& xField, const Series& y,

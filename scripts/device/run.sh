@@ -597,13 +597,15 @@ output_step() {
   sync
   dd if=/dev/zero of=$w/dd.bin bs=16M count=256 conv=fdatasync 2> "$o/dd.log"; rm -f $w/dd.bin
   log "disk: $(tail -1 "$o/dd.log")"
-  # one NAME SHAPE BIN LAUNCH DTYPE: a run to $w/m.npy, then compared with (or kept as) the reference.
+  # one NAME SHAPE BIN LAUNCH DTYPE [DEVICES]: a run to $w/m.npy, then compared with (or kept as)
+  # the reference.
   one() {
     local name=$1 shape=$2 bin=$3 launch=$4 dtype=$5 args ref=$w/ref_$2_$5.npy
     case $shape in
       32k) args="--queries $w/dq.npy --targets $w/dt.npy" ;;
       65k) args="--queries $w/d65.npy" ;;
     esac
+    [ -n "${6:-}" ] && args+=" --devices $6"
     rm -f $w/m.npy
     sync
     timeout 200 bash -c "$(declare -f wall_of mpin); wall_of $launch $bin dm $args --metric cdtw --band 16 --out $w/m.npy --dtype $dtype --timing" \
@@ -615,17 +617,17 @@ output_step() {
   local run dev n dtype
   for run in $(seq 1 "${RUNS:-2}"); do
     for dev in "${lists[@]}"; do
-      for dtype in float64 float32; do one "tree_${dtype}_$dev" 32k "$CLI --devices $dev" "" $dtype; done
-      [ -n "$base" ] && one "base_float64_$dev" 32k "$base --devices $dev" "" float64
+      for dtype in float64 float32; do one "tree_${dtype}_$dev" 32k "$CLI" "" $dtype "$dev"; done
+      [ -n "$base" ] && one "base_float64_$dev" 32k "$base" "" float64 "$dev"
     done
-    for n in 2 4; do
+    for n in ${MPI_RANKS:-2 4}; do
       one "mpi${n}_float64" 32k "$CLI" "mpin $n" float64
       [ -n "$base" ] && [ "$run" = 1 ] && one "base_mpi${n}_float64" 32k "$base" "mpin $n" float64
     done
   done
-  for dev in 0 all; do one "tree_float64_$dev" 65k "$CLI --devices $dev" "" float64; done
-  one "mpi4_float64" 65k "$CLI" "mpin 4" float64
-  [ -n "$base" ] && one "base_float64_all" 65k "$base --devices all" "" float64
+  for dev in 0 all; do one "tree_float64_$dev" 65k "$CLI" "" float64 "$dev"; done
+  [ "${MPI65:-1}" = 1 ] && one "mpi4_float64" 65k "$CLI" "mpin 4" float64
+  [ -n "$base" ] && one "base_float64_all" 65k "$base" "" float64 all
   rm -rf $w
 }
 
@@ -648,8 +650,11 @@ window_scale_step() {
   # bench window takes every visible GPU: the list goes through CUDA_VISIBLE_DEVICES.
   for dev in "${lists[@]}"; do
     log "bench window 1e9, GPUs $dev:"
-    if [ "$dev" = all ]; then BENCH_TIMEOUT=120 bench_rows "$CLI" "$OUT/run.log" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3
-    else CUDA_VISIBLE_DEVICES=$dev BENCH_TIMEOUT=120 bench_rows "$CLI" "$OUT/run.log" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3; fi
+    local visible=$dev
+    [ "$dev" = all ] && visible=$(nvidia-smi -L | awk -F'[ :]' '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }')
+    CUDA_VISIBLE_DEVICES=$visible timeout 120 "$CLI" bench window --walk 1000000000 --top 10 --backend cuda --repeats 3 \
+      > "$o/bench_$dev.log" 2>&1
+    tail -4 "$o/bench_$dev.log" | cut -c1-200 | tee -a "$OUT/run.log"
   done
   rm -rf $w
 }

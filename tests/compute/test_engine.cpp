@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "compute/core/preprocess.h"
 #include "compute/engine/engine.h"
 #include "compute/registry/registry.h"
 #include "compute_test_util.h"
@@ -177,6 +178,27 @@ private slots:
         QVERIFY2(mostInside.load() > 1, "the sink was never entered by two threads at once");
         const DistanceMatrix dm = Engine::distanceMatrix(q, tp, p, opt);
         QVERIFY(std::memcmp(dm.values.data(), values.data(), values.size() * sizeof(double)) == 0);
+    }
+
+    // A long series is checked on all cores: still the first bad sample is named, wherever the
+    // blocks split it, and every finite one passes.
+    void longSeriesNamesFirstBadSample() {
+        const std::size_t n = 5'000'003;
+        Series big(std::vector<float>(n, 1.5f));
+        checkSeries(big, "reference");
+        for (std::size_t at : {std::size_t(0), std::size_t(1u << 20) - 1, std::size_t(3'000'001), n - 1}) {
+            Series s = big;
+            s.values[at] = std::numeric_limits<float>::quiet_NaN();
+            if (at + 7 < n) s.values[at + 7] = -std::numeric_limits<float>::infinity();
+            s.values[n - 1] = std::numeric_limits<float>::infinity();
+            const EngineError e = expectError([&] { checkSeries(s, "reference"); });
+            const std::string want = "sample " + std::to_string(at) + (at == n - 1 ? " is infinite" : " is NaN");
+            QVERIFY2(std::string(e.what()).find(want) != std::string::npos, e.what());
+        }
+        Series two(std::vector<float>(2 * n, 0.25f), 2);
+        two.values[2 * 4'200'000 + 1] = std::numeric_limits<float>::infinity();
+        const EngineError e = expectError([&] { checkSeries(two, "x"); });
+        QVERIFY2(std::string(e.what()).find("sample 4200000 channel 1 is infinite") != std::string::npos, e.what());
     }
 
     void sdtwAllPairsIsNotMirrored() {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
@@ -249,6 +250,37 @@ private slots:
         }
         const std::string z = errorOf([&] { readSeriesFile(make("z0.npy", npyBytes("<f4", "(3, 0)", false, bad, 0))); });
         QVERIFY2(z.find("z0.npy: shape: an empty array holds no series") != std::string::npos, z.c_str());
+    }
+
+    // One long series (a 1-D array) is decoded in pieces on all cores: across the pieces'
+    // edges and the ragged last piece it is the array path's series bit for bit, and a value
+    // that is not finite in the last piece is still refused.
+    void npyLongSeriesInPieces() {
+        std::mt19937_64 rng(9);
+        const std::size_t n = 3 * 65536 + 1234;
+        auto both = [&](const std::string& descr, auto sample) {
+            using T = decltype(sample);
+            std::vector<T> v(n);
+            for (auto& x : v) {
+                if constexpr (std::is_floating_point_v<T>) x = T(std::normal_distribution<double>(0, 1e3)(rng));
+                else x = T(rng());
+            }
+            const std::string name = "long_" + descr.substr(1);
+            const std::string shape1 = "(" + std::to_string(n) + ",)", shape2 = "(1, " + std::to_string(n) + ")";
+            auto a = readSeriesFile(make(name + ".npy", npyBytes(descr, shape1, false, v.data(), v.size() * sizeof(T))));
+            auto b = readSeriesFile(make(name + "_f.npy", npyBytes(descr, shape2, true, v.data(), v.size() * sizeof(T))));
+            QCOMPARE(a.size(), std::size_t(1));
+            QCOMPARE(a[0].length, n);
+            QVERIFY2(a[0].values == b[0].values, descr.c_str());
+            QCOMPARE(a[0].name, name + ":0");
+        };
+        both("<f8", double());
+        both("<f4", float());
+        both("<i2", std::int16_t());
+        std::vector<float> bad(n, 1.0f);
+        bad[n - 3] = std::numeric_limits<float>::infinity();
+        const std::string m = errorOf([&] { readSeriesFile(make("inf.npy", npyBytes("<f4", "(" + std::to_string(n) + ",)", false, bad.data(), n * 4))); });
+        QVERIFY2(m.find("inf.npy: data: NaN or infinite value") != std::string::npos, m.c_str());
     }
 
     void edfChannelWindow() {
