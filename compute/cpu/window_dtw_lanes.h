@@ -1,20 +1,14 @@
 // The last stage of the window search for four windows at once, in AVX2 (window_dtw_lanes_avx2.cpp,
 // compiled for it alone and without FMA contraction; window_search.cpp asks
-// windowbounds::available() before calling): each window's exact z-normalisation and its
-// early-abandoning band DTW against the query, one window per lane. A lane performs the scalar
-// code's operations (window_search.cpp's znormOf and dtwRows) in the same order, so every cost
-// that is not abandoned is the scalar one, bit for bit; the four dependency chains of a DTW row
-// run side by side instead of one after another.
+// windowbounds::available() before calling): the lanes' inputs from the bounds' statistics and
+// the early-abandoning band DTW against the query, one window per lane. A lane performs the
+// scalar code's DTW operations (window_search.cpp's dtwRows) in the same order, so every cost
+// that is not abandoned is the scalar one on the same inputs, bit for bit; the four dependency
+// chains of a DTW row run side by side instead of one after another.
 #pragma once
 #include <cstddef>
 
 namespace warplab::compute::windowlanes {
-
-// z4[4 * i + l] = the exact z of sample i of the window starting at x[l] (znormOf's definition:
-// two passes in double in sample order; a near-constant window gives zeros). xd: 4 * m doubles
-// of scratch.
-void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4);
-void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4);
 
 // The inputs of dtw4 for four windows from the bounds' statistics (the DTW stage decides on
 // them which windows to abandon; window_search.cpp): z = (x[l][i] - mean[l]) * inv[l]; a lane
