@@ -26,7 +26,7 @@ bool available512();
 // no exact statistics are then bounded with z = (x[l + i] - mean) * (1 / sd): LB_Kim (*kim gets
 // the lanes it pruned), LB_Keogh of the query envelope, query positions in `order` (*keoghQuery
 // gets the lanes it pruned); the lanes that pass both (<= limit) are returned, with lbQuery[l]
-// and the terms cbQuery[4 * j + l] by query position j. quadWindow then bounds the lanes
+// and, where cbQuery is not null, the terms cbQuery[4 * j + l] by query position j. quadWindow then bounds the lanes
 // `active` (a part of what quad returned) by LB_Keogh of the reference's envelope (upper[l + i],
 // lower[l + i], z-normalised with the same mean and sd) against the query: it returns those
 // that pass (the others in *keoghWindow), with lbWindow[l] and the terms cbWindow[4 * i + l].
@@ -37,7 +37,7 @@ struct Quad {
     const double *anchor, *sum1, *sum2;  // 4 each
     double *mean, *sd;                   // 4 each, written
     const T *upper = nullptr, *lower = nullptr;  // the reference's envelope from x's first sample
-    double *cbQuery = nullptr, *cbWindow = nullptr;  // 4 * m each, written for passing lanes
+    double *cbQuery = nullptr, *cbWindow = nullptr;  // 4 * m each, written for passing lanes (cbQuery: when not null)
     double lbQuery[4] = {}, lbWindow[4] = {};       // written for passing lanes
     unsigned active = 0;
     unsigned kim = 0, keoghQuery = 0, keoghWindow = 0, exact = 0;  // written
@@ -64,5 +64,17 @@ unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, dou
                    Quad<float>& b, unsigned active);
 unsigned octWindow(std::size_t m, const double* q, const std::size_t* order, double limit, Quad<double>& a,
                    Quad<double>& b, unsigned active);
+
+// The running sums (about `anchor`, over m samples) of the eight windows starting at x + 0..7,
+// from those of the window starting at x - 1 (s1, s2), in AVX-512: into sum1[0..8), sum2[0..8).
+// window_search.cpp's advance adds one window's increments at a time; here the eight increments
+// are summed in a tree (three steps) and added to s1, s2: the same sums up to rounding, which
+// the bounds' slack covers like the sums' own drift. Reads x[-1 .. m + 7).
+void sums8(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+void sums8(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+// The same for four windows in AVX2 (window_bounds_avx2.cpp): sum1[0..4), sum2[0..4); reads
+// x[-1 .. m + 3).
+void sums4(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
+void sums4(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2);
 
 }  // namespace warplab::compute::windowbounds

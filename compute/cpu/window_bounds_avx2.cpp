@@ -74,8 +74,10 @@ unsigned quadOf(const T* x, std::size_t m, const double* q, const double* qU, co
         for (; idx < stop; ++idx) {
             const std::size_t j = order[idx];
             const __m256d v = zAt(j);
-            const __m256d d = _mm256_add_pd(_mm256_max_pd(_mm256_sub_pd(v, _mm256_set1_pd(qU[j])), zero),
-                                            _mm256_max_pd(_mm256_sub_pd(_mm256_set1_pd(qL[j]), v), zero));
+            // The distance to [qL, qU]: at most one of v - qU and qL - v is positive (qL <= qU),
+            // so the larger of them and 0 is the sum of their positive parts, one operation less.
+            const __m256d d = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(v, _mm256_set1_pd(qU[j])),
+                                            _mm256_sub_pd(_mm256_set1_pd(qL[j]), v)), zero);
             const __m256d dd = _mm256_mul_pd(d, d);
             if (L.cbQuery) _mm256_storeu_pd(L.cbQuery + 4 * j, dd);
             acc = _mm256_add_pd(acc, dd);
@@ -106,8 +108,8 @@ unsigned quadWindowOf(std::size_t m, const double* q, const std::size_t* order, 
         for (; idx < stop; ++idx) {
             const std::size_t i = order[idx];
             const __m256d qi = _mm256_set1_pd(q[i]);
-            const __m256d d = _mm256_add_pd(_mm256_max_pd(_mm256_sub_pd(qi, zOf(L.upper + i)), zero),
-                                            _mm256_max_pd(_mm256_sub_pd(zOf(L.lower + i), qi), zero));
+            const __m256d d = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(qi, zOf(L.upper + i)),
+                                            _mm256_sub_pd(zOf(L.lower + i), qi)), zero);
             const __m256d dd = _mm256_mul_pd(d, d);
             _mm256_storeu_pd(L.cbWindow + 4 * i, dd);
             acc2 = _mm256_add_pd(acc2, dd);
@@ -122,7 +124,31 @@ unsigned quadWindowOf(std::size_t m, const double* q, const std::size_t* order, 
     return active & ~L.keoghWindow;
 }
 
+// Lane l gets v[0] + ... + v[l]: the prefix sums of the lanes.
+inline __m256d prefix(__m256d v) {
+    const __m256d zero = _mm256_setzero_pd();
+    v = _mm256_add_pd(v, _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), zero, 0x1));  // + [0, v0, v1, v2]
+    return _mm256_add_pd(v, _mm256_permute2f128_pd(v, v, 0x08));                      // + [0, 0, v0, v1]
+}
+
+template <class T>
+void sums4Of(const T* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2) {
+    const __m256d a = _mm256_set1_pd(anchor);
+    const __m256d eo = _mm256_sub_pd(load4(x - 1), a), en = _mm256_sub_pd(load4(x + m - 1), a);
+    const __m256d d1 = _mm256_sub_pd(en, eo);
+    const __m256d d2 = _mm256_sub_pd(_mm256_mul_pd(en, en), _mm256_mul_pd(eo, eo));
+    _mm256_storeu_pd(sum1, _mm256_add_pd(_mm256_set1_pd(s1), prefix(d1)));
+    _mm256_storeu_pd(sum2, _mm256_add_pd(_mm256_set1_pd(s2), prefix(d2)));
+}
+
 }  // namespace
+
+void sums4(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2) {
+    sums4Of(x, m, anchor, s1, s2, sum1, sum2);
+}
+void sums4(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2) {
+    sums4Of(x, m, anchor, s1, s2, sum1, sum2);
+}
 
 unsigned quad(const float* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
               double limit, Quad<float>& lanes) {

@@ -81,8 +81,8 @@ unsigned octOf(const T* x, std::size_t m, const double* q, const double* qU, con
         for (; idx < stop; ++idx) {
             const std::size_t j = order[idx];
             const __m512d v = zAt(j);
-            const __m512d d = _mm512_add_pd(_mm512_max_pd(_mm512_sub_pd(v, _mm512_set1_pd(qU[j])), zero),
-                                            _mm512_max_pd(_mm512_sub_pd(_mm512_set1_pd(qL[j]), v), zero));
+            const __m512d d = _mm512_max_pd(_mm512_max_pd(_mm512_sub_pd(v, _mm512_set1_pd(qU[j])),
+                                            _mm512_sub_pd(_mm512_set1_pd(qL[j]), v)), zero);
             const __m512d dd = _mm512_mul_pd(d, d);
             if (A.cbQuery) split(dd, A.cbQuery + 4 * j, B.cbQuery + 4 * j);
             acc = _mm512_add_pd(acc, dd);
@@ -117,8 +117,8 @@ unsigned octWindowOf(std::size_t m, const double* q, const std::size_t* order, d
         for (; idx < stop; ++idx) {
             const std::size_t i = order[idx];
             const __m512d qi = _mm512_set1_pd(q[i]);
-            const __m512d d = _mm512_add_pd(_mm512_max_pd(_mm512_sub_pd(qi, zOf(A.upper + i)), zero),
-                                            _mm512_max_pd(_mm512_sub_pd(zOf(A.lower + i), qi), zero));
+            const __m512d d = _mm512_max_pd(_mm512_max_pd(_mm512_sub_pd(qi, zOf(A.upper + i)),
+                                            _mm512_sub_pd(zOf(A.lower + i), qi)), zero);
             const __m512d dd = _mm512_mul_pd(d, d);
             split(dd, A.cbWindow + 4 * i, B.cbWindow + 4 * i);
             acc2 = _mm512_add_pd(acc2, dd);
@@ -136,7 +136,32 @@ unsigned octWindowOf(std::size_t m, const double* q, const std::size_t* order, d
     return active & ~keogh;
 }
 
+// Lane l gets v[l - 1] + v[l - 2] + ... + v[0] + v[l]: the prefix sums of the lanes.
+inline __m512d prefix(__m512d v) {
+    const __m512i zero = _mm512_setzero_si512();
+    v = _mm512_add_pd(v, _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(v), zero, 7)));
+    v = _mm512_add_pd(v, _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(v), zero, 6)));
+    return _mm512_add_pd(v, _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(v), zero, 4)));
+}
+
+template <class T>
+void sums8Of(const T* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2) {
+    const __m512d a = _mm512_set1_pd(anchor);
+    const __m512d eo = _mm512_sub_pd(load8(x - 1), a), en = _mm512_sub_pd(load8(x + m - 1), a);
+    const __m512d d1 = _mm512_sub_pd(en, eo);
+    const __m512d d2 = _mm512_sub_pd(_mm512_mul_pd(en, en), _mm512_mul_pd(eo, eo));
+    _mm512_storeu_pd(sum1, _mm512_add_pd(_mm512_set1_pd(s1), prefix(d1)));
+    _mm512_storeu_pd(sum2, _mm512_add_pd(_mm512_set1_pd(s2), prefix(d2)));
+}
+
 }  // namespace
+
+void sums8(const float* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2) {
+    sums8Of(x, m, anchor, s1, s2, sum1, sum2);
+}
+void sums8(const double* x, std::size_t m, double anchor, double s1, double s2, double* sum1, double* sum2) {
+    sums8Of(x, m, anchor, s1, s2, sum1, sum2);
+}
 
 unsigned oct(const float* x, std::size_t m, const double* q, const double* qU, const double* qL, const std::size_t* order,
              double limit, Quad<float>& a, Quad<float>& b) {

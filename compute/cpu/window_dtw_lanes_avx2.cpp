@@ -11,34 +11,42 @@ namespace warplab::compute::windowlanes {
 namespace {
 
 template <class T>
-void znormOf4(const T* const x[4], std::size_t m, double* xd, double* z4) {
-    // The four windows side by side, as the doubles their samples convert to.
-    for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t l = 0; l < 4; ++l) xd[4 * i + l] = double(x[l][i]);
-    const __m256d md = _mm256_set1_pd(double(m));
-    __m256d sum = _mm256_setzero_pd();
-    for (std::size_t i = 0; i < m; ++i) sum = _mm256_add_pd(sum, _mm256_loadu_pd(xd + 4 * i));
-    const __m256d mean = _mm256_div_pd(sum, md);
-    __m256d ss = _mm256_setzero_pd();
-    for (std::size_t i = 0; i < m; ++i) {
-        const __m256d e = _mm256_sub_pd(_mm256_loadu_pd(xd + 4 * i), mean);
-        ss = _mm256_add_pd(ss, _mm256_mul_pd(e, e));
-    }
-    const __m256d sd = _mm256_sqrt_pd(_mm256_div_pd(ss, md));
-    // sd <= 1e-12 * max(1, |mean|): a constant window, all zeros.
-    const __m256d absMean = _mm256_andnot_pd(_mm256_set1_pd(-0.0), mean);
-    const __m256d flat = _mm256_cmp_pd(sd, _mm256_mul_pd(_mm256_set1_pd(1e-12), _mm256_max_pd(_mm256_set1_pd(1.0), absMean)),
-                                       _CMP_LE_OQ);
-    for (std::size_t i = 0; i < m; ++i) {
-        const __m256d z = _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(xd + 4 * i), mean), sd);
-        _mm256_storeu_pd(z4 + 4 * i, _mm256_andnot_pd(flat, z));
+void prepareOf4(const T* const x[4], std::size_t m, const double* mean, const double* inv, unsigned rowsWindow,
+                const double* q, const double* qU, const double* qL, const double* terms4, double* a4, double* b4,
+                double* cbTail4) {
+    const __m256d mu = _mm256_loadu_pd(mean), k = _mm256_loadu_pd(inv), zero = _mm256_setzero_pd();
+    // All ones in the lanes whose rows are the window.
+    const __m256i bit = _mm256_set_epi64x(8, 4, 2, 1);
+    const __m256d rows = _mm256_castsi256_pd(
+        _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(rowsWindow), bit), bit));
+    __m256d tail = zero;
+    _mm256_storeu_pd(cbTail4 + 4 * m, tail);
+    for (std::size_t i = m; i-- > 0;) {
+        const __m256d v = _mm256_set_pd(double(x[3][i]), double(x[2][i]), double(x[1][i]), double(x[0][i]));
+        const __m256d z = _mm256_mul_pd(_mm256_sub_pd(v, mu), k);
+        const __m256d qi = _mm256_set1_pd(q[i]);
+        _mm256_storeu_pd(a4 + 4 * i, _mm256_blendv_pd(qi, z, rows));
+        _mm256_storeu_pd(b4 + 4 * i, _mm256_blendv_pd(z, qi, rows));
+        const __m256d d = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(z, _mm256_set1_pd(qU[i])),
+                                                      _mm256_sub_pd(_mm256_set1_pd(qL[i]), z)), zero);
+        tail = _mm256_add_pd(tail, _mm256_blendv_pd(_mm256_loadu_pd(terms4 + 4 * i), _mm256_mul_pd(d, d), rows));
+        _mm256_storeu_pd(cbTail4 + 4 * i, tail);
     }
 }
 
 }  // namespace
 
-void znorm4(const float* const x[4], std::size_t m, double* xd, double* z4) { znormOf4(x, m, xd, z4); }
-void znorm4(const double* const x[4], std::size_t m, double* xd, double* z4) { znormOf4(x, m, xd, z4); }
+void prepare4(const float* const x[4], std::size_t m, const double* mean, const double* inv, unsigned rowsWindow,
+              const double* q, const double* qU, const double* qL, const double* terms4, double* a4, double* b4,
+              double* cbTail4) {
+    prepareOf4(x, m, mean, inv, rowsWindow, q, qU, qL, terms4, a4, b4, cbTail4);
+}
+void prepare4(const double* const x[4], std::size_t m, const double* mean, const double* inv, unsigned rowsWindow,
+              const double* q, const double* qU, const double* qL, const double* terms4, double* a4, double* b4,
+              double* cbTail4) {
+    prepareOf4(x, m, mean, inv, rowsWindow, q, qU, qL, terms4, a4, b4, cbTail4);
+}
+
 
 void dtw4(const double* a4, const double* b4, std::size_t m, long w, const double* cbTail4, const double* limit4,
           double* rows, double* out) {

@@ -171,13 +171,13 @@ struct ThreadState {
     std::vector<double> z, cbA, cbB, cbTail, rowA, rowB, wU, wL;
     std::vector<T> refU, refL;  // the reference's envelope over the current slots (referenceEnvelope)
     std::vector<char> envDone;  // its pieces computed
-    std::vector<double> cb4A, cb4B;  // the bounds' terms of four windows (window_bounds.h)
-    std::vector<double> cb4C, cb4D;  // and of the next four, in a group of eight (AVX-512)
+    std::vector<double> cb4B, cb4D;  // the window-envelope bound's terms of 4 + 4 windows (window_bounds.h)
     // Windows that passed every bound, waiting to run their DTW four at a time
     // (window_dtw_lanes.h): start, orientation, cumulative bound in lane l of cbTail4.
     std::size_t pending = 0, pendingStart[4] = {};
     bool pendingUseA[4] = {};
-    std::vector<double> cbTail4, xd4, z4, a4, b4, rows4;
+    double pendingMean[4] = {}, pendingInv[4] = {};  // the bounds' statistics of each (mean, 1 / sd)
+    std::vector<double> cbTail4, terms4, a4, b4, rows4;
     std::vector<long> qa, qb;
     // Minimum cost of each finished slot, by slot parity, as max-heaps of at most k values.
     std::priority_queue<double> heap[2];
@@ -309,13 +309,10 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
         t.wL.resize(m);
         t.qa.resize(m);
         t.qb.resize(m);
-        t.cb4A.resize(4 * m);
         t.cb4B.resize(4 * m);
-        t.cb4C.resize(4 * m);
         t.cb4D.resize(4 * m);
         t.cbTail4.resize(4 * (m + 1));
-        t.xd4.resize(4 * m);
-        t.z4.resize(4 * m);
+        t.terms4.resize(4 * m);
         t.a4.resize(4 * m);
         t.b4.resize(4 * m);
         t.rows4.resize(8 * m);
@@ -359,13 +356,28 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 t.envDone[c] = 1;
             }
         };
-        for (std::size_t slot = slots.begin(); slot != slots.end(); ++slot) {
-            const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, (slot + 1) * W);
+        // Running sums about an anchor, restarted every kRestart starts; advanced once per
+        // start, in start order, across the slots of this range (their starts follow each
+        // other: a restart at every slot summed m samples for every m + 1 starts).
+        double anchor = 0, s1sum = 0, s2sum = 0;
+        std::size_t since = kRestart;
+        // The bounds' lanes (two Quads of four), set up once: their initialisation per group
+        // (a `rep stos` of each) took a fifth of the loop around the bounds.
+        double a8[8], s18[8], s28[8], mean8[8], sd8[8];
+        windowbounds::Quad<T> lo{a8, s18, s28, mean8, sd8}, hi{a8 + 4, s18 + 4, s28 + 4, mean8 + 4, sd8 + 4};
+        // The query-envelope bound's terms are not kept (cbQuery null): storing them for every
+        // group took a fifth of that bound's instructions, and a window needs them only when it
+        // reaches the DTW (a few in a thousand on a random walk), where prepare4 computes them again.
+        lo.cbWindow = t.cb4B.data();
+        hi.cbWindow = t.cb4D.data();
+        for (std::size_t slot = slots.begin(); slot != slots.end();) {
+            // With k = 1 the best cost is kept as it comes, so the range's slots are one stretch
+            // of starts (groups of windows run on across their boundaries: a slot of m + 1
+            // starts left one window to the scalar cascade); with k > 1 each slot's minimum
+            // goes into the heaps.
+            const std::size_t next = k == 1 ? slots.end() : slot + 1;
+            const std::size_t s0 = std::max(begin, slot * W), s1 = std::min(end, next * W);
             double slotMin = kInf;
-            // Running sums about an anchor, restarted every kRestart starts and at every slot;
-            // advanced once per start, in start order.
-            double anchor = 0, s1sum = 0, s2sum = 0;
-            std::size_t since = kRestart;
             struct Stats {
                 double mean = 0, sd = 0;
                 bool exact = false;
@@ -433,28 +445,51 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 record(s, cost);
             };
             // The same for the windows waiting in t.pending, four at a time in lanes (unused
-            // lanes repeat the first window; their results are dropped).
+            // lanes repeat the first window; their results are dropped). The lanes run on the z
+            // of the bounds' statistics (z = (x - mean) * (1 / sd), the running sums' mean and
+            // sd), not the exact ones: on EEG 15 % of the windows reach this stage and nearly all
+            // are abandoned, and the exact two-pass statistics and a division per sample took
+            // as long as their DTW. A lane is abandoned there under a limit raised by
+            // (1 + sqrt(m) / 16) times the bounds' slack: the z error, below 1e-8 * (|z| + 1)
+            // with |z| <= sqrt(m), moves the cost c of a path of at most 2m cells by at most
+            // 2 sqrt(2 m c) * 1e-8 * (sqrt(m) + 1) <= 3e-8 * m * sqrt(c), under a quarter of that
+            // extra slack (>= 1.25e-7 * m * sqrt(c) near the limit) for any m and cost. A lane
+            // that finishes is computed again by the exact path (the scalar code's two-pass z
+            // and DTW), so every recorded cost is the definition's, bit for bit.
             auto flushPending = [&] {
                 if (t.pending == 0) return;
                 const T* xs[4];
-                for (std::size_t l = 0; l < 4; ++l) xs[l] = y + t.pendingStart[l < t.pending ? l : 0];
-                windowlanes::znorm4(xs, m, t.xd4.data(), t.z4.data());
+                double mean4[4], inv4[4];
                 for (std::size_t l = 0; l < 4; ++l) {
                     const std::size_t from = l < t.pending ? l : 0;
-                    const bool useA = t.pendingUseA[from];
-                    for (std::size_t i = 0; i < m; ++i) {
-                        const double zi = t.z4[4 * i + from];
-                        t.a4[4 * i + l] = useA ? zi : q[i];
-                        t.b4[4 * i + l] = useA ? q[i] : zi;
-                    }
-                    if (from != l)
-                        for (std::size_t i = 0; i <= m; ++i) t.cbTail4[4 * i + l] = t.cbTail4[4 * i];
+                    xs[l] = y + t.pendingStart[from];
+                    mean4[l] = t.pendingMean[from];
+                    inv4[l] = t.pendingInv[from];
                 }
-                const double limit = currentLimit();
-                const double limit4[4] = {limit, limit, limit, limit};
+                unsigned rowsWindow = 0;
+                for (std::size_t l = 0; l < 4; ++l) rowsWindow |= unsigned(t.pendingUseA[l < t.pending ? l : 0]) << l;
+                if (t.pending < 4)  // the unused lanes' terms: the first window's
+                    for (std::size_t i = 0; i < m; ++i)
+                        for (std::size_t l = t.pending; l < 4; ++l) t.terms4[4 * i + l] = t.terms4[4 * i];
+                windowlanes::prepare4(xs, m, mean4, inv4, rowsWindow, q, qU.data(), qL.data(), t.terms4.data(),
+                                      t.a4.data(), t.b4.data(), t.cbTail4.data());
+                const double limit = currentLimit(), loose = limit + slack(limit, m) * (1.0 + std::sqrt(double(m)) / 16);
+                const double limit4[4] = {loose, loose, loose, loose};
                 double cost[4];
                 windowlanes::dtw4(t.a4.data(), t.b4.data(), m, w, t.cbTail4.data(), limit4, t.rows4.data(), cost);
-                for (std::size_t l = 0; l < t.pending; ++l) record(t.pendingStart[l], cost[l]);
+                for (std::size_t l = 0; l < t.pending; ++l) {
+                    if (cost[l] == kInf) {
+                        record(t.pendingStart[l], kInf);
+                        continue;
+                    }
+                    // The exact z and DTW (abandoned under the same limit as the scalar path).
+                    znormOf(xs[l], m, z);
+                    for (std::size_t i = 0; i <= m; ++i) t.cbTail[i] = t.cbTail4[4 * i + l];
+                    const double exact =
+                        t.pendingUseA[l] ? dtwRows<true>(z, q, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data())
+                                         : dtwRows<true>(q, z, m, w, t.cbTail.data(), limit, t.rowA.data(), t.rowB.data());
+                    record(t.pendingStart[l], exact);
+                }
                 t.pending = 0;
             };
             // One window through the scalar cascade; kimPassed: LB_Kim was already applied.
@@ -549,16 +584,16 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     else if ((lanes.keoghQuery >> l) & 1u) ++st.prunedKeoghQuery;
                     else if (!((pass >> l) & 1u)) ++st.prunedKeoghWindow;
                     else {
-                        // Its DTW waits for three more (the cumulative bound is kept now: the
-                        // next group overwrites the terms).
+                        // Its DTW waits for three more (the bound's terms are kept now: the next
+                        // group overwrites them).
                         const bool useA = lanes.lbQuery[l] > lanes.lbWindow[l];
-                        const double* cb = (useA ? lanes.cbQuery : lanes.cbWindow) + l;
                         const std::size_t lane = t.pending;
-                        double* tail = t.cbTail4.data() + lane;
-                        tail[4 * m] = 0;
-                        for (std::size_t i = m; i-- > 0;) tail[4 * i] = tail[4 * (i + 1)] + cb[4 * i];
+                        if (!useA)  // the window envelope's terms (the query envelope's are computed again there)
+                            for (std::size_t i = 0; i < m; ++i) t.terms4[4 * i + lane] = lanes.cbWindow[4 * i + l];
                         t.pendingStart[lane] = s + l;
                         t.pendingUseA[lane] = useA;
+                        t.pendingMean[lane] = lanes.mean[l];
+                        t.pendingInv[lane] = 1.0 / lanes.sd[l];
                         if (++t.pending == 4) flushPending();
                     }
                 }
@@ -567,25 +602,35 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 if (simd8 && s + 8 <= s1 && s + 7 + m <= N) {
                     // Eight consecutive windows, as four below but in AVX-512: two Quads, one
                     // limit for both.
-                    double a8[8], s18[8], s28[8], mean8[8], sd8[8];
-                    bool excluded[8];
-                    windowbounds::Quad<T> lo{a8, s18, s28, mean8, sd8}, hi{a8 + 4, s18 + 4, s28 + 4, mean8 + 4, sd8 + 4};
                     lo.upper = t.refU.data() + (s - envBegin);
                     lo.lower = t.refL.data() + (s - envBegin);
                     hi.upper = lo.upper + 4;
                     hi.lower = lo.lower + 4;
-                    lo.cbQuery = t.cb4A.data();
-                    lo.cbWindow = t.cb4B.data();
-                    hi.cbQuery = t.cb4C.data();
-                    hi.cbWindow = t.cb4D.data();
-                    for (unsigned l = 0; l < 8; ++l) {
-                        const Sums u = advance(s + l);
-                        a8[l] = u.anchor;
-                        s18[l] = u.s1;
-                        s28[l] = u.s2;
-                        excluded[l] = !ex.empty() && inExcluded(ex, s + l);
-                        if (!excluded[l]) (l < 4 ? lo : hi).active |= 1u << (l & 3u);
+                    if (since >= 1 && since + 8 <= kRestart) {
+                        // The eight windows' sums at once (no restart among them).
+                        windowbounds::sums8(y + s, m, anchor, s1sum, s2sum, s18, s28);
+                        s1sum = s18[7];
+                        s2sum = s28[7];
+                        since += 8;
+                        for (unsigned l = 0; l < 8; ++l) a8[l] = anchor;
+                    } else {
+                        for (unsigned l = 0; l < 8; ++l) {
+                            const Sums u = advance(s + l);
+                            a8[l] = u.anchor;
+                            s18[l] = u.s1;
+                            s28[l] = u.s2;
+                        }
                     }
+                    bool excluded[8] = {};
+                    unsigned act = 0xFF;
+                    if (!ex.empty())
+                        for (unsigned l = 0; l < 8; ++l)
+                            if (inExcluded(ex, s + l)) {
+                                excluded[l] = true;
+                                act &= ~(1u << l);
+                            }
+                    lo.active = act & 0xFu;
+                    hi.active = act >> 4;
                     const double limit = currentLimit();
                     unsigned pass = windowbounds::oct(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lo, hi);
                     if (pass) {
@@ -601,21 +646,32 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     // Four consecutive windows: statistics in start order, then every bound at
                     // once; the few survivors go on to their exact z and the DTW, and windows
                     // needing exact statistics through the scalar cascade.
-                    double a4[4], s14[4], s24[4], mean4[4], sd4[4];
-                    bool excluded[4];
-                    windowbounds::Quad<T> lanes{a4, s14, s24, mean4, sd4};
+                    windowbounds::Quad<T>& lanes = lo;
                     lanes.upper = t.refU.data() + (s - envBegin);
                     lanes.lower = t.refL.data() + (s - envBegin);
-                    lanes.cbQuery = t.cb4A.data();
-                    lanes.cbWindow = t.cb4B.data();
-                    for (unsigned l = 0; l < 4; ++l) {
-                        const Sums u = advance(s + l);
-                        a4[l] = u.anchor;
-                        s14[l] = u.s1;
-                        s24[l] = u.s2;
-                        excluded[l] = !ex.empty() && inExcluded(ex, s + l);
-                        if (!excluded[l]) lanes.active |= 1u << l;
+                    bool excluded[4] = {};
+                    lanes.active = 0xF;
+                    if (since >= 1 && since + 4 <= kRestart) {
+                        // The four windows' sums at once (no restart among them).
+                        windowbounds::sums4(y + s, m, anchor, s1sum, s2sum, s18, s28);
+                        s1sum = s18[3];
+                        s2sum = s28[3];
+                        since += 4;
+                        for (unsigned l = 0; l < 4; ++l) a8[l] = anchor;
+                    } else {
+                        for (unsigned l = 0; l < 4; ++l) {
+                            const Sums u = advance(s + l);
+                            a8[l] = u.anchor;
+                            s18[l] = u.s1;
+                            s28[l] = u.s2;
+                        }
                     }
+                    if (!ex.empty())
+                        for (unsigned l = 0; l < 4; ++l)
+                            if (inExcluded(ex, s + l)) {
+                                excluded[l] = true;
+                                lanes.active &= ~(1u << l);
+                            }
                     const double limit = currentLimit();
                     unsigned pass = windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lanes);
                     if (pass) {
@@ -642,6 +698,7 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                 if (int(h.size()) > k) h.pop();
                 atomicMin(global, localBound(t));
             }
+            slot = next;
         }
         // The starts of these slots.
         progress.add(std::min(end, slots.end() * W) - std::max(begin, slots.begin() * W));

@@ -15,7 +15,9 @@
 //
 // Exactness: both paths compute the final cost of a window with the same two-pass statistics
 // and the same DTW cell arithmetic, so a window that is not pruned has the identical double
-// cost. Pruning is done against a bound B that is provably >= the k-th selected cost (k
+// cost. (The pruned path's early-abandoning DTW decides on the z of its running statistics,
+// under a limit raised to cover their error; a window it does not abandon is computed again
+// from its exact z: window_search.cpp.) Pruning is done against a bound B that is provably >= the k-th selected cost (k
 // windows pairwise at least 2*floor(m/2)+1 apart, each with cost <= B: every greedy exclusion
 // interval holds at most one of them, so each of the first k picks has cost <= B). A window
 // is dropped only when a lower bound exceeds B + tol, where tol covers the rounding of the

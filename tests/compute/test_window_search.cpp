@@ -440,10 +440,12 @@ private slots:
     }
 
     // The lane kernels of the last stage against the scalar definitions, bit for bit (no
-    // tolerance): znorm4 against znormWindow (random walks, EEG windows, constant windows at a
-    // large offset), dtw4 without a limit against bandDtwSquared, and dtw4's abandoning against
-    // a scalar abandoning DTW written here (same cells, a lane dies after the first row whose
-    // least cell plus the tail bound exceeds its limit).
+    // tolerance), on four windows (random walks, EEG windows, constant windows at a large
+    // offset): prepare4 (the lanes' rows, columns and cumulative bounds from the bounds'
+    // statistics) against the same written out here, dtw4 without a limit against
+    // bandDtwSquared, and dtw4's abandoning against a scalar abandoning DTW written here (same
+    // cells, a lane dies after the first row whose least cell plus the tail bound exceeds its
+    // limit).
     void laneKernelsEqualScalar() {
         if (!windowbounds::available()) QSKIP("this CPU has no AVX2 + FMA");
         std::mt19937 rng(31);
@@ -465,20 +467,48 @@ private slots:
                     }
                 }
                 const float* xs[4] = {win[0].data(), win[1].data(), win[2].data(), win[3].data()};
-                std::vector<double> xd(4 * m), z4(4 * m), z(m);
-                windowlanes::znorm4(xs, m, xd.data(), z4.data());
                 std::vector<std::vector<double>> zs(4, std::vector<double>(m));
                 for (std::size_t l = 0; l < 4; ++l) {
                     std::vector<double> xdl(win[l].begin(), win[l].end());
                     znormWindow(xdl.data(), m, zs[l].data());
-                    for (std::size_t i = 0; i < m; ++i)
-                        QVERIFY2(z4[4 * i + l] == zs[l][i], qPrintable(QString("znorm4 m=%1 lane %2 i=%3").arg(m).arg(l).arg(i)));
                 }
                 std::vector<double> qz(m);
                 {
                     const auto qw = testutil::randomWalk(m, rng).values;
                     std::vector<double> qd(qw.begin(), qw.end());
                     znormWindow(qd.data(), m, qz.data());
+                }
+                {
+                    // prepare4: z = (x - mean) * inv; the window as rows in lanes 1 and 2; the
+                    // cumulative bound of the query envelope's terms of z in those lanes, of the
+                    // given terms in the others, summed from the end.
+                    double mean[4], inv[4];
+                    for (std::size_t l = 0; l < 4; ++l) {
+                        mean[l] = 0.5 * double(win[l][0]) + 0.25 * double(l);
+                        inv[l] = 1.0 / (1.0 + double(l) + (win[l].back() - win[l][0]) * 0.001);
+                    }
+                    std::vector<double> qU(m), qL(m), terms(4 * m), a4(4 * m), b4(4 * m), tail(4 * (m + 1));
+                    for (std::size_t i = 0; i < m; ++i) {
+                        qU[i] = std::max({qz[i], i ? qz[i - 1] : qz[i], i + 1 < m ? qz[i + 1] : qz[i]});
+                        qL[i] = std::min({qz[i], i ? qz[i - 1] : qz[i], i + 1 < m ? qz[i + 1] : qz[i]});
+                        for (std::size_t l = 0; l < 4; ++l) terms[4 * i + l] = 0.125 * double((3 * i + l) % 11);
+                    }
+                    const unsigned rowsWindow = 0x6;
+                    windowlanes::prepare4(xs, m, mean, inv, rowsWindow, qz.data(), qU.data(), qL.data(), terms.data(),
+                                          a4.data(), b4.data(), tail.data());
+                    for (std::size_t l = 0; l < 4; ++l) {
+                        const bool rows = (rowsWindow >> l) & 1u;
+                        double sum = 0;
+                        QCOMPARE(tail[4 * m + l], 0.0);
+                        for (std::size_t i = m; i-- > 0;) {
+                            const double z = (double(xs[l][i]) - mean[l]) * inv[l];
+                            QCOMPARE(rows ? a4[4 * i + l] : b4[4 * i + l], z);
+                            QCOMPARE(rows ? b4[4 * i + l] : a4[4 * i + l], qz[i]);
+                            const double d = std::max({z - qU[i], qL[i] - z, 0.0});
+                            sum += rows ? d * d : terms[4 * i + l];
+                            QVERIFY2(tail[4 * i + l] == sum, qPrintable(QString("prepare4 tail m=%1 lane %2 i=%3").arg(m).arg(l).arg(i)));
+                        }
+                    }
                 }
                 for (long w : {0L, 1L, long(m / 20), long(m / 3), long(m)}) {
                     // Lanes 0 and 2 with the window as rows, 1 and 3 with the query as rows.

@@ -180,6 +180,57 @@ private slots:
         QCOMPARE(viaRows->layout(), rec->layout());
     }
 
+    // The line reader that finds line ends 64 bytes at a time and reads [-]D.F lines 16 bytes at
+    // a time: every count of digits before and after the point (0 to 17: some it takes, the
+    // longer ones it hands to the general reading), signs, LF and CR LF, with the lines at every
+    // offset from the blocks and near the end of the text (where the last lines are read one by
+    // one), and a last line with and without its LF: the same floats as the general parser.
+    void linesAtEveryLengthAndPlace() {
+        std::mt19937_64 rng(5);
+        std::string body;
+        for (int a = 1; a <= 17; ++a)
+            for (int f = 0; f <= 17; ++f)
+                for (int form = 0; form < 3; ++form) {
+                    std::string line = rng() & 1 ? "-" : "";
+                    for (int k = 0; k < a; ++k) line += char('0' + rng() % 10);
+                    if (f > 0) {
+                        line += '.';
+                        for (int k = 0; k < f; ++k) line += char('0' + rng() % 10);
+                    }
+                    body += line + (form == 2 ? "\r\n" : "\n");
+                }
+        std::size_t checked = 0;
+        for (std::size_t shift = 0; shift < 64; ++shift)
+            for (bool lastEol : {true, false}) {
+                // A first line of shift leading zeros and a 1 moves every later line by one byte.
+                std::string text = std::string(shift, '0') + "1\n" + body + "-2.5";
+                if (lastEol) text += "\n";
+                const auto fast = parseNumberColumn(text);
+                QVERIFY(fast.has_value());
+                QVERIFY2(sameBits(*fast, viaTable(text)), qPrintable(QString("shift %1").arg(shift)));
+                ++checked;
+            }
+        QCOMPARE(checked, std::size_t(128));
+        // Lines the 16-byte reader refuses and hands on, deep in a text: the general reading's
+        // verdict (taken with the same value, or the whole text declined).
+        for (const char* odd : {"1.2.3", "-", "1.", ".5", "-.5", "1e5", "12a4", "--1", "1..2", "+3.25", " 7.5 ", "1\r\r", "8.\r"}) {
+            std::string text = body + odd + "\n" + body;
+            const auto fast = parseNumberColumn(text);
+            std::vector<float> general;
+            bool generalTakes = true;
+            try {
+                general = viaTable(text);
+            } catch (const std::exception&) {
+                generalTakes = false;
+            }
+            QVERIFY2(!fast || generalTakes, odd);  // never taken where the general reading refuses
+            if (fast) QVERIFY2(sameBits(*fast, general), odd);
+        }
+        QVERIFY(!parseNumberColumn(body + "1.2.3\n" + body).has_value());
+        QVERIFY(!parseNumberColumn(body + "12a4\n" + body).has_value());
+        QVERIFY(parseNumberColumn(body + "+3.25\n" + body).has_value());
+    }
+
     // The short-decimal path (Clinger's: digits as an integer over a power of ten) against
     // from_chars through the general parser, bit for bit (the sign of zero included): random
     // magnitudes in fixed forms with 0 to 18 decimals, integers, mantissas just below and above
