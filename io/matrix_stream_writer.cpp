@@ -96,11 +96,17 @@ public:
         const int fd = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
         const std::string header = npyHeader({rows, cols}, float32 ? "<f4" : "<f8");
+        // The destructor does not run for a constructor that throws: the temporary goes here.
         try {
             writeHeader(fd, header, rows * cols * (float32 ? sizeof(float) : sizeof(double)));
+        } catch (...) {
+            ::close(fd);
+            std::remove(tmp_.c_str());
+            throw;
+        }
+        try {
             file_ = std::make_unique<NpyTileFile>(path_, fd, header.size(), rows, cols, float32, NpyTileFile::Access::Mapped);
-        } catch (...) {  // the destructor does not run for a constructor that throws
-            if (!file_) ::close(fd);  // NpyTileFile closed it when it threw
+        } catch (...) {  // it closed fd
             std::remove(tmp_.c_str());
             throw;
         }
