@@ -49,6 +49,7 @@
 #                            all), float64 and float32, and under mpirun -n K (one GPU per rank;
 #                            carry mpi-debs), beside the disk's write speed (dd, fdatasync) in the
 #                            same call; BASE_TGZ times an earlier tree; every file compared
+#                            (MPI_RANKS="2 4", MPI65=0, OUTPUT_65K=0 choose the runs)
 #   window-scale [DEVICE-LIST...]  the window search of a 1e9-sample reference read from a .npy
 #                            file (the whole command, --timing split), and in process (bench window),
 #                            on each --devices list (default 0 0,1 all), matches compared
@@ -625,9 +626,11 @@ output_step() {
       [ -n "$base" ] && [ "$run" = 1 ] && one "base_mpi${n}_float64" 32k "$base" "mpin $n" float64
     done
   done
-  for dev in 0 all; do one "tree_float64_$dev" 65k "$CLI" "" float64 "$dev"; done
-  [ "${MPI65:-1}" = 1 ] && one "mpi4_float64" 65k "$CLI" "mpin 4" float64
-  [ -n "$base" ] && one "base_float64_all" 65k "$base" "" float64 all
+  if [ "${OUTPUT_65K:-1}" = 1 ]; then
+    for dev in 0 all; do one "tree_float64_$dev" 65k "$CLI" "" float64 "$dev"; done
+    [ "${MPI65:-1}" = 1 ] && one "mpi4_float64" 65k "$CLI" "mpin 4" float64
+    [ -n "$base" ] && one "base_float64_all" 65k "$base" "" float64 all
+  fi
   rm -rf $w
 }
 
