@@ -3,7 +3,8 @@
 // once loaded (and once the example alignment finished) and exits: the Xvfb check uses it.
 // `--run ACTION_ID` (repeatable, ids of the action table such as analysis.matrix) triggers
 // actions first and grabs once their jobs are done; `--matrix-order average` orders the
-// distance matrix (file, average, complete, single, label) before the grab. Without
+// distance matrix (file, average, complete, single, label) before the grab; `--timing` prints,
+// for each job of those actions, the time from Run to its result drawn. Without
 // --screenshot, the states a crash left are offered first (restored: instead of the file).
 #include <cstdio>
 
@@ -11,6 +12,7 @@
 #include <QFileInfo>
 #include <QScreen>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QIcon>
 #include <QTimer>
 
@@ -43,7 +45,8 @@ int main(int argc, char** argv) {
     QCommandLineOption order("matrix-order", "Distance matrix order before the screenshot: file, average, complete, single, label.", "order");
     QCommandLineOption study("study", "Open a study: a folder of recordings or a CHB-MIT summary file.", "path");
     QCommandLineOption skipMissing("skip-missing", "With --study: go on without the missing or damaged files, without asking.");
-    parser.addOptions({shot, showCost, size, run, order, study, skipMissing});
+    QCommandLineOption timing("timing", "With --run: print on stderr, for each job, the seconds from Run to its result drawn.");
+    parser.addOptions({shot, showCost, size, run, order, study, skipMissing, timing});
     parser.process(app);
 
     warplab::app::MainWindow window;
@@ -100,8 +103,24 @@ int main(int argc, char** argv) {
                     }
                 grab();
             };
+            // Run to result drawn: the result applied to the views (jobFinished), the updates that
+            // queued run (plots replot on the next turn of the event loop), then the window painted.
+            static QElapsedTimer sinceRun;
+            if (parser.isSet(timing))
+                QObject::connect(jobs, &warplab::app::JobRunner::jobFinished, &window,
+                                 [&window](quint64, const QString& slot, qint64 jobMs) {
+                                     QTimer::singleShot(0, &window, [&window, slot, jobMs] {
+                                         window.repaint();
+                                         std::fprintf(stderr,
+                                                      "timing: %s: result drawn %.3f s after Run (the job, from its start "
+                                                      "to its result in the views: %.3f s)\n",
+                                                      qPrintable(slot), double(sinceRun.nsecsElapsed()) / 1e9,
+                                                      double(jobMs) / 1e3);
+                                     });
+                                 });
             QObject::connect(jobs, &warplab::app::JobRunner::jobFinished, &window, [whenIdle] { QTimer::singleShot(0, whenIdle); });
             QObject::connect(jobs, &warplab::app::JobRunner::jobFailed, &window, [&app] { app.exit(1); });
+            sinceRun.start();
             for (const QString& id : ids) {
                 QAction* a = window.actions().action(id);
                 if (!a) return 2;

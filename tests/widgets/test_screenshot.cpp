@@ -2,6 +2,7 @@
 // pair, grabs the main window with the cost matrix shown; the PNG must not be blank.
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -43,6 +44,30 @@ private Q_SLOTS:
         QVERIFY(right.size() > 100);
         const QString keep = qEnvironmentVariable("WARPLAB_SCREENSHOT_OUT");
         if (!keep.isEmpty()) QFile::copy(png, keep);
+    }
+
+    // `--run ACTION --timing`: a line per job, Run to result drawn, which includes the job's own
+    // time from its start to its result in the views.
+    void runTimingReportsRunToDrawn() {
+        const QString xvfb = QStandardPaths::findExecutable("xvfb-run");
+        if (xvfb.isEmpty()) QSKIP("xvfb-run is not installed");
+        QTemporaryDir dir;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "xcb");
+        p.setProcessEnvironment(env);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(xvfb, {"-a", "-s", "-screen 0 1600x1000x24", WARPLAB_GUI_BINARY, "--screenshot", dir.filePath("m.png"),
+                       "--run", "analysis.matrix", "--timing", "--size", "1400x880"});
+        QVERIFY(p.waitForStarted());
+        QVERIFY2(p.waitForFinished(180000), "warplab did not exit");
+        const QString log = QString::fromUtf8(p.readAll());
+        QVERIFY2(p.exitCode() == 0, qPrintable(log));
+        const QRegularExpression line(R"(timing: (\S+): result drawn ([0-9.]+) s after Run \(the job, from its start to its result in the views: ([0-9.]+) s\))");
+        const QRegularExpressionMatch m = line.match(log);
+        QVERIFY2(m.hasMatch(), qPrintable(log));
+        const double drawn = m.captured(2).toDouble(), job = m.captured(3).toDouble();
+        QVERIFY2(drawn > 0 && drawn >= job, qPrintable(m.captured(0)));
     }
 };
 
