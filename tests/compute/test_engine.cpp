@@ -139,8 +139,8 @@ private slots:
     }
 
     // SinkCalls::Concurrent: every tile once, from the threads that computed them, several at
-    // once (a sink that lingers is entered again before it returns), with the values a sink
-    // called one at a time gets.
+    // once (the first call waits, up to 10 s, for a second thread to enter the sink: one at a
+    // time, that one would wait for it instead), with the values a sink called one at a time gets.
     void concurrentSinkSeesEveryTileOnce_data() {
         QTest::addColumn<bool>("symmetric");
         QTest::newRow("symmetric") << true;
@@ -159,6 +159,7 @@ private slots:
         std::vector<std::atomic<int>> hits(q.size() * cols);
         std::vector<double> values(q.size() * cols, 0);
         std::atomic<int> inside{0}, mostInside{0};
+        std::atomic<bool> waited{false};
         Engine::distanceMatrixStreamed(
             q, tp, p, opt,
             [&](const Tile& tile, const double* v) {
@@ -170,7 +171,9 @@ private slots:
                         ++hits[k];
                         values[k] = v[r * tile.cols() + c];
                     }
-                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                if (!waited.exchange(true))
+                    for (int i = 0; i < 10000 && mostInside.load() < 2; ++i)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(1));
                 --inside;
             },
             SinkCalls::Concurrent);
