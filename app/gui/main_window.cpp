@@ -206,9 +206,9 @@ void MainWindow::buildActions() {
     };
     const QString file = tr("&File"), edit = tr("&Edit"), view = tr("&View"), analysis = tr("&Analysis"), help = tr("&Help");
     add("file.open", file, tr("&Open…"), {QKeySequence::Open}, [this] { promptOpen(); }, true);
-    add("file.sample", file, tr("Open the &sample recording"), {}, [this] { openSample(); });
+    add("file.sample", file, tr("Open the samp&le recording"), {}, [this] { openSample(); });
     add("file.importAnnotations", file, tr("Import seizures from &annotations…"), {}, [this] { importAnnotations(); });
-    add("file.importSummary", file, tr("Import seizures from a CHB-MIT &summary…"), {}, [this] { importSummary(); });
+    add("file.importSummary", file, tr("Import seizures from a CHB-MIT su&mmary…"), {}, [this] { importSummary(); });
     const auto exchanged = [this](const QString& title) {
         return [this, title](const RegionExchangeResult& r) {
             if (r.ok) statusBar()->showMessage(r.message, 8000);
@@ -254,7 +254,7 @@ void MainWindow::buildActions() {
     add("analysis.align", analysis, tr("&Align query × reference"), {QKeySequence(Qt::CTRL | Qt::Key_L)}, [this] { analysis_->alignMarkedRegions(); }, true);
     add("analysis.example", analysis, tr("Align an &example pair"), {}, [this] { analysis_->alignExample(); });
     add("analysis.matrix", analysis, tr("&Distance matrix of channels (visible window)"), {QKeySequence(Qt::CTRL | Qt::Key_M)}, [this] { analysis_->channelDistanceMatrix(); }, true);
-    add("analysis.epochs", analysis, tr("Distance matrix of &epochs (current channel)…"), {}, [this] {
+    add("analysis.epochs", analysis, tr("Distance matrix of epoc&hs (current channel)…"), {}, [this] {
         bool ok = false;
         const double epoch = QInputDialog::getDouble(this, tr("Epochs"), tr("Epoch length (s):"), 2, 0.05, 600, 2, &ok);
         if (ok) analysis_->epochDistanceMatrix(std::max(0, signal_->currentChannel()), epoch, epoch / 2);

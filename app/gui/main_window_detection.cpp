@@ -35,7 +35,7 @@ void MainWindow::addDetectionActions(const QString& analysis) {
     auto add = [this, &analysis](QString id, QString text, compute::CrossvalFolds folds) {
         actions_.add({std::move(id), analysis, std::move(text), {}, [this, folds] { askCrossValidation(folds); }, false, {}});
     };
-    add("analysis.studyDetector", tr("Cross-validate a seizure &detector over the study…"), compute::CrossvalFolds::Seizure);
+    add("analysis.studyDetector", tr("Cross-validate a seizure de&tector over the study…"), compute::CrossvalFolds::Seizure);
     add("analysis.studyDetectorRecordings", tr("Cross-validate a seizure detector, every recording held out in turn…"),
         compute::CrossvalFolds::Recording);
 }

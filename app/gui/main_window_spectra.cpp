@@ -69,7 +69,7 @@ void MainWindow::addSpectraActions(const QString& view, const QString& analysis)
                       spectrogram_->setVisible(on);
                       QSettings().setValue(kSpectrogramShown, on);
                   }, false, {}});
-    actions_.add({"analysis.spectrum", analysis, tr("Power s&pectrum (Welch)"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)},
+    actions_.add({"analysis.spectrum", analysis, tr("Power spectru&m (Welch)"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)},
                   [this] { spectra_->computeSpectrum(); }, false, {}});
     actions_.add({"analysis.bandsPatterns", analysis, tr("Seizure patterns per frequency &band"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B)},
                   [this] { bandJobs_->findPatterns(std::max(0, signal_->currentChannel())); }, false, {}});

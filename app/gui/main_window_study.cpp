@@ -104,7 +104,7 @@ void MainWindow::addStudyAnalysisActions(const QString& menu) {
     auto add = [this, &menu](QString id, QString text, std::function<void()> h) {
         actions_.add({std::move(id), menu, std::move(text), {}, std::move(h), false, {}});
     };
-    add("analysis.searchAllChannels", tr("Search the query in &all channels"), [this] { study_->searchQuery(SearchScope::AllChannels); });
+    add("analysis.searchAllChannels", tr("Search the query in a&ll channels"), [this] { study_->searchQuery(SearchScope::AllChannels); });
     add("analysis.searchStudy", tr("Search the query in its channel of the &whole study"),
         [this] { study_->searchQuery(SearchScope::StudyChannel); });
     add("analysis.searchStudyAll", tr("Search the query in every channel of the whole stud&y"),

@@ -4,6 +4,7 @@
 // bundled sample and tests/data.
 #include <QDockWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QSignalSpy>
@@ -12,6 +13,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <functional>
 #include <fstream>
 
 #include "app/gui/analysis_controller.h"
@@ -240,6 +242,32 @@ private slots:
         QVERIFY(file);
         QVERIFY(file->actions().contains(w.actions().action("file.exportRegions")));
         QVERIFY(file->actions().contains(w.actions().action("file.importRegions")));
+    }
+
+    // Alt+letter reaches one item of a menu: no two items of a menu share their mnemonic.
+    void menusHaveUniqueMnemonics() {
+        app::MainWindow w;
+        QVERIFY(w.openFile(kSample));
+        QStringList clashes;
+        std::function<void(QMenu*)> check = [&](QMenu* menu) {
+            QMap<QChar, QStringList> byKey;
+            for (QAction* a : menu->actions()) {
+                if (a->isSeparator() || a->text().isEmpty()) continue;
+                const QString t = a->text();
+                for (qsizetype i = t.indexOf('&'); i >= 0 && i + 1 < t.size(); i = t.indexOf('&', i + 2)) {
+                    if (t[i + 1] == '&') continue;  // a literal ampersand
+                    byKey[t[i + 1].toLower()] << t;
+                    break;
+                }
+                if (a->menu()) check(a->menu());
+            }
+            for (auto it = byKey.cbegin(); it != byKey.cend(); ++it)
+                if (it.value().size() > 1)
+                    clashes << menu->title() + ": '" + it.key() + "' in " + it.value().join(" | ");
+        };
+        for (QAction* top : w.menuBar()->actions())
+            if (top->menu()) check(top->menu());
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("\n")));
     }
 };
 
