@@ -4,10 +4,11 @@
 //
 // Where the file can be mapped, its room is reserved on the disk first (fallocate: a full disk
 // is refused here, by name, instead of failing a write hours later) and tiles are copied into a
-// shared mapping of it: tile rows are short (8 KB) and far apart, and a write() per row cost
-// more than the disk takes for the bytes (1.3-1.4 GB/s on an H200 host, against 6 GB/s mapped,
-// four threads). Elsewhere (a filesystem that cannot reserve room; processes on several hosts,
-// which must write back only the bytes they wrote) each tile row is one pwrite.
+// shared mapping of it: tile rows are short (8 KB) and far apart, and a write() per row, one
+// thread at a time, wrote slower than the disk itself (four threads copying into the mapping
+// wrote about 6 GB/s on an H200 host). Elsewhere (a filesystem that cannot reserve room;
+// processes on several hosts, which must write back only the bytes they wrote) each tile row is
+// one pwrite.
 #pragma once
 #include <atomic>
 #include <cstddef>

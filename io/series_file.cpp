@@ -69,10 +69,9 @@ compute::SeriesSet fromMatrixRows(const std::string& path, const std::string& st
 
 // A C-order .npy of series, one a row (a 1-D array is one series), decoded from the mapped
 // file straight into each series' floats on all cores, in pieces of a row, so that one long
-// series (a reference of 1e9 samples) is decoded by every core as many short ones are;
-// std::nullopt for Fortran order. The same series, names and errors as the array-of-doubles path
-// below, which went through two more copies of every value (0.7 s for 32,768 series of 1,024
-// float32 samples; 8.5 s for one series of 1e9 on one core).
+// series (a reference of 1e9 samples: 8.5 s on one core) is decoded by every core as many short
+// ones are; std::nullopt for Fortran order. The same series, names and errors as the
+// array-of-doubles path below, which went through two more copies of every value.
 std::optional<compute::SeriesSet> npyRowSeries(const std::string& path, const std::string& stem) {
     const FileBytes content(path);
     const NpyLayout l = parseNpyLayout(path, content.view());
