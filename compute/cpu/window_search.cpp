@@ -598,6 +598,36 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     }
                 }
             };
+            // The running sums of the n (4 or 8) windows from start s into the lanes (a8, s18,
+            // s28): at once where no restart falls among them, else start by start.
+            auto groupSums = [&](std::size_t s, unsigned n) {
+                if (since >= 1 && since + n <= kRestart) {
+                    if (n == 8) windowbounds::sums8(y + s, m, anchor, s1sum, s2sum, s18, s28);
+                    else windowbounds::sums4(y + s, m, anchor, s1sum, s2sum, s18, s28);
+                    s1sum = s18[n - 1];
+                    s2sum = s28[n - 1];
+                    since += n;
+                    for (unsigned l = 0; l < n; ++l) a8[l] = anchor;
+                    return;
+                }
+                for (unsigned l = 0; l < n; ++l) {
+                    const Sums u = advance(s + l);
+                    a8[l] = u.anchor;
+                    s18[l] = u.s1;
+                    s28[l] = u.s2;
+                }
+            };
+            // The lanes of those n windows that are searched (bit l), each excluded one marked.
+            auto activeOf = [&](std::size_t s, unsigned n, bool* excluded) {
+                unsigned active = (1u << n) - 1;
+                if (!ex.empty())
+                    for (unsigned l = 0; l < n; ++l)
+                        if (inExcluded(ex, s + l)) {
+                            excluded[l] = true;
+                            active &= ~(1u << l);
+                        }
+                return active;
+            };
             for (std::size_t s = s0; s < s1;) {
                 if (simd8 && s + 8 <= s1 && s + 7 + m <= N) {
                     // Eight consecutive windows, as four below but in AVX-512: two Quads, one
@@ -606,29 +636,9 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     lo.lower = t.refL.data() + (s - envBegin);
                     hi.upper = lo.upper + 4;
                     hi.lower = lo.lower + 4;
-                    if (since >= 1 && since + 8 <= kRestart) {
-                        // The eight windows' sums at once (no restart among them).
-                        windowbounds::sums8(y + s, m, anchor, s1sum, s2sum, s18, s28);
-                        s1sum = s18[7];
-                        s2sum = s28[7];
-                        since += 8;
-                        for (unsigned l = 0; l < 8; ++l) a8[l] = anchor;
-                    } else {
-                        for (unsigned l = 0; l < 8; ++l) {
-                            const Sums u = advance(s + l);
-                            a8[l] = u.anchor;
-                            s18[l] = u.s1;
-                            s28[l] = u.s2;
-                        }
-                    }
+                    groupSums(s, 8);
                     bool excluded[8] = {};
-                    unsigned act = 0xFF;
-                    if (!ex.empty())
-                        for (unsigned l = 0; l < 8; ++l)
-                            if (inExcluded(ex, s + l)) {
-                                excluded[l] = true;
-                                act &= ~(1u << l);
-                            }
+                    const unsigned act = activeOf(s, 8, excluded);
                     lo.active = act & 0xFu;
                     hi.active = act >> 4;
                     const double limit = currentLimit();
@@ -649,29 +659,9 @@ std::vector<WindowCandidate> candidatesOf(const T* y, std::size_t N, const doubl
                     windowbounds::Quad<T>& lanes = lo;
                     lanes.upper = t.refU.data() + (s - envBegin);
                     lanes.lower = t.refL.data() + (s - envBegin);
+                    groupSums(s, 4);
                     bool excluded[4] = {};
-                    lanes.active = 0xF;
-                    if (since >= 1 && since + 4 <= kRestart) {
-                        // The four windows' sums at once (no restart among them).
-                        windowbounds::sums4(y + s, m, anchor, s1sum, s2sum, s18, s28);
-                        s1sum = s18[3];
-                        s2sum = s28[3];
-                        since += 4;
-                        for (unsigned l = 0; l < 4; ++l) a8[l] = anchor;
-                    } else {
-                        for (unsigned l = 0; l < 4; ++l) {
-                            const Sums u = advance(s + l);
-                            a8[l] = u.anchor;
-                            s18[l] = u.s1;
-                            s28[l] = u.s2;
-                        }
-                    }
-                    if (!ex.empty())
-                        for (unsigned l = 0; l < 4; ++l)
-                            if (inExcluded(ex, s + l)) {
-                                excluded[l] = true;
-                                lanes.active &= ~(1u << l);
-                            }
+                    lanes.active = activeOf(s, 4, excluded);
                     const double limit = currentLimit();
                     unsigned pass = windowbounds::quad(y + s, m, q, qU.data(), qL.data(), order.data(), limit, lanes);
                     if (pass) {
