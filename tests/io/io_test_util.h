@@ -1,6 +1,9 @@
 // Helpers shared by the io tests: the message of an expected error, temporary files.
 #pragma once
 #include <QTemporaryDir>
+#include <sys/resource.h>
+
+#include <csignal>
 #include <fstream>
 #include <string>
 
@@ -33,6 +36,27 @@ inline std::string writeIn(const QTemporaryDir& dir, const std::string& name, co
     writeFile(p, bytes);
     return p;
 }
+
+// A disk that fills, for the life of the object: a file-size limit of `bytes`, with SIGXFSZ
+// ignored so that a write past it fails (EFBIG, "File too large") instead of the process. `ok`:
+// the limit was set.
+struct FileSizeLimit {
+    rlimit old{};
+    void (*oldHandler)(int) = nullptr;
+    bool ok = false;
+    explicit FileSizeLimit(rlim_t bytes) : oldHandler(std::signal(SIGXFSZ, SIG_IGN)) {
+        getrlimit(RLIMIT_FSIZE, &old);
+        rlimit tight = old;
+        tight.rlim_cur = bytes;
+        ok = setrlimit(RLIMIT_FSIZE, &tight) == 0;
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+};
 
 inline std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
