@@ -34,11 +34,7 @@ public:
 
     void writeTile(const compute::Tile& t, const double* values) override {
         if (finished_) throw IoError(path_, "tile", "written after finish()");
-        if (t.rowEnd > rows_ || t.colEnd > cols_ || t.rowBegin > t.rowEnd || t.colBegin > t.colEnd)
-            throw IoError(path_, "tile", "rows " + std::to_string(t.rowBegin) + ".." + std::to_string(t.rowEnd) +
-                                             ", columns " + std::to_string(t.colBegin) + ".." +
-                                             std::to_string(t.colEnd) + " outside the " + std::to_string(rows_) +
-                                             " x " + std::to_string(cols_) + " matrix");
+        checkTileInside(path_, t, rows_, cols_);
         writeBlock(t.rowBegin, t.colBegin, t.rows(), t.cols(), t.cols(), values);
         if (!symmetric_) {
             cellsWritten_ += t.cells();

@@ -39,6 +39,13 @@ void writeAll(int fd, const char* data, std::size_t bytes, off_t at, const std::
 
 }  // namespace
 
+void checkTileInside(const std::string& path, const compute::Tile& tile, std::size_t rows, std::size_t cols) {
+    if (tile.rowEnd > rows || tile.colEnd > cols || tile.rowBegin > tile.rowEnd || tile.colBegin > tile.colEnd)
+        throw IoError(path, "tile", "rows " + std::to_string(tile.rowBegin) + ".." + std::to_string(tile.rowEnd) +
+                                        ", columns " + std::to_string(tile.colBegin) + ".." + std::to_string(tile.colEnd) +
+                                        " outside the " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+}
+
 NpyTileFile::NpyTileFile(std::string path, int fd, std::size_t dataOffset, std::size_t rows, std::size_t cols,
                          bool float32, Access access)
     : path_(std::move(path)),
@@ -71,10 +78,7 @@ NpyTileFile::~NpyTileFile() {
 
 void NpyTileFile::writeTile(const compute::Tile& tile, const double* values) {
     if (fd_ < 0) throw IoError(path_, "tile", "written after the file was closed");
-    if (tile.rowEnd > rows_ || tile.colEnd > cols_ || tile.rowBegin > tile.rowEnd || tile.colBegin > tile.colEnd)
-        throw IoError(path_, "tile", "rows " + std::to_string(tile.rowBegin) + ".." + std::to_string(tile.rowEnd) +
-                                         ", columns " + std::to_string(tile.colBegin) + ".." + std::to_string(tile.colEnd) +
-                                         " outside the " + std::to_string(rows_) + " x " + std::to_string(cols_) + " matrix");
+    checkTileInside(path_, tile, rows_, cols_);
     const std::size_t w = tile.cols();
     std::vector<float> rounded(valueBytes_ == sizeof(float) && !map_ ? w : 0);
     for (std::size_t r = 0; r < tile.rows(); ++r) {

@@ -18,6 +18,9 @@
 
 namespace warplab::io {
 
+// Throws IoError (field "tile", naming `path`) unless `tile` lies inside a rows x cols matrix.
+void checkTileInside(const std::string& path, const compute::Tile& tile, std::size_t rows, std::size_t cols);
+
 class NpyTileFile {
 public:
     enum class Access {
