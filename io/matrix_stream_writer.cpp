@@ -16,6 +16,7 @@
 #include "io/matrix_formats.h"
 #include "io/matrix_io.h"
 #include "io/npy.h"
+#include "io/npy_offset_writer.h"
 #include "io/npy_tile_file.h"
 
 namespace warplab::io {
@@ -89,19 +90,19 @@ class NpyStreamWriter final : public StreamWriterBase {
 public:
     NpyStreamWriter(const std::string& path, std::size_t rows, std::size_t cols, bool symmetric, bool float32)
         : StreamWriterBase(path, rows, cols, symmetric) {
-        const int fd = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0) throw IoError(path_, "", std::string("cannot create: ") + std::strerror(errno));
-        const std::string header = npyHeader({rows, cols}, float32 ? "<f4" : "<f8");
         // The destructor does not run for a constructor that throws: the temporary goes here.
+        int fd = -1;
         try {
-            writeHeader(fd, header, rows * cols * (float32 ? sizeof(float) : sizeof(double)));
-        } catch (...) {
-            ::close(fd);
+            createNpyShell(tmp_, rows, cols, float32);
+            fd = ::open(tmp_.c_str(), O_RDWR | O_CLOEXEC);
+            if (fd < 0) throw IoError(tmp_, "", std::string("cannot open for writing: ") + std::strerror(errno));
+        } catch (const IoError& e) {  // named by the file the user asked for, not its temporary
             std::remove(tmp_.c_str());
-            throw;
+            throw IoError(path_, e.field(), e.reason());
         }
         try {
-            file_ = std::make_unique<NpyTileFile>(path_, fd, header.size(), rows, cols, float32, NpyTileFile::Access::Mapped);
+            file_ = std::make_unique<NpyTileFile>(path_, fd, npyHeader({rows, cols}, float32 ? "<f4" : "<f8").size(), rows,
+                                                  cols, float32, NpyTileFile::Access::Mapped);
         } catch (...) {  // it closed fd
             std::remove(tmp_.c_str());
             throw;
@@ -114,20 +115,6 @@ public:
     bool concurrentTiles() const override { return true; }
 
 private:
-    void writeHeader(int fd, const std::string& header, std::size_t valueBytes) {
-        const char* p = header.data();
-        std::size_t n = header.size(), at = 0;
-        while (n > 0) {
-            const ssize_t w = ::pwrite(fd, p, n, off_t(at));
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) throw IoError(path_, "", std::string("write failed: ") + std::strerror(errno));
-            p += w;
-            n -= std::size_t(w);
-            at += std::size_t(w);
-        }
-        if (::ftruncate(fd, off_t(header.size() + valueBytes)) != 0)
-            throw IoError(path_, "", std::string("cannot size the file: ") + std::strerror(errno));
-    }
     void writeBlock(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc, std::size_t,
                     const double* values) override {
         file_->writeTile({r0, r0 + nr, c0, c0 + nc}, values);

@@ -14,17 +14,6 @@ namespace warplab::io {
 
 namespace {
 std::string sysError() { return std::strerror(errno); }
-
-void writeAll(int fd, const char* data, std::size_t bytes, off_t at, const std::string& path) {
-    while (bytes > 0) {
-        const ssize_t n = ::pwrite(fd, data, bytes, at);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw IoError(path, "data", "cannot write: " + (n < 0 ? sysError() : std::string("no space written")));
-        data += n;
-        bytes -= std::size_t(n);
-        at += n;
-    }
-}
 }  // namespace
 
 std::string npyPartialPath(const std::string& finalPath) { return finalPath + ".partial"; }
@@ -34,9 +23,9 @@ void createNpyShell(const std::string& path, std::size_t rows, std::size_t cols,
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw IoError(path, "", "cannot create: " + sysError());
     try {
-        writeAll(fd, header.data(), header.size(), 0, path);
-        // The values' room as a hole: no bytes are written twice, and a filesystem that
-        // supports sparse files spends nothing until the ranks write.
+        pwriteAll(fd, header.data(), header.size(), 0, path);
+        // The values' room as a hole: no bytes are written twice (the writers reserve it where
+        // the filesystem can: npy_tile_file.h).
         const off_t size = off_t(header.size() + rows * cols * (float32 ? sizeof(float) : sizeof(double)));
         if (::ftruncate(fd, size) != 0) throw IoError(path, "data", "cannot size the file: " + sysError());
     } catch (...) {

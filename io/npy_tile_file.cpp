@@ -26,7 +26,9 @@ std::string gigabytes(std::size_t bytes) {
     return s;
 }
 
-void writeAll(int fd, const char* data, std::size_t bytes, off_t at, const std::string& path) {
+}  // namespace
+
+void pwriteAll(int fd, const char* data, std::size_t bytes, off_t at, const std::string& path) {
     while (bytes > 0) {
         const ssize_t n = ::pwrite(fd, data, bytes, at);
         if (n < 0 && errno == EINTR) continue;
@@ -36,8 +38,6 @@ void writeAll(int fd, const char* data, std::size_t bytes, off_t at, const std::
         at += n;
     }
 }
-
-}  // namespace
 
 void checkTileInside(const std::string& path, const compute::Tile& tile, std::size_t rows, std::size_t cols) {
     if (tile.rowEnd > rows || tile.colEnd > cols || tile.rowBegin > tile.rowEnd || tile.colBegin > tile.colEnd)
@@ -100,11 +100,11 @@ void NpyTileFile::writeTile(const compute::Tile& tile, const double* values) {
             continue;
         }
         if (valueBytes_ == sizeof(double)) {
-            writeAll(fd_, reinterpret_cast<const char*>(row), w * sizeof(double), off_t(at), path_);
+            pwriteAll(fd_, reinterpret_cast<const char*>(row), w * sizeof(double), off_t(at), path_);
             continue;
         }
         for (std::size_t c = 0; c < w; ++c) rounded[c] = float(row[c]);
-        writeAll(fd_, reinterpret_cast<const char*>(rounded.data()), w * sizeof(float), off_t(at), path_);
+        pwriteAll(fd_, reinterpret_cast<const char*>(rounded.data()), w * sizeof(float), off_t(at), path_);
     }
 }
 

@@ -10,13 +10,18 @@
 // processes on several hosts, which must write back only the bytes they wrote) each tile row is
 // one pwrite.
 #pragma once
-#include <atomic>
+#include <sys/types.h>
+
 #include <cstddef>
 #include <string>
 
 #include "compute/core/tile.h"
 
 namespace warplab::io {
+
+// Writes bytes [data, data + bytes) at offset `at` of `fd` (pwrite until all are written).
+// Throws IoError naming `path` (field "data") when a write fails.
+void pwriteAll(int fd, const char* data, std::size_t bytes, off_t at, const std::string& path);
 
 // Throws IoError (field "tile", naming `path`) unless `tile` lies inside a rows x cols matrix.
 void checkTileInside(const std::string& path, const compute::Tile& tile, std::size_t rows, std::size_t cols);
